@@ -1,0 +1,36 @@
+"""The engine's command line: `check-cases DIR [DIR ...]` and `bench --regions N --nations M --seed S`."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m rules", description="The Iron Fist rules engine.")
+    commands = parser.add_subparsers(dest="command", required=True)
+    check = commands.add_parser("check-cases", help="run adjudication case files")
+    check.add_argument("directories", nargs="+", metavar="DIR")
+    bench = commands.add_parser("bench", help="time resolve_turn on a random map")
+    bench.add_argument("--regions", type=int, default=10_000)
+    bench.add_argument("--nations", type=int, default=100)
+    bench.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+
+    if args.command == "check-cases":
+        from rules.cases import cases_run
+
+        passed, failures = cases_run(args.directories)
+        for line in failures:
+            print(line)
+        print(f"{passed} passed, {len(failures)} failed")
+        return 1 if failures else 0
+
+    from rules.bench import bench_run
+
+    print(bench_run(regions=args.regions, nations=args.nations, seed=args.seed))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

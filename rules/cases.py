@@ -1,0 +1,197 @@
+"""Adjudication case files (shared/rules/cases/README.md): load one, run the engine, compare.
+
+A case that cannot be read, or whose turn the engine refuses, is a failed case with a message; the
+runner never stops on a traceback.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from rules.engine import (
+    GMModifier,
+    Order,
+    Region,
+    Relation,
+    Stack,
+    TurnInput,
+    TurnResult,
+    resolve_turn,
+    ruleset_build,
+)
+from rules.engine.ruleset import Ruleset
+
+BATTLE_KEYS = ("kind", "region", "kta", "difference", "winner", "row", "losses", "conquest")
+
+
+class CaseError(ValueError):
+    """The case file is malformed; the message says where."""
+
+
+@dataclass(frozen=True)
+class Case:
+    path: Path
+    name: str
+    turn: TurnInput
+    ruleset: Ruleset
+    seed: int
+    expect: Mapping[str, Any]
+
+
+def case_load(path: Path) -> Case:
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, yaml.YAMLError) as error:
+        raise CaseError(f"cannot read the file: {error}") from None
+    if not isinstance(data, Mapping):
+        raise CaseError("the file must hold a mapping")
+    for key in ("nations", "regions", "expect"):
+        if key not in data:
+            raise CaseError(f"missing key {key!r}")
+    try:
+        regions = tuple(
+            Region(
+                code=str(code),
+                terrain=attrs.get("terrain", "open"),
+                owner=attrs.get("owner"),
+                fort=attrs.get("fort", 0),
+                home=attrs.get("home"),
+                weather=attrs.get("weather"),
+            )
+            for code, attrs in _mapping(data["regions"], "regions").items()
+        )
+        stacks = tuple(
+            Stack(nation, str(region), unit_type, count)
+            for region, by_nation in _mapping(data.get("units") or {}, "units").items()
+            for nation, by_type in _mapping(by_nation, f"units.{region}").items()
+            for unit_type, count in _mapping(by_type, f"units.{region}.{nation}").items()
+        )
+        orders = tuple(
+            Order(
+                nation=o["nation"],
+                kind=o["kind"],
+                origin=str(o["from"]),
+                target=None if o.get("to") is None else str(o["to"]),
+                units=dict(_mapping(o.get("units") or {}, f"orders[{i}].units")),
+                ref=i,
+            )
+            for i, o in enumerate(data.get("orders") or [])
+        )
+        turn = TurnInput(
+            nations=tuple(data["nations"]),
+            regions=regions,
+            borders=tuple((str(a), str(b)) for a, b in data.get("borders") or []),
+            stacks=stacks,
+            orders=orders,
+            relations=tuple(Relation(a, b, kind) for a, b, kind in data.get("relations") or []),
+            weather=data.get("weather") or "clear",
+            gm_modifiers=tuple(
+                GMModifier(str(m["region"]), m["nation"], m["value"], m.get("reason", ""))
+                for m in data.get("gm_modifiers") or []
+            ),
+        )
+    except (KeyError, TypeError, ValueError, AttributeError) as error:
+        raise CaseError(f"malformed turn: {type(error).__name__}: {error}") from None
+    ruleset = ruleset_build(data.get("ruleset") or {})
+    seed = data.get("seed", 0)
+    if not isinstance(seed, int):
+        raise CaseError(f"seed: expected a whole number, got {seed!r}")
+    return Case(
+        path, str(data.get("name", path.stem)), turn, ruleset, seed, _mapping(data["expect"], "expect")
+    )
+
+
+def _mapping(value: Any, where: str) -> Mapping[str, Any]:
+    if not isinstance(value, Mapping):
+        raise CaseError(f"{where}: expected a mapping, got {value!r}")
+    return value
+
+
+def case_check(case: Case) -> str | None:
+    """Run the case; the first mismatch as "where: expected X, got Y", or None when all is as expected."""
+    result = resolve_turn(case.turn, case.ruleset, case.seed)
+    for mismatch in _mismatches(case.expect, result):
+        return mismatch
+    return None
+
+
+def _mismatches(expect: Mapping[str, Any], result: TurnResult) -> Iterable[str]:
+    if "battles" in expect:
+        wanted, battles = expect["battles"] or [], result.battles
+        if len(wanted) != len(battles):
+            got = [f"{b['kind']} {b['region']}" for b in battles]
+            yield f"battles: expected {len(wanted)} battles, got {len(battles)} {got}"
+            return
+        for i, (want, got) in enumerate(zip(wanted, battles, strict=True)):
+            for key in BATTLE_KEYS:
+                if key not in want:
+                    continue
+                expected, actual = want[key], got.get(key)
+                if key == "losses":
+                    expected, actual = _nonzero(expected), _nonzero(actual or {})
+                elif key == "row" and expected is not None:
+                    expected = list(expected)
+                if expected != actual:
+                    where = f"battles[{i}] ({want.get('kind')} {want.get('region')}).{key}"
+                    yield f"{where}: expected {expected}, got {actual}"
+    for region, owner in (expect.get("owners") or {}).items():
+        if result.owners.get(str(region)) != owner:
+            yield f"owners.{region}: expected {owner}, got {result.owners.get(str(region))}"
+    ignored = set(expect.get("ignore_types") or [])
+    for region, by_nation in (expect.get("units") or {}).items():
+        wanted = _nonzero(by_nation or {}, ignored)
+        got = _nonzero(_units_in(result, str(region)), ignored)
+        if wanted != got:
+            yield f"units.{region}: expected {wanted}, got {got}"
+    chances = {(c["nation"], c["region"], c["unit_type"]): c["chance"] for c in result.support_chances}
+    for nation, by_region in (expect.get("support_chance") or {}).items():
+        for region, by_type in by_region.items():
+            for unit_type, chance in by_type.items():
+                got = chances.get((nation, str(region), unit_type), 0)
+                if got != chance:
+                    yield f"support_chance.{nation}.{region}.{unit_type}: expected {chance}, got {got}"
+    if "rejected_orders" in expect and expect["rejected_orders"] != len(result.rejected_orders):
+        reasons = [r.reason for r in result.rejected_orders]
+        yield f"rejected_orders: expected {expect['rejected_orders']}, got {len(reasons)} {reasons}"
+
+
+def _units_in(result: TurnResult, region: str) -> dict[str, dict[str, int]]:
+    units: dict[str, dict[str, int]] = {}
+    for stack in result.stacks:
+        if stack.region == region:
+            units.setdefault(stack.nation, {})[stack.unit_type] = stack.count
+    return units
+
+
+def _nonzero(by_nation: Mapping[str, Any], ignored: set[str] = frozenset()) -> dict[str, dict[str, int]]:
+    cleaned = {}
+    for nation, by_type in by_nation.items():
+        kept = {t: c for t, c in (by_type or {}).items() if c and t not in ignored}
+        if kept:
+            cleaned[nation] = kept
+    return cleaned
+
+
+def cases_run(directories: Iterable[str | Path]) -> tuple[int, list[str]]:
+    """Run every *.yaml case under the directories; (passed, failure lines)."""
+    passed, failures = 0, []
+    for directory in directories:
+        directory = Path(directory)
+        if not directory.is_dir():
+            failures.append(f"{directory}: not a directory")
+            continue
+        for path in sorted(directory.glob("*.yaml")):
+            try:
+                mismatch = case_check(case_load(path))
+            except Exception as error:  # a broken case, or a turn the engine refused: a failed case
+                mismatch = f"{type(error).__name__}: {error}"
+            if mismatch is None:
+                passed += 1
+            else:
+                failures.append(f"{path.name}: {mismatch}")
+    return passed, failures

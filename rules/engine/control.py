@@ -1,0 +1,136 @@
+"""Who holds a jointly conquered region (IRON_FIST.md §7.2, §13): control battles and peaceful settlement."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from .battle import Battle, Field, battle_fight
+from .forces import attacking_side, groups_take_losses, units_of
+from .phase import AttackGroup, Phase
+
+Bloc = tuple[str, ...]
+
+
+def control_battles_resolve(phase: Phase) -> None:
+    """Fight for every jointly conquered region, in region-id order; settlements come later."""
+    world = phase.world
+    for region in sorted(phase.conquered):
+        parties = phase.conquered[region]
+        # The nations at war with nobody present wait; the others form blocs of nations at peace (§7.2 mixed).
+        waiting = [n for n in parties if not any(world.at_war(n, m) for m in parties if m != n)]
+        warring = sorted(
+            (n for n in parties if n not in waiting),
+            key=lambda n: (-_strength(phase, region, (n,)), world.nation_index[n]),
+        )
+        blocs: list[list[str]] = []
+        for nation in warring:
+            for bloc in blocs:
+                if not any(world.at_war(nation, member) for member in bloc):
+                    bloc.append(nation)
+                    break
+            else:
+                blocs.append([nation])
+        blocs_in_order = [tuple(world.nation_order(b)) for b in blocs]
+        winner = _blocs_fight(phase, region, blocs_in_order) if blocs_in_order else ()
+        phase.winning_blocs[region] = [list(winner), waiting]
+
+
+def settlements_resolve(phase: Phase) -> None:
+    """Settle every jointly conquered region peacefully, after all control battles (§7.2, §13)."""
+    for region in sorted(phase.conquered):
+        bloc, waiting = phase.winning_blocs[region]
+        holder = _settle(phase, region, bloc) if bloc else None
+        if waiting:
+            holder = _settle(phase, region, ([holder] if holder else []) + waiting)
+        phase.holders[region] = holder
+
+
+def _settle(phase: Phase, region: str, nations: Sequence[str]) -> str | None:
+    """The nation with the most ground units holds the region; a tie is drawn by lot."""
+    strength = {n: _strength(phase, region, (n,)) for n in phase.world.nation_order(nations)}
+    strength = {n: s for n, s in strength.items() if s > 0}
+    if len(strength) <= 1:
+        return next(iter(strength), None)
+    most = max(strength.values())
+    tied = [n for n, s in strength.items() if s == most]
+    holder = phase.rng.choice(tied) if len(tied) > 1 else tied[0]
+    phase.settlements.append(
+        {"region": region, "units": strength, "tied": tied if len(tied) > 1 else [], "holder": holder}
+    )
+    return holder
+
+
+def _groups(phase: Phase, region: str, bloc: Bloc) -> list[AttackGroup]:
+    return [g for g in phase.groups_into(region) if g.nation in bloc]
+
+
+def _strength(phase: Phase, region: str, bloc: Bloc) -> int:
+    return units_of(_groups(phase, region, bloc))
+
+
+def _blocs_fight(phase: Phase, region: str, blocs: list[Bloc]) -> Bloc:
+    """Blocs fight by the hostile rules: the smallest against the combined rest until two remain (§7.2)."""
+    index = phase.world.nation_index
+    parties = [b for b in blocs if _strength(phase, region, b) > 0]
+    while len(parties) > 2:
+        # The smallest in ground units; a tie makes the one later in nation-id order the smallest.
+        smallest = min(parties, key=lambda b: (_strength(phase, region, b), -min(index[n] for n in b)))
+        rest = [b for b in parties if b is not smallest]
+        combined = tuple(phase.world.nation_order(n for b in rest for n in b))
+        battle, report = _fight(phase, region, smallest, combined)
+        mine = battle.sides.index(next(s for s in battle.sides if s.nations == smallest))
+        small_left = _strength(phase, region, smallest)
+        rest_left = _strength(phase, region, combined)
+        if battle.winner == mine and battle.difference > phase.ruleset.conquest_threshold:
+            takes = small_left > 0
+        elif battle.winner == mine:
+            takes = small_left > rest_left
+        else:
+            takes = rest_left == 0 and small_left > 0
+        report["conquest"] = takes
+        if takes:
+            return smallest
+        parties = [b for b in rest if _strength(phase, region, b) > 0]
+    if len(parties) <= 1:
+        return parties[0] if parties else ()
+    battle, report = _fight(phase, region, parties[0], parties[1])
+    left = [_strength(phase, region, s.nations) for s in battle.sides]
+    holder: Bloc = ()
+    if battle.winner is not None and battle.difference > phase.ruleset.conquest_threshold:
+        winner, other = battle.winner, 1 - battle.winner
+        holder = (
+            battle.sides[winner].nations
+            if left[winner]
+            else battle.sides[other].nations
+            if left[other]
+            else ()
+        )
+    elif left[0] != left[1]:
+        holder = battle.sides[0 if left[0] > left[1] else 1].nations
+    elif battle.winner is not None and left[battle.winner]:
+        holder = battle.sides[battle.winner].nations
+    report["conquest"] = bool(holder)
+    return holder
+
+
+def _fight(phase: Phase, region: str, first: Bloc, second: Bloc) -> tuple[Battle, dict[str, Any]]:
+    """One control battle: every party an attacker, no fortification, pincer or home defence (§7.2)."""
+    world = phase.world
+    sides = [
+        attacking_side(phase, _groups(phase, region, bloc), region, pincer=False) for bloc in (first, second)
+    ]
+    sides.sort(key=lambda s: min(world.nation_index[n] for n in s.nations))
+    spot = world.regions[region]
+    ground_field = Field("control", region, (region,), spot.terrain, world.region_weather(region))
+    battle = battle_fight(
+        ground_field,
+        (sides[0], sides[1]),
+        ruleset=phase.ruleset,
+        rng=phase.rng,
+        nation_index=world.nation_index,
+    )
+    groups_take_losses(_groups(phase, region, first + second), battle)
+    phase.record_support(battle)
+    phase.battles.append(battle.report)
+    return battle, battle.report

@@ -1,0 +1,48 @@
+"""Helpers shared by the steps that put attack groups into a battle and apply its losses to them."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .battle import Battle, Side
+from .losses import share
+from .phase import AttackGroup, Phase
+from .world import Counts
+
+
+def attacking_side(phase: Phase, groups: Sequence[AttackGroup], region: str, *, pincer: bool) -> Side:
+    """The groups' nations as one attacking side in `region` (§7: a joint attack is one side)."""
+    nations = tuple(phase.world.nation_order({g.nation for g in groups}))
+    ground: dict[str, Counts] = {n: {} for n in nations}
+    for group in groups:
+        for unit_type, count in group.units.items():
+            ground[group.nation][unit_type] = ground[group.nation].get(unit_type, 0) + count
+    return Side(
+        nations=nations,
+        role="attacker",
+        ground=ground,
+        support=phase.supporters(nations, (region,), exclude=None),
+        origins=len({g.origin for g in groups}) if pincer else 0,
+        modifiers=modifiers_for(phase, region, nations),
+    )
+
+
+def modifiers_for(phase: Phase, region: str, nations: Sequence[str]) -> tuple:
+    return tuple(m for n in nations for m in phase.world.gm_modifiers.get((region, n), ()))
+
+
+def groups_take_losses(groups: Sequence[AttackGroup], battle: Battle) -> None:
+    """Share each nation's losses among its groups by origin, in proportion to their units (§10)."""
+    by_nation: dict[str, list[AttackGroup]] = {}
+    for group in groups:
+        by_nation.setdefault(group.nation, []).append(group)
+    for nation, own in by_nation.items():
+        for unit_type, lost in battle.losses.get(nation, {}).items():
+            weights = [(g.origin, g.units.get(unit_type, 0)) for g in own]
+            shares = share(lost, weights, lambda origin, _: origin)
+            for group in own:
+                group.units[unit_type] = group.units.get(unit_type, 0) - shares[group.origin]
+
+
+def units_of(groups: Sequence[AttackGroup]) -> int:
+    return sum(g.total() for g in groups)

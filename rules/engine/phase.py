@@ -1,0 +1,155 @@
+"""The combat phase's working state: where every unit stands after movement, and who supports what.
+
+The resolver's steps (meeting engagements, region battles, control battles, support losses, aftermath)
+read and update one `Phase`; nothing outside the engine ever sees it.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .battle import Battle, Supporter
+from .ruleset import Ruleset
+from .state import Movement, Order, OrderKind
+from .world import Counts, World
+
+
+@dataclass
+class AttackGroup:
+    """One nation's units attacking from one region into another (§2.1 `attack`)."""
+
+    nation: str
+    origin: str
+    target: str
+    units: Counts  # ground units still in the attack
+
+    def total(self) -> int:
+        return sum(self.units.values())
+
+
+@dataclass
+class Phase:
+    world: World
+    ruleset: Ruleset
+    rng: random.Random
+    garrison: dict[str, dict[str, Counts]]  # region -> nation -> units standing there (not attacking)
+    groups: list[AttackGroup]  # attacks still under way
+    supporting: dict[tuple[str, str, str], int]  # (nation, region, type) -> units supporting (§3)
+    support_outcomes: dict[tuple[str, str, str], list[tuple[str, str]]] = field(default_factory=dict)
+    battles: list[dict[str, Any]] = field(default_factory=list)
+    conquered: dict[str, list[str]] = field(default_factory=dict)  # region -> nations still in it, to settle
+    holders: dict[str, str | None] = field(default_factory=dict)  # region -> who holds it after the phase
+    winning_blocs: dict[str, list[str]] = field(default_factory=dict)  # region -> bloc that won control
+    settlements: list[dict[str, Any]] = field(default_factory=list)
+    movements: list[Movement] = field(default_factory=list)
+    _supporters_at: dict[str, list[tuple[str, str, int]]] = field(default_factory=dict)
+
+    def units_at(self, region: str, nation: str) -> Counts:
+        return self.garrison.setdefault(region, {}).setdefault(nation, {})
+
+    def add_units(self, region: str, nation: str, units: Counts) -> None:
+        here = self.units_at(region, nation)
+        for unit_type, count in units.items():
+            here[unit_type] = here.get(unit_type, 0) + count
+
+    def ground(self, region: str, nation: str) -> Counts:
+        here = self.garrison.get(region, {}).get(nation, {})
+        return {t: here[t] for t in self.ruleset.ground_types if here.get(t)}
+
+    def groups_into(self, region: str) -> list[AttackGroup]:
+        return [g for g in self.groups if g.target == region]
+
+    def supporters(
+        self, nations: Sequence[str], regions: Sequence[str], exclude: tuple[str, str] | None
+    ) -> tuple[Supporter, ...]:
+        """Artillery and air of `nations` whose range covers every one of `regions` (§3, §6).
+
+        `exclude` is (nation, region) of the defender whose artillery fights on the ground there.
+        """
+        ranges = self.ruleset.ranges
+        if not ranges:
+            return ()
+        reach = [self.world.within(r, max(ranges.values())) for r in regions]
+        wanted = set(nations)
+        found = []
+        for region, distance in reach[0].items():
+            for nation, unit_type, count in self._supporters_at.get(region, ()):
+                if nation not in wanted or distance > ranges[unit_type]:
+                    continue
+                if any(other.get(region, ranges[unit_type] + 1) > ranges[unit_type] for other in reach[1:]):
+                    continue
+                if (nation, region) == exclude and self.ruleset.unit_types[unit_type].role == "artillery":
+                    continue
+                found.append(Supporter(nation, region, unit_type, count))
+        order = self.world.nation_index
+        types = self.ruleset.support_types
+        found.sort(key=lambda s: (order[s.nation], s.region, types.index(s.unit_type)))
+        return tuple(found)
+
+    def record_support(self, battle: Battle) -> None:
+        """Remember, for each supporting stack, how its side did (for §8-9 support losses)."""
+        for index, side in enumerate(battle.sides):
+            for s in side.support:
+                key = (s.nation, s.region, s.unit_type)
+                self.support_outcomes.setdefault(key, []).append(
+                    (battle.report["region"], battle.outcome_for(index))
+                )
+
+
+def phase_start(world: World, ruleset: Ruleset, orders: Sequence[Order], rng: random.Random) -> Phase:
+    """Apply the accepted orders' movement (§2 step 2) and take the support snapshot (§3)."""
+    garrison: dict[str, dict[str, Counts]] = {
+        region: {nation: dict(units) for nation, units in by_nation.items()}
+        for region, by_nation in world.units.items()
+    }
+    groups: dict[tuple[str, str, str], AttackGroup] = {}
+    standing_down: dict[tuple[str, str, str], int] = {}
+    arrivals = []
+    for order in orders:
+        if order.kind == OrderKind.STAND_DOWN:
+            for unit_type, count in order.units.items():
+                key = (order.nation, order.origin, unit_type)
+                standing_down[key] = standing_down.get(key, 0) + count
+            continue
+        if order.kind not in (OrderKind.MOVE, OrderKind.REBASE, OrderKind.ATTACK):
+            continue
+        here = garrison[order.origin][order.nation]
+        for unit_type, count in order.units.items():
+            here[unit_type] -= count
+        if order.kind == OrderKind.ATTACK:
+            key = (order.nation, order.origin, order.target)
+            group = groups.setdefault(key, AttackGroup(order.nation, order.origin, order.target, {}))
+            for unit_type, count in order.units.items():
+                group.units[unit_type] = group.units.get(unit_type, 0) + count
+        else:
+            arrivals.append(order)
+    for order in arrivals:
+        here = garrison[order.target].setdefault(order.nation, {})
+        for unit_type, count in order.units.items():
+            here[unit_type] = here.get(unit_type, 0) + count
+
+    # §13: stand-downs add up and affect at most the units still in the region after movement.
+    supporting = {}
+    supporters_at: dict[str, list[tuple[str, str, int]]] = {}
+    support_types = ruleset.support_types
+    for region in sorted(garrison):
+        for nation in world.nation_order(garrison[region]):
+            units = garrison[region][nation]
+            for unit_type in support_types:
+                count = units.get(unit_type, 0) - standing_down.get((nation, region, unit_type), 0)
+                if count > 0:
+                    supporting[(nation, region, unit_type)] = count
+                    supporters_at.setdefault(region, []).append((nation, unit_type, count))
+    phase = Phase(
+        world=world,
+        ruleset=ruleset,
+        rng=rng,
+        garrison=garrison,
+        groups=sorted(groups.values(), key=lambda g: (g.target, g.origin)),
+        supporting=supporting,
+    )
+    phase._supporters_at = supporters_at
+    return phase

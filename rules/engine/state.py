@@ -1,0 +1,162 @@
+"""The engine's inputs and outputs: frozen dataclasses, no Django.
+
+A turn goes in as a `TurnInput` and comes out as a `TurnResult`. Everything is keyed by plain
+strings (nation ids, region codes, unit-type codes) so that the shell can map database rows onto
+these objects and back without the engine knowing anything about the database.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field
+from enum import StrEnum
+from typing import Any
+
+
+class Terrain(StrEnum):
+    OPEN = "open"
+    ROUGH = "rough"
+    CITY = "city"
+
+
+class Weather(StrEnum):
+    # Declared from best to worst: a meeting engagement fights in the worse of its two regions' weather.
+    CLEAR = "clear"
+    RAIN = "rain"
+    SNOW = "snow"
+    STORM = "storm"
+
+
+class RelationKind(StrEnum):
+    WAR = "war"
+    PEACE = "peace"
+    ALLIANCE = "alliance"
+
+
+class OrderKind(StrEnum):
+    HOLD = "hold"
+    MOVE = "move"
+    REBASE = "rebase"
+    ATTACK = "attack"
+    STAND_DOWN = "stand_down"
+
+
+@dataclass(frozen=True)
+class Region:
+    code: str
+    terrain: str = Terrain.OPEN
+    owner: str | None = None
+    fort: int = 0
+    home: str | None = None
+    weather: str | None = None  # replaces the turn's global weather in this region
+
+
+@dataclass(frozen=True)
+class Stack:
+    nation: str
+    region: str
+    unit_type: str
+    count: int
+
+
+@dataclass(frozen=True)
+class Relation:
+    a: str
+    b: str
+    kind: str = RelationKind.WAR
+
+
+@dataclass(frozen=True)
+class Order:
+    nation: str
+    kind: str
+    origin: str
+    target: str | None = None
+    units: Mapping[str, int] = field(default_factory=dict)
+    ref: Any = None  # the shell's own id for the order; the engine only carries it into the result
+
+
+@dataclass(frozen=True)
+class GMModifier:
+    region: str
+    nation: str
+    value: int
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class TurnInput:
+    nations: tuple[str, ...]  # in nation-id order (IRON_FIST.md §1)
+    regions: tuple[Region, ...]
+    borders: tuple[tuple[str, str], ...]
+    stacks: tuple[Stack, ...]
+    orders: tuple[Order, ...] = ()  # in submission order
+    relations: tuple[Relation, ...] = ()
+    weather: str = Weather.CLEAR
+    gm_modifiers: tuple[GMModifier, ...] = ()
+
+
+@dataclass(frozen=True)
+class RejectedOrder:
+    index: int  # position in TurnInput.orders
+    order: Order
+    reason: str
+
+
+@dataclass(frozen=True)
+class Movement:
+    """Units that changed place in the aftermath, or were destroyed because they had nowhere to go."""
+
+    nation: str
+    unit_type: str
+    count: int
+    origin: str
+    destination: str | None  # None: destroyed
+    reason: str  # "moved in", "returned", "retreated", "rebased", "no retreat"
+
+
+@dataclass(frozen=True)
+class SupportRoll:
+    nation: str
+    region: str
+    unit_type: str
+    unit: int  # 1-based number of the unit within its stack
+    chance: int
+    roll: int
+    destroyed: bool
+
+
+@dataclass(frozen=True)
+class TurnResult:
+    owners: Mapping[str, str | None]  # every region's owner after the turn
+    stacks: tuple[Stack, ...]  # every non-zero stack after the turn
+    battles: tuple[Mapping[str, Any], ...]  # battle reports, JSON-serializable, in resolution order
+    support_chances: tuple[
+        Mapping[str, Any], ...
+    ]  # per supporting stack: its chance and the battles behind it
+    support_rolls: tuple[SupportRoll, ...]
+    settlements: tuple[Mapping[str, Any], ...]  # peaceful settlements of jointly conquered regions
+    movements: tuple[Movement, ...]
+    rejected_orders: tuple[RejectedOrder, ...]
+    seed: int
+
+    def to_dict(self) -> dict[str, Any]:
+        """The whole result as plain JSON-serializable data."""
+        data = asdict(self)
+        data["owners"] = dict(self.owners)
+        data["rejected_orders"] = [
+            {"index": r.index, "order": _order_dict(r.order), "reason": r.reason}
+            for r in self.rejected_orders
+        ]
+        return data
+
+
+def _order_dict(order: Order) -> dict[str, Any]:
+    return {
+        "nation": order.nation,
+        "kind": str(order.kind),
+        "origin": order.origin,
+        "target": order.target,
+        "units": dict(order.units),
+        "ref": order.ref,
+    }

@@ -1,0 +1,57 @@
+"""The turn pipeline: `resolve_turn(turn_input, ruleset, seed) -> TurnResult` (IRON_FIST.md §2, §11)."""
+
+from __future__ import annotations
+
+import random
+
+from .aftermath import aftermath_apply
+from .control import control_battles_resolve, settlements_resolve
+from .meeting import meetings_resolve
+from .phase import phase_start
+from .region_battle import region_battles_resolve
+from .ruleset import Ruleset
+from .state import Stack, TurnInput, TurnResult
+from .support_losses import support_losses_roll
+from .validation import orders_validate
+from .world import world_build
+
+
+def resolve_turn(turn_input: TurnInput, ruleset: Ruleset, seed: int) -> TurnResult:
+    """Resolve one turn's combat phase. The same input and seed always give the same result."""
+    world = world_build(turn_input, ruleset)
+    # §11: every draw comes from this one generator, in the order of the steps below.
+    rng = random.Random(seed)
+
+    accepted, rejected = orders_validate(world, ruleset, turn_input.orders)  # §2.1
+    phase = phase_start(world, ruleset, [order for _, order in accepted], rng)  # §2 movement, §3 support
+    meetings_resolve(phase)  # §6
+    region_battles_resolve(phase)  # §5, §7, §7.1
+    control_battles_resolve(phase)  # §7.2
+    settlements_resolve(phase)  # §7.2 peaceful settlement and its tie draws
+    chances, rolls = support_losses_roll(phase)  # §8, §9
+    owners = aftermath_apply(phase)  # §10
+
+    for report in phase.battles:
+        if report["kind"] != "meeting":
+            report["owner_after"] = owners[report["region"]]
+    types = list(ruleset.unit_types)
+    stacks = [
+        Stack(nation, region, unit_type, count)
+        for region in sorted(phase.garrison)
+        for nation in world.nation_order(phase.garrison[region])
+        for unit_type, count in sorted(
+            phase.garrison[region][nation].items(), key=lambda tc: types.index(tc[0])
+        )
+        if count > 0
+    ]
+    return TurnResult(
+        owners=owners,
+        stacks=tuple(stacks),
+        battles=tuple(phase.battles),
+        support_chances=tuple(chances),
+        support_rolls=tuple(rolls),
+        settlements=tuple(phase.settlements),
+        movements=tuple(phase.movements),
+        rejected_orders=tuple(rejected),
+        seed=seed,
+    )

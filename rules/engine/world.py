@@ -1,0 +1,157 @@
+"""The map and the forces at the start of a turn, indexed for the resolver (read-only once built)."""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+from .ruleset import Ruleset
+from .state import RelationKind, Terrain, TurnInput, Weather
+
+Counts = dict[str, int]  # unit type -> count
+
+TERRAINS = frozenset(t.value for t in Terrain)
+WEATHERS = tuple(w.value for w in Weather)  # best to worst
+RELATIONS = frozenset(r.value for r in RelationKind)
+
+
+class TurnInputError(ValueError):
+    """The turn's input contradicts itself (an unknown region, a stack in another nation's region...)."""
+
+
+@dataclass
+class World:
+    nations: tuple[str, ...]
+    nation_index: dict[str, int]
+    regions: dict[str, object]  # code -> state.Region
+    adjacency: dict[str, tuple[str, ...]]
+    owner: dict[str, str | None]  # at the start of the turn
+    units: dict[str, dict[str, Counts]]  # region -> nation -> type -> count, at the start of the turn
+    hostile_pairs: frozenset[frozenset[str]]  # pairs at war (the default for an unlisted pair)
+    weather: str
+    gm_modifiers: dict[tuple[str, str], list]  # (region, nation) -> [GMModifier]
+    _within: dict[tuple[str, int], dict[str, int]] = field(default_factory=dict)
+
+    def at_war(self, a: str, b: str) -> bool:
+        return frozenset((a, b)) in self.hostile_pairs
+
+    def region_weather(self, code: str) -> str:
+        return self.regions[code].weather or self.weather
+
+    def within(self, code: str, radius: int) -> dict[str, int]:
+        """Regions reached by crossing at most `radius` borders, with their distance (itself: 0)."""
+        key = (code, radius)
+        found = self._within.get(key)
+        if found is None:
+            found = {code: 0}
+            frontier = deque([code])
+            while frontier:
+                here = frontier.popleft()
+                distance = found[here]
+                if distance == radius:
+                    continue
+                for neighbour in self.adjacency[here]:
+                    if neighbour not in found:
+                        found[neighbour] = distance + 1
+                        frontier.append(neighbour)
+            self._within[key] = found
+        return found
+
+    def nation_order(self, nations: Iterable[str]) -> list[str]:
+        return sorted(nations, key=self.nation_index.__getitem__)
+
+
+def world_build(turn: TurnInput, ruleset: Ruleset) -> World:
+    """Index the turn's input, refusing input that contradicts itself with a message naming the entry."""
+    nation_index = {}
+    for nation in turn.nations:
+        if nation in nation_index:
+            raise TurnInputError(f"nations: {nation!r} is listed twice")
+        nation_index[nation] = len(nation_index)
+    if turn.weather not in WEATHERS:
+        raise TurnInputError(f"weather: unknown weather {turn.weather!r}")
+
+    regions = {}
+    for region in turn.regions:
+        where = f"regions.{region.code}"
+        if region.code in regions:
+            raise TurnInputError(f"{where}: the region code is used twice")
+        if region.terrain not in TERRAINS:
+            raise TurnInputError(f"{where}.terrain: unknown terrain {region.terrain!r}")
+        if region.weather is not None and region.weather not in WEATHERS:
+            raise TurnInputError(f"{where}.weather: unknown weather {region.weather!r}")
+        if region.owner is not None and region.owner not in nation_index:
+            raise TurnInputError(f"{where}.owner: unknown nation {region.owner!r}")
+        if region.home is not None and region.home not in nation_index:
+            raise TurnInputError(f"{where}.home: unknown nation {region.home!r}")
+        if not isinstance(region.fort, int) or region.fort < 0:
+            raise TurnInputError(f"{where}.fort: expected a whole number of 0 or more, got {region.fort!r}")
+        regions[region.code] = region
+
+    neighbours: dict[str, set[str]] = {code: set() for code in regions}
+    for a, b in turn.borders:
+        for end in (a, b):
+            if end not in regions:
+                raise TurnInputError(f"borders: [{a}, {b}] names the unknown region {end!r}")
+        if a == b:
+            raise TurnInputError(f"borders: [{a}, {b}] joins a region to itself")
+        neighbours[a].add(b)
+        neighbours[b].add(a)
+
+    units: dict[str, dict[str, Counts]] = {}
+    for stack in turn.stacks:
+        where = f"stacks: {stack.count} {stack.unit_type} of {stack.nation} in {stack.region}"
+        if stack.region not in regions:
+            raise TurnInputError(f"{where}: unknown region")
+        if stack.unit_type not in ruleset.unit_types:
+            raise TurnInputError(f"{where}: unknown unit type")
+        if not isinstance(stack.count, int) or stack.count < 0:
+            raise TurnInputError(f"{where}: a count must be a whole number of 0 or more")
+        if regions[stack.region].owner != stack.nation:
+            raise TurnInputError(f"{where}: units stand only in regions their nation owns")
+        counts = units.setdefault(stack.region, {}).setdefault(stack.nation, {})
+        counts[stack.unit_type] = counts.get(stack.unit_type, 0) + stack.count
+
+    peaceful = set()
+    for relation in turn.relations:
+        if relation.a not in nation_index or relation.b not in nation_index:
+            raise TurnInputError(f"relations: [{relation.a}, {relation.b}] names an unknown nation")
+        if relation.kind not in RELATIONS:
+            raise TurnInputError(
+                f"relations: [{relation.a}, {relation.b}]: unknown relation {relation.kind!r}"
+            )
+        pair = frozenset((relation.a, relation.b))
+        # §2.2: alliance behaves as peace for every rule.
+        if relation.kind == RelationKind.WAR:
+            peaceful.discard(pair)
+        else:
+            peaceful.add(pair)
+    hostile = (
+        frozenset(frozenset((a, b)) for i, a in enumerate(turn.nations) for b in turn.nations[i + 1 :])
+        - peaceful
+    )
+
+    gm_modifiers: dict[tuple[str, str], list] = {}
+    for modifier in turn.gm_modifiers:
+        if modifier.region not in regions or modifier.nation not in nation_index:
+            raise TurnInputError(
+                f"gm_modifiers: ({modifier.region}, {modifier.nation}) names an unknown entry"
+            )
+        gm_modifiers.setdefault((modifier.region, modifier.nation), []).append(modifier)
+
+    return World(
+        nations=tuple(turn.nations),
+        nation_index=nation_index,
+        regions=regions,
+        adjacency={code: tuple(sorted(found)) for code, found in neighbours.items()},
+        owner={code: region.owner for code, region in regions.items()},
+        units=units,
+        hostile_pairs=hostile,
+        weather=turn.weather,
+        gm_modifiers=gm_modifiers,
+    )
+
+
+def counts_total(counts: Mapping[str, int], types: Iterable[str]) -> int:
+    return sum(counts.get(t, 0) for t in types)
