@@ -15,6 +15,7 @@ def main(argv: list[str] | None = None) -> int:
     bench.add_argument("--regions", type=int, default=10_000)
     bench.add_argument("--nations", type=int, default=100)
     bench.add_argument("--seed", type=int, default=1)
+    bench.add_argument("--repeat", type=int, default=3, help="runs to take the median of")
     args = parser.parse_args(argv)
 
     if args.command == "check-cases":
@@ -28,7 +29,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from rules.bench import bench_run
 
-    print(bench_run(regions=args.regions, nations=args.nations, seed=args.seed))
+    print(bench_run(regions=args.regions, nations=args.nations, seed=args.seed, repeat=args.repeat))
     return 0
 
 

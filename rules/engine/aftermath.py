@@ -14,7 +14,7 @@ def aftermath_apply(phase: Phase) -> dict[str, str | None]:
         if holder is not None:
             owners[region] = holder
 
-    for group in phase.groups:
+    for group in phase.all_groups():
         units = {t: c for t, c in group.units.items() if c}
         if not units:
             continue
@@ -32,7 +32,7 @@ def aftermath_apply(phase: Phase) -> dict[str, str | None]:
                     "moved in" if conquered else "returned",
                 )
             )
-    phase.groups = []
+    phase.groups = {}
 
     # Judge every retreat on the map as it stands now, before any retreat is applied.
     ground_types = ruleset.ground_types

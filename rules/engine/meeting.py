@@ -10,7 +10,7 @@ from .world import WEATHERS
 
 def meetings_resolve(phase: Phase) -> None:
     """Fight every meeting engagement, before all other battles, in (lower, higher) region-id order."""
-    by_route = {(g.origin, g.target): g for g in phase.groups}
+    by_route = {(g.origin, g.target): g for g in phase.all_groups()}
     borders = sorted({tuple(sorted(route)) for route in by_route if route[::-1] in by_route})
     world, ruleset = phase.world, phase.ruleset
     for low, high in borders:
@@ -45,7 +45,7 @@ def meetings_resolve(phase: Phase) -> None:
         for group in groups:
             if group is not continuing:
                 phase.add_units(group.origin, group.nation, group.units)
-                phase.groups.remove(group)
+                phase.groups[group.target].remove(group)
         battle.report["conquest"] = False
         battle.report["continues"] = (
             {"nation": continuing.nation, "into": continuing.target, "units": dict(continuing.units)}

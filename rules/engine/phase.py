@@ -17,7 +17,7 @@ from .state import Movement, Order, OrderKind
 from .world import Counts, World
 
 
-@dataclass
+@dataclass(eq=False)  # two groups are the same only when they are the same object
 class AttackGroup:
     """One nation's units attacking from one region into another (§2.1 `attack`)."""
 
@@ -36,7 +36,7 @@ class Phase:
     ruleset: Ruleset
     rng: random.Random
     garrison: dict[str, dict[str, Counts]]  # region -> nation -> units standing there (not attacking)
-    groups: list[AttackGroup]  # attacks still under way
+    groups: dict[str, list[AttackGroup]]  # target region -> attacks into it still under way
     supporting: dict[tuple[str, str, str], int]  # (nation, region, type) -> units supporting (§3)
     support_outcomes: dict[tuple[str, str, str], list[tuple[str, str]]] = field(default_factory=dict)
     battles: list[dict[str, Any]] = field(default_factory=list)
@@ -60,7 +60,10 @@ class Phase:
         return {t: here[t] for t in self.ruleset.ground_types if here.get(t)}
 
     def groups_into(self, region: str) -> list[AttackGroup]:
-        return [g for g in self.groups if g.target == region]
+        return self.groups.get(region, [])
+
+    def all_groups(self) -> list[AttackGroup]:
+        return [g for target in sorted(self.groups) for g in self.groups[target]]
 
     def supporters(
         self, nations: Sequence[str], regions: Sequence[str], exclude: tuple[str, str] | None
@@ -143,13 +146,11 @@ def phase_start(world: World, ruleset: Ruleset, orders: Sequence[Order], rng: ra
                 if count > 0:
                     supporting[(nation, region, unit_type)] = count
                     supporters_at.setdefault(region, []).append((nation, unit_type, count))
+    by_target: dict[str, list[AttackGroup]] = {}
+    for group in sorted(groups.values(), key=lambda g: (g.target, g.origin)):
+        by_target.setdefault(group.target, []).append(group)
     phase = Phase(
-        world=world,
-        ruleset=ruleset,
-        rng=rng,
-        garrison=garrison,
-        groups=sorted(groups.values(), key=lambda g: (g.target, g.origin)),
-        supporting=supporting,
+        world=world, ruleset=ruleset, rng=rng, garrison=garrison, groups=by_target, supporting=supporting
     )
     phase._supporters_at = supporters_at
     return phase

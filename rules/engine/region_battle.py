@@ -10,8 +10,10 @@ from .phase import Phase
 def region_battles_resolve(phase: Phase) -> None:
     """Fight the battle of every attacked region, in region-id order."""
     world, ruleset = phase.world, phase.ruleset
-    for region in sorted({g.target for g in phase.groups}):
+    for region in sorted(phase.groups):
         groups = phase.groups_into(region)
+        if not groups:
+            continue
         defender = world.owner[region]
         defending = phase.ground(region, defender) if defender else {}
         attackers = world.nation_order({g.nation for g in groups})

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import gc
 import random
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from .aftermath import aftermath_apply
 from .control import control_battles_resolve, settlements_resolve
@@ -16,8 +19,26 @@ from .validation import orders_validate
 from .world import world_build
 
 
+@contextmanager
+def _without_gc_pauses() -> Iterator[None]:
+    """Resolving allocates many small, acyclic objects; the cyclic collector's passes over them grow with
+    the heap and made a turn on 20,000 regions cost 2.2 times one on 10,000. Collection resumes after."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
 def resolve_turn(turn_input: TurnInput, ruleset: Ruleset, seed: int) -> TurnResult:
     """Resolve one turn's combat phase. The same input and seed always give the same result."""
+    with _without_gc_pauses():
+        return _resolve(turn_input, ruleset, seed)
+
+
+def _resolve(turn_input: TurnInput, ruleset: Ruleset, seed: int) -> TurnResult:
     world = world_build(turn_input, ruleset)
     # §11: every draw comes from this one generator, in the order of the steps below.
     rng = random.Random(seed)
