@@ -47,7 +47,12 @@ def case_load(path: Path) -> Case:
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, yaml.YAMLError) as error:
-        raise CaseError(f"cannot read the file: {error}") from None
+        raise CaseError(f"cannot read the file: {' '.join(str(error).split())}") from None
+    return case_parse(data, path=path)
+
+
+def case_parse(data: Any, *, path: Path = Path("<case>")) -> Case:
+    """A case from its parsed YAML (a mapping in the format of shared/rules/cases/README.md)."""
     if not isinstance(data, Mapping):
         raise CaseError("the file must hold a mapping")
     for key in ("nations", "regions", "expect"):
@@ -188,7 +193,9 @@ def cases_run(directories: Iterable[str | Path]) -> tuple[int, list[str]]:
         for path in sorted(directory.glob("*.yaml")):
             try:
                 mismatch = case_check(case_load(path))
-            except Exception as error:  # a broken case, or a turn the engine refused: a failed case
+            except CaseError as error:
+                mismatch = str(error)
+            except Exception as error:  # a turn the engine refused, or a bug: a failed case, not a traceback
                 mismatch = f"{type(error).__name__}: {error}"
             if mismatch is None:
                 passed += 1

@@ -130,7 +130,7 @@ def phase_start(world: World, ruleset: Ruleset, orders: Sequence[Order], rng: ra
         else:
             arrivals.append(order)
     for order in arrivals:
-        here = garrison[order.target].setdefault(order.nation, {})
+        here = garrison.setdefault(order.target, {}).setdefault(order.nation, {})
         for unit_type, count in order.units.items():
             here[unit_type] = here.get(unit_type, 0) + count
 

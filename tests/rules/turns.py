@@ -1,0 +1,47 @@
+"""Build and play small turns in the adjudication-case format, for tests of single rules."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules.cases import case_parse
+from rules.engine import TurnResult, resolve_turn
+
+NO_DICE = {"kta_die": None}
+
+
+def play(**case: Any) -> TurnResult:
+    """Resolve a turn written like a case file (without `expect`); dice are off unless the ruleset says."""
+    case.setdefault("ruleset", {})
+    case["ruleset"] = {**NO_DICE, **case["ruleset"]}
+    parsed = case_parse({**case, "expect": {}})
+    return resolve_turn(parsed.turn, parsed.ruleset, parsed.seed)
+
+
+def duel(attacker: dict, defender: dict, **extra: Any) -> TurnResult:
+    """RED in A attacks BLUE in B with everything it has; `extra` overrides any part of the case."""
+    regions = {"A": {"terrain": "open", "owner": "RED"}, "B": {"terrain": "open", "owner": "BLUE"}}
+    regions.update(extra.pop("regions", {}))
+    attacking = {t: c for t, c in attacker.items() if t in ("JV", "PA")}
+    case = {
+        "nations": ["RED", "BLUE"],
+        "regions": regions,
+        "borders": [["A", "B"]] + extra.pop("borders", []),
+        "units": {"A": {"RED": attacker}, "B": {"BLUE": defender}, **extra.pop("units", {})},
+        "orders": [{"nation": "RED", "kind": "attack", "from": "A", "to": "B", "units": attacking}]
+        + extra.pop("orders", []),
+    }
+    case.update(extra)
+    return play(**case)
+
+
+def battle(result: TurnResult, index: int = 0) -> dict:
+    return result.battles[index]
+
+
+def units(result: TurnResult, region: str) -> dict[str, dict[str, int]]:
+    found: dict[str, dict[str, int]] = {}
+    for stack in result.stacks:
+        if stack.region == region:
+            found.setdefault(stack.nation, {})[stack.unit_type] = stack.count
+    return found
