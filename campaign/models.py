@@ -1,0 +1,256 @@
+"""The campaign's world: nations, the map, the units on it, diplomacy, and the turns.
+
+Invariants that matter to the rules (non-negative counts, one stack per nation/region/type, one border per
+pair) are database constraints, so that no code path, admin form or bulk write can break them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import timedelta
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.db.models import F, Q
+
+from rules.engine.ruleset import Ruleset, RulesetError, ruleset_build
+from rules.engine.state import RelationKind, Terrain, Weather
+
+MAX_FORT_LEVEL = 3
+
+
+def turn_seed(*, campaign_seed: int, number: int) -> int:
+    """IRON_FIST.md §11: the first 8 bytes of SHA-256 of "{campaign_seed}:{turn_number}"."""
+    digest = hashlib.sha256(f"{campaign_seed}:{number}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+class Campaign(models.Model):
+    class Status(models.TextChoices):
+        SETUP = "setup"
+        ACTIVE = "active"
+        FINISHED = "finished"
+
+    name = models.CharField(max_length=200)
+    slug = models.SlugField(max_length=100, unique=True)
+    ruleset_overrides = models.JSONField(default=dict, blank=True)
+    seed = models.BigIntegerField(help_text="Every turn's seed is derived from this (IRON_FIST.md §11).")
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.SETUP)
+    turn_length = models.DurationField(default=timedelta(days=7))
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(status__in=["setup", "active", "finished"]), name="campaign_status"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def clean(self) -> None:
+        try:
+            self.ruleset()
+        except RulesetError as error:
+            raise ValidationError({"ruleset_overrides": str(error)}) from error
+
+    def ruleset(self) -> Ruleset:
+        return ruleset_build(self.ruleset_overrides or {})
+
+
+class Nation(models.Model):
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="nations")
+    code = models.CharField(max_length=16, help_text="The nation's id in orders and reports, like RED.")
+    name = models.CharField(max_length=100)
+    color = models.CharField(max_length=7, default="#888888")
+    # Nation-id order (IRON_FIST.md §1) is creation order; kept explicit so it survives any re-import.
+    position = models.PositiveIntegerField()
+
+    class Meta:
+        ordering = ["campaign", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "code"], name="nation_code_unique"),
+            models.UniqueConstraint(fields=["campaign", "position"], name="nation_position_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.code})"
+
+
+class Membership(models.Model):
+    class Role(models.TextChoices):
+        PLAYER = "player"
+        GM = "gm", "game master"
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships")
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="memberships")
+    role = models.CharField(max_length=8, choices=Role.choices, default=Role.PLAYER)
+    nation = models.ForeignKey(
+        Nation, on_delete=models.CASCADE, null=True, blank=True, related_name="memberships"
+    )
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "campaign"], name="membership_one_per_campaign"),
+            # A player plays a nation; the GM plays none.
+            models.CheckConstraint(
+                condition=Q(role="player", nation__isnull=False) | Q(role="gm", nation__isnull=True),
+                name="membership_role_nation",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} in {self.campaign}: {self.nation or self.get_role_display()}"
+
+
+class Region(models.Model):
+    Terrain = models.TextChoices("Terrain", [(t.name, t.value) for t in Terrain])
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="regions")
+    code = models.CharField(max_length=16)
+    name = models.CharField(max_length=100)
+    terrain = models.CharField(max_length=8, choices=Terrain.choices, default=Terrain.OPEN)
+    fort = models.PositiveSmallIntegerField(default=0)
+    home = models.ForeignKey(
+        Nation, on_delete=models.SET_NULL, null=True, blank=True, related_name="home_regions"
+    )
+    owner = models.ForeignKey(
+        Nation, on_delete=models.SET_NULL, null=True, blank=True, related_name="regions"
+    )
+    # For drawing the map: {"shape": [[x, y], ...], "label": [x, y]} in the scenario's coordinates.
+    geometry = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["campaign", "code"]
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "code"], name="region_code_unique"),
+            models.CheckConstraint(
+                condition=Q(terrain__in=[t.value for t in Terrain]), name="region_terrain"
+            ),
+            models.CheckConstraint(
+                condition=Q(fort__gte=0, fort__lte=MAX_FORT_LEVEL), name="region_fort_level"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.code} {self.name}"
+
+
+class Border(models.Model):
+    # An unordered pair, stored with the lower id first so the pair has one spelling and one row.
+    region_a = models.ForeignKey(Region, on_delete=models.CASCADE, related_name="+")
+    region_b = models.ForeignKey(Region, on_delete=models.CASCADE, related_name="+")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["region_a", "region_b"], name="border_unique_pair"),
+            models.CheckConstraint(condition=Q(region_a__lt=F("region_b")), name="border_ordered_pair"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.region_a.code}–{self.region_b.code}"
+
+
+class Stack(models.Model):
+    nation = models.ForeignKey(Nation, on_delete=models.CASCADE, related_name="stacks")
+    region = models.ForeignKey(Region, on_delete=models.CASCADE, related_name="stacks")
+    # Unit types are ruleset data (JV, PA, TY, IV by default), checked against the campaign's ruleset.
+    unit_type = models.CharField(max_length=8)
+    count = models.IntegerField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["nation", "region", "unit_type"], name="stack_unique"),
+            models.CheckConstraint(condition=Q(count__gte=0), name="stack_count_not_negative"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.count} {self.unit_type} of {self.nation.code} in {self.region.code}"
+
+
+class Relation(models.Model):
+    Kind = models.TextChoices("Kind", [(k.name, k.value) for k in RelationKind])
+
+    # An unordered pair like Border; a pair with no row is at war (IRON_FIST.md §2.2).
+    nation_a = models.ForeignKey(Nation, on_delete=models.CASCADE, related_name="+")
+    nation_b = models.ForeignKey(Nation, on_delete=models.CASCADE, related_name="+")
+    kind = models.CharField(max_length=8, choices=Kind.choices, default=Kind.WAR)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["nation_a", "nation_b"], name="relation_unique_pair"),
+            models.CheckConstraint(condition=Q(nation_a__lt=F("nation_b")), name="relation_ordered_pair"),
+            models.CheckConstraint(
+                condition=Q(kind__in=[k.value for k in RelationKind]), name="relation_kind"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.nation_a.code}–{self.nation_b.code}: {self.kind}"
+
+
+class Turn(models.Model):
+    class Status(models.TextChoices):
+        OPEN = "open"
+        PROCESSING = "processing"
+        RESOLVED = "resolved"
+        FAILED = "failed"
+
+    Weather = models.TextChoices("Weather", [(w.name, w.value) for w in Weather])
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="turns")
+    number = models.PositiveIntegerField()
+    deadline = models.DateTimeField(help_text="Aware, in UTC.")
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.OPEN)
+    # A decimal string: the seed is a 64-bit unsigned number, beyond a signed BIGINT or SQLite's integers.
+    seed = models.CharField(max_length=20)
+    weather = models.CharField(max_length=8, choices=Weather.choices, default=Weather.CLEAR)
+    region_weather = models.JSONField(
+        default=dict, blank=True, help_text='{"A1": "snow"}: replaces the weather'
+    )
+    error = models.TextField(blank=True)
+    result = models.JSONField(
+        null=True, blank=True, editable=False, help_text="The engine's whole TurnResult."
+    )
+    processed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["campaign", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "number"], name="turn_number_unique"),
+            # At most one turn in play per campaign: the one orders go to.
+            models.UniqueConstraint(
+                fields=["campaign"], condition=~Q(status="resolved"), name="turn_one_unresolved"
+            ),
+            models.CheckConstraint(
+                condition=Q(status__in=["open", "processing", "resolved", "failed"]), name="turn_status"
+            ),
+            models.CheckConstraint(condition=Q(weather__in=[w.value for w in Weather]), name="turn_weather"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.campaign.slug} turn {self.number} ({self.status})"
+
+    @property
+    def seed_value(self) -> int:
+        return int(self.seed)
+
+
+class GMModifier(models.Model):
+    """IRON_FIST.md §4: a number the GM adds to a nation's KTA in a region for one turn, with a reason."""
+
+    turn = models.ForeignKey(Turn, on_delete=models.CASCADE, related_name="gm_modifiers")
+    region = models.ForeignKey(Region, on_delete=models.CASCADE, related_name="+")
+    nation = models.ForeignKey(Nation, on_delete=models.CASCADE, related_name="+")
+    value = models.IntegerField()
+    reason = models.CharField(max_length=200, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["turn", "region", "nation"], name="gm_modifier_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.value:+d} for {self.nation.code} in {self.region.code}"

@@ -1,0 +1,382 @@
+"""Scenario files: read one, check every entry, and return it clean or refuse it whole.
+
+The format (YAML or JSON; see docs in README "Scenario files"):
+
+    name: The Baltic Crisis
+    seed: 1939                       # optional; every turn's seed derives from it
+    ruleset: {kta_die: 1d6}          # optional overrides of the Iron Fist defaults
+    nations:                         # in nation-id order
+      - {code: RED, name: Red Empire, color: "#c0392b"}
+    regions:
+      - {code: A1, name: Tallinn, terrain: city, fort: 2, home: RED, owner: RED,
+         shape: [[0, 0], [10, 0], [10, 10]], label: [5, 4]}
+    borders: [[A1, A2], ...]         # unordered pairs, each once
+    relations:                       # pairs not listed are at war
+      - {nations: [RED, BLUE], kind: peace}
+    units:                           # region -> nation -> unit type -> count
+      A1: {RED: {JV: 4, TY: 1}}
+
+Every problem is reported, each naming its field and entry, so a GM can fix a file in one go.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from campaign.models import MAX_FORT_LEVEL
+from rules.engine.ruleset import Ruleset, RulesetError, ruleset_build
+from rules.engine.state import RelationKind, Terrain
+
+TERRAINS = tuple(t.value for t in Terrain)
+RELATION_KINDS = tuple(k.value for k in RelationKind)
+CODE_MAX = 16
+
+
+class ScenarioError(ValueError):
+    """A scenario file was refused; `problems` lists every reason, each naming its field and entry."""
+
+    def __init__(self, problems: list[str]):
+        self.problems = problems
+        super().__init__("scenario refused:\n" + "\n".join(f"  - {p}" for p in problems))
+
+
+@dataclass(frozen=True)
+class ScenarioNation:
+    code: str
+    name: str
+    color: str
+
+
+@dataclass(frozen=True)
+class ScenarioRegion:
+    code: str
+    name: str
+    terrain: str
+    fort: int
+    home: str | None
+    owner: str | None
+    geometry: Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class Scenario:
+    name: str
+    seed: int | None
+    ruleset_overrides: Mapping[str, Any]
+    nations: tuple[ScenarioNation, ...]
+    regions: tuple[ScenarioRegion, ...]
+    borders: tuple[tuple[str, str], ...]
+    relations: tuple[tuple[str, str, str], ...]
+    units: tuple[tuple[str, str, str, int], ...]  # (region, nation, unit type, count)
+    ruleset: Ruleset = field(repr=False, compare=False, default=None)  # type: ignore[assignment]
+
+
+def scenario_read(path: str | Path) -> Scenario:
+    """Read and check a scenario file; raises ScenarioError listing every problem."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            data = yaml.safe_load(f)  # YAML is a superset of JSON: one reader for both
+    except OSError as error:
+        raise ScenarioError([f"{path}: cannot read the file ({error.strerror})"]) from error
+    except yaml.YAMLError as error:
+        raise ScenarioError([f"{path}: not valid YAML or JSON: {error}"]) from error
+    return scenario_parse(data)
+
+
+def scenario_parse(data: Any) -> Scenario:
+    """Check scenario data (as read from YAML/JSON); raises ScenarioError listing every problem."""
+    return _Checker(data).scenario()
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_code(value: Any) -> bool:
+    return (
+        isinstance(value, str) and 0 < len(value) <= CODE_MAX and value.strip() == value and "|" not in value
+    )
+
+
+class _Checker:
+    def __init__(self, data: Any):
+        self.data = data
+        self.problems: list[str] = []
+
+    def fail(self, message: str) -> None:
+        self.problems.append(message)
+
+    def scenario(self) -> Scenario:
+        data = self.data
+        if not isinstance(data, Mapping):
+            raise ScenarioError(
+                ["the file must hold a mapping with name, nations, regions, borders and units"]
+            )
+        unknown = sorted(
+            set(map(str, data))
+            - {
+                "name",
+                "seed",
+                "ruleset",
+                "nations",
+                "regions",
+                "borders",
+                "relations",
+                "units",
+                "description",
+            }
+        )
+        for key in unknown:
+            self.fail(f"{key}: unknown field")
+        name = data.get("name")
+        if not isinstance(name, str) or not name.strip():
+            self.fail("name: expected the scenario's name")
+        seed = data.get("seed")
+        if seed is not None and not _is_int(seed):
+            self.fail(f"seed: expected a whole number, got {seed!r}")
+        ruleset = self.ruleset(data.get("ruleset") or {})
+        nations = self.nations(data.get("nations"))
+        nation_codes = {n.code for n in nations}
+        regions = self.regions(data.get("regions"), nation_codes)
+        region_codes = {r.code for r in regions}
+        borders = self.borders(data.get("borders"), region_codes)
+        self.reachable(regions, borders)
+        relations = self.relations(data.get("relations") or [], nation_codes)
+        units = self.units(data.get("units") or {}, regions, nation_codes, ruleset)
+        if self.problems:
+            raise ScenarioError(self.problems)
+        return Scenario(
+            name=name.strip(),
+            seed=seed,
+            ruleset_overrides=dict(data.get("ruleset") or {}),
+            nations=tuple(nations),
+            regions=tuple(regions),
+            borders=tuple(borders),
+            relations=tuple(relations),
+            units=tuple(units),
+            ruleset=ruleset,
+        )
+
+    def ruleset(self, overrides: Any) -> Ruleset | None:
+        try:
+            return ruleset_build(overrides)
+        except RulesetError as error:
+            self.fail(f"ruleset: {error}")
+            return None
+
+    def list_of(self, value: Any, name: str) -> list[Any]:
+        if not isinstance(value, list) or not value:
+            self.fail(f"{name}: expected a non-empty list")
+            return []
+        return value
+
+    def nations(self, value: Any) -> list[ScenarioNation]:
+        nations, seen = [], set()
+        for i, entry in enumerate(self.list_of(value, "nations")):
+            where = f"nations[{i}]"
+            if not isinstance(entry, Mapping):
+                self.fail(f"{where}: expected a mapping with code and name")
+                continue
+            code = entry.get("code")
+            if not _is_code(code):
+                self.fail(
+                    f"{where}.code: expected a code like RED of at most {CODE_MAX} characters, got {code!r}"
+                )
+                continue
+            if code in seen:
+                self.fail(f"{where}.code: duplicate nation code {code!r}")
+                continue
+            seen.add(code)
+            color = entry.get("color", "#888888")
+            if not (isinstance(color, str) and len(color) == 7 and color.startswith("#")):
+                self.fail(f"{where}.color: expected a colour like #c0392b, got {color!r}")
+            nations.append(ScenarioNation(code, str(entry.get("name") or code), str(color)))
+        return nations
+
+    def regions(self, value: Any, nations: set[str]) -> list[ScenarioRegion]:
+        regions, seen = [], set()
+        for i, entry in enumerate(self.list_of(value, "regions")):
+            where = f"regions[{i}]"
+            if not isinstance(entry, Mapping):
+                self.fail(f"{where}: expected a mapping with code, name and terrain")
+                continue
+            code = entry.get("code")
+            if not _is_code(code):
+                self.fail(
+                    f"{where}.code: expected a code like A1 of at most {CODE_MAX} characters, got {code!r}"
+                )
+                continue
+            where = f"{where} ({code})"
+            if code in seen:
+                self.fail(f"{where}.code: duplicate region code {code!r}")
+                continue
+            seen.add(code)
+            terrain = entry.get("terrain", "open")
+            if terrain not in TERRAINS:
+                self.fail(f"{where}.terrain: expected one of {', '.join(TERRAINS)}, got {terrain!r}")
+            fort = entry.get("fort", 0)
+            if not _is_int(fort) or not 0 <= fort <= MAX_FORT_LEVEL:
+                self.fail(f"{where}.fort: expected a whole number from 0 to {MAX_FORT_LEVEL}, got {fort!r}")
+            for key in ("home", "owner"):
+                nation = entry.get(key)
+                if nation is not None and nation not in nations:
+                    self.fail(f"{where}.{key}: unknown nation {nation!r}")
+            geometry = self.geometry(entry, where)
+            regions.append(
+                ScenarioRegion(
+                    code,
+                    str(entry.get("name") or code),
+                    terrain,
+                    fort if _is_int(fort) else 0,
+                    entry.get("home"),
+                    entry.get("owner"),
+                    geometry,
+                )
+            )
+        return regions
+
+    def geometry(self, entry: Mapping[str, Any], where: str) -> dict[str, Any]:
+        geometry = {}
+        shape = entry.get("shape")
+        if shape is not None:
+            if not (isinstance(shape, list) and len(shape) >= 3 and all(self.is_point(p) for p in shape)):
+                self.fail(f"{where}.shape: expected a polygon, a list of at least 3 [x, y] points")
+            else:
+                geometry["shape"] = [list(p) for p in shape]
+        label = entry.get("label")
+        if label is not None:
+            if not self.is_point(label):
+                self.fail(f"{where}.label: expected an [x, y] point")
+            else:
+                geometry["label"] = list(label)
+        return geometry
+
+    @staticmethod
+    def is_point(value: Any) -> bool:
+        return (
+            isinstance(value, list | tuple)
+            and len(value) == 2
+            and all(isinstance(c, int | float) and not isinstance(c, bool) for c in value)
+        )
+
+    def borders(self, value: Any, regions: set[str]) -> list[tuple[str, str]]:
+        borders, seen = [], set()
+        for i, entry in enumerate(self.list_of(value, "borders")):
+            where = f"borders[{i}]"
+            if not (isinstance(entry, list | tuple) and len(entry) == 2):
+                self.fail(f"{where}: expected a pair of region codes like [A1, A2], got {entry!r}")
+                continue
+            a, b = entry
+            bad = [code for code in (a, b) if code not in regions]
+            for code in bad:
+                self.fail(f"{where}: unknown region {code!r}")
+            if bad:
+                continue
+            if a == b:
+                self.fail(f"{where}: a region cannot border itself ({a!r})")
+                continue
+            pair = (a, b) if a < b else (b, a)
+            if pair in seen:
+                self.fail(f"{where}: duplicate border {a}–{b}")
+                continue
+            seen.add(pair)
+            borders.append(pair)
+        return borders
+
+    def reachable(self, regions: list[ScenarioRegion], borders: list[tuple[str, str]]) -> None:
+        """Every region must be reachable from every other: an island no one can reach is a map error."""
+        if not regions:
+            return
+        neighbours: dict[str, list[str]] = {r.code: [] for r in regions}
+        for a, b in borders:
+            neighbours[a].append(b)
+            neighbours[b].append(a)
+        start = regions[0].code
+        seen, queue = {start}, deque([start])
+        while queue:
+            for other in neighbours[queue.popleft()]:
+                if other not in seen:
+                    seen.add(other)
+                    queue.append(other)
+        for region in regions:
+            if region.code not in seen:
+                self.fail(
+                    f"regions ({region.code}): no one can reach it; it has no path of borders to {start}"
+                )
+
+    def relations(self, value: Any, nations: set[str]) -> list[tuple[str, str, str]]:
+        relations, seen = [], set()
+        if not isinstance(value, list):
+            self.fail("relations: expected a list")
+            return []
+        for i, entry in enumerate(value):
+            where = f"relations[{i}]"
+            pair = entry.get("nations") if isinstance(entry, Mapping) else None
+            if not (isinstance(pair, list) and len(pair) == 2):
+                self.fail(f"{where}.nations: expected a pair of nation codes like [RED, BLUE]")
+                continue
+            a, b = pair
+            bad = [code for code in (a, b) if code not in nations]
+            for code in bad:
+                self.fail(f"{where}.nations: unknown nation {code!r}")
+            if bad:
+                continue
+            if a == b:
+                self.fail(f"{where}.nations: a nation has no relation with itself ({a!r})")
+                continue
+            kind = entry.get("kind")
+            if kind not in RELATION_KINDS:
+                self.fail(f"{where}.kind: expected one of {', '.join(RELATION_KINDS)}, got {kind!r}")
+                continue
+            key = frozenset((a, b))
+            if key in seen:
+                self.fail(f"{where}: duplicate relation {a}–{b}")
+                continue
+            seen.add(key)
+            relations.append((a, b, kind))
+        return relations
+
+    def units(
+        self, value: Any, regions: list[ScenarioRegion], nations: set[str], ruleset: Ruleset | None
+    ) -> list[tuple[str, str, str, int]]:
+        if not isinstance(value, Mapping):
+            self.fail("units: expected a mapping of region -> nation -> unit type -> count")
+            return []
+        owners = {r.code: r.owner for r in regions}
+        types = list(ruleset.unit_types) if ruleset else None
+        units = []
+        for region, by_nation in value.items():
+            if region not in owners:
+                self.fail(f"units.{region}: unknown region {region!r}")
+                continue
+            if not isinstance(by_nation, Mapping):
+                self.fail(f"units.{region}: expected a mapping of nation -> unit type -> count")
+                continue
+            for nation, by_type in by_nation.items():
+                where = f"units.{region}.{nation}"
+                if nation not in nations:
+                    self.fail(f"{where}: unknown nation {nation!r}")
+                    continue
+                if owners[region] != nation:
+                    # IRON_FIST.md §1: a nation's units stand only in regions it owns.
+                    self.fail(f"{where}: {nation} does not own {region} (owner: {owners[region]})")
+                    continue
+                if not isinstance(by_type, Mapping):
+                    self.fail(f"{where}: expected a mapping of unit type -> count")
+                    continue
+                for unit_type, count in by_type.items():
+                    if types is not None and unit_type not in types:
+                        self.fail(
+                            f"{where}.{unit_type}: unknown unit type; the ruleset has {', '.join(types)}"
+                        )
+                    elif not _is_int(count) or count < 0:
+                        self.fail(f"{where}.{unit_type}: expected a count of 0 or more, got {count!r}")
+                    elif count > 0:
+                        units.append((region, nation, unit_type, count))
+        return units

@@ -1,0 +1,13 @@
+"""Settings for the test suite: the real settings, with a throwaway secret key and a fast password hasher.
+
+Everything else (DATABASE_URL, REDIS_URL) comes from the environment exactly as in production.
+"""
+
+import os
+
+os.environ.setdefault("DJANGO_SECRET_KEY", "test-only-secret-key-not-for-production-" + "x" * 20)
+
+from config.settings import *  # noqa: E402, F403
+
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+SECURE_SSL_REDIRECT = False

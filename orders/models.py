@@ -1,0 +1,46 @@
+"""A nation's orders for a turn, kept in submission order (the engine checks them in that order)."""
+
+from __future__ import annotations
+
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.db.models import Q
+
+from campaign.models import Nation, Region, Turn
+from rules.engine.state import OrderKind
+
+
+class Order(models.Model):
+    Kind = models.TextChoices("Kind", [(k.name, k.value) for k in OrderKind])
+
+    turn = models.ForeignKey(Turn, on_delete=models.CASCADE, related_name="orders")
+    nation = models.ForeignKey(Nation, on_delete=models.CASCADE, related_name="orders")
+    kind = models.CharField(max_length=12, choices=Kind.choices)
+    origin = models.ForeignKey(Region, on_delete=models.CASCADE, related_name="+")
+    target = models.ForeignKey(Region, on_delete=models.CASCADE, null=True, blank=True, related_name="+")
+    # {"JV": 3, "PA": 1}: unit types are ruleset data, so a mapping rather than a column per type.
+    units = models.JSONField(default=dict)
+    # Submission order within the turn: IRON_FIST.md §2.1 checks orders in this order.
+    sequence = models.PositiveIntegerField()
+    submitted_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["turn", "sequence"]
+        constraints = [
+            models.UniqueConstraint(fields=["turn", "sequence"], name="order_sequence_unique"),
+            models.CheckConstraint(condition=Q(kind__in=[k.value for k in OrderKind]), name="order_kind"),
+        ]
+
+    def __str__(self) -> str:
+        target = self.target.code if self.target_id else "-"
+        return f"#{self.sequence} {self.nation.code} {self.kind} {self.origin.code}->{target}"
+
+    def clean(self) -> None:
+        # The rules re-check everything at processing time; this only keeps malformed rows out.
+        if not isinstance(self.units, dict) or not self.units:
+            raise ValidationError({"units": 'name at least one unit type with a count, like {"JV": 3}'})
+        for unit_type, count in self.units.items():
+            if not isinstance(count, int) or isinstance(count, bool) or count < 0:
+                raise ValidationError(
+                    {"units": f"{unit_type}: the count must be a whole number of 0 or more"}
+                )

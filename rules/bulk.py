@@ -1,0 +1,66 @@
+"""Set-based writes: many rows in one statement, whatever their number.
+
+Django's bulk_create and bulk_update split their work into batches of at most 999 parameters on SQLite
+(and bulk_update builds one CASE branch per row), so their query count grows with the map. Here the rows
+travel as a single JSON parameter that the database unpacks into a table (`jsonb_to_recordset` on
+PostgreSQL, `json_each` on SQLite): one statement for any number of rows, on both backends.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from django.db import connection, models
+
+
+def rows_table(fields: Sequence[models.Field]) -> str:
+    """SQL for a derived table `j` with a column per field, read from one JSON array parameter."""
+    if connection.vendor == "postgresql":
+        spec = ", ".join(f"{f.column} {f.db_type(connection)}" for f in fields)
+        return f"(SELECT * FROM jsonb_to_recordset(%s::jsonb) AS x({spec})) AS j"
+    if connection.vendor == "sqlite":
+        spec = ", ".join(f"json_extract(value, '$.{f.column}') AS {f.column}" for f in fields)
+        return f"(SELECT {spec} FROM json_each(%s)) AS j"
+    raise NotImplementedError(f"set-based writes for {connection.vendor}")
+
+
+def _fields(model: type[models.Model], names: Sequence[str]) -> list[models.Field]:
+    return [model._meta.get_field(name) for name in names]
+
+
+def rows_payload(fields: Sequence[models.Field], rows: Iterable[Mapping[str, Any]]) -> str:
+    """The JSON parameter for rows_table: each row's values keyed by field name, sent under its column."""
+    return json.dumps([{f.column: row[f.name] for f in fields} for row in rows])
+
+
+def rows_insert(
+    *, model: type[models.Model], columns: Sequence[str], rows: Iterable[Mapping[str, Any]]
+) -> None:
+    """INSERT every row in one statement (run even with no rows, so the query count stays fixed)."""
+    qn = connection.ops.quote_name
+    targets = ", ".join(qn(model._meta.get_field(c).column) for c in columns)
+    picks = ", ".join(f"j.{model._meta.get_field(c).column}" for c in columns)
+    source = rows_table(_fields(model, columns))
+    sql = f"INSERT INTO {qn(model._meta.db_table)} ({targets}) SELECT {picks} FROM {source}"
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [rows_payload(_fields(model, columns), rows)])
+
+
+def rows_update(
+    *, model: type[models.Model], key: str, columns: Sequence[str], rows: Iterable[Mapping[str, Any]]
+) -> None:
+    """UPDATE the rows whose `key` matches, setting `columns`, in one statement."""
+    qn = connection.ops.quote_name
+    table = qn(model._meta.db_table)
+    key_column = model._meta.get_field(key).column
+    sets = ", ".join(
+        f"{qn(model._meta.get_field(c).column)} = j.{model._meta.get_field(c).column}" for c in columns
+    )
+    sql = (
+        f"UPDATE {table} SET {sets} FROM {rows_table(_fields(model, [key, *columns]))} "
+        f"WHERE {table}.{qn(key_column)} = j.{key_column}"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [rows_payload(_fields(model, [key, *columns]), rows)])

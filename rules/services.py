@@ -1,0 +1,156 @@
+"""Turn processing: claim the turn, load the world, run the engine, write the result. One transaction.
+
+turn_process(turn_id=...)      what the Celery task and `manage.py process_turn` call
+turn_retry(turn_id=...)        the GM's retry of a failed turn
+turn_queue(turn=...)           queue processing once the caller's transaction commits
+"""
+
+from __future__ import annotations
+
+import logging
+import traceback
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
+from datetime import datetime
+
+from django.db import connection, transaction
+from django.utils import timezone
+
+from campaign.models import Campaign, Region, Stack, Turn
+from campaign.services import turn_create
+from rules import engine
+from rules.bulk import rows_insert, rows_payload, rows_table, rows_update
+from rules.mapping import (
+    Rows,
+    WorldIds,
+    owner_changes,
+    report_rows,
+    stack_rows,
+    turn_input_from_rows,
+    world_ids,
+)
+from rules.models import Report, ReportNation
+from rules.selectors import turn_rows_load
+
+logger = logging.getLogger(__name__)
+
+# Each step of processing runs inside stage(name); the benchmark passes one that times and counts queries.
+Stage = Callable[[str], AbstractContextManager[object]]
+
+
+@contextmanager
+def _no_stage(name: str) -> Iterator[None]:
+    yield
+
+
+def turn_process(
+    *, turn_id: int, now: Callable[[], datetime] = timezone.now, stage: Stage = _no_stage
+) -> Turn | None:
+    """Resolve an open turn and open the next. Returns the turn, or None when it was not open to claim.
+
+    Safe to run twice, at once or one after the other: the second run finds the row locked or no longer
+    open and exits without effect. Everything happens in one transaction, so a worker that dies midway
+    leaves the turn open for Celery's redelivery. When the engine or a write fails, nothing is written
+    but the turn's failed status and the error, and the GM can retry.
+    """
+    with transaction.atomic():
+        # skip_locked: a duplicate run exits at once instead of waiting for the first to finish.
+        turn = (
+            Turn.objects.select_for_update(skip_locked=True, of=("self",))
+            .select_related("campaign")
+            .filter(pk=turn_id)
+            .first()
+        )
+        if turn is None:
+            logger.info("turn %s: locked by another process, or gone", turn_id)
+            return None
+        claimed = Turn.objects.filter(pk=turn_id, status=Turn.Status.OPEN).update(
+            status=Turn.Status.PROCESSING
+        )
+        if claimed != 1:
+            logger.info("turn %s: %s, not open; another process got there first", turn_id, turn.status)
+            return None
+        try:
+            with transaction.atomic():
+                _turn_resolve(turn=turn, now=now, stage=stage)
+        except Exception:
+            logger.exception("turn %s of %s failed", turn.number, turn.campaign.slug)
+            turn.status = Turn.Status.FAILED
+            turn.error = traceback.format_exc(limit=20)
+            turn.processed_at = now()
+            turn.save(update_fields=["status", "error", "processed_at"])
+        return turn
+
+
+def _turn_resolve(*, turn: Turn, now: Callable[[], datetime], stage: Stage) -> None:
+    campaign: Campaign = turn.campaign
+    with stage("load"):
+        rows = turn_rows_load(turn=turn)
+        ids = world_ids(rows)
+        turn_input = turn_input_from_rows(rows, ids)
+        ruleset = campaign.ruleset()
+    with stage("resolve"):
+        result = engine.resolve_turn(turn_input, ruleset, turn.seed_value)
+    with stage("write"):
+        _result_write(turn=turn, rows=rows, ids=ids, result=result)
+        turn.status = Turn.Status.RESOLVED
+        turn.result = result.to_dict()
+        turn.error = ""
+        turn.processed_at = now()
+        turn.save(update_fields=["status", "result", "error", "processed_at"])
+        turn_create(campaign=campaign, number=turn.number + 1, now=now())
+
+
+def _result_write(*, turn: Turn, rows: Rows, ids: WorldIds, result: engine.TurnResult) -> None:
+    """Replace the stacks, change the owners, store the reports: five statements for any map."""
+    # Mapped before the first write, so a bad code in the result fails the turn with nothing written.
+    stacks = stack_rows(result, ids)
+    owners = owner_changes(result, ids, {r[0]: r[5] for r in rows.regions})
+    reports, report_nations = report_rows(result.battles, ids, turn.pk)
+
+    Stack.objects.filter(region__campaign_id=turn.campaign_id).delete()
+    rows_insert(model=Stack, columns=["nation", "region", "unit_type", "count"], rows=stacks)
+    rows_update(model=Region, key="id", columns=["owner"], rows=owners)
+    rows_insert(
+        model=Report,
+        columns=["turn", "position", "kind", "region", "regions", "conquest", "data"],
+        rows=reports,
+    )
+    _report_nations_insert(turn_id=turn.pk, rows=report_nations)
+
+
+def _report_nations_insert(*, turn_id: int, rows: list[dict[str, int]]) -> None:
+    """Who may read which report, joined to the reports just written by their position in the turn."""
+    fields = [Report._meta.get_field("position"), ReportNation._meta.get_field("nation")]
+    qn = connection.ops.quote_name
+    sql = (
+        f"INSERT INTO {qn(ReportNation._meta.db_table)} (report_id, nation_id) "
+        f"SELECT r.id, j.nation_id FROM {rows_table(fields)} "
+        f"JOIN {qn(Report._meta.db_table)} r ON r.turn_id = %s AND r.position = j.position"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [rows_payload(fields, rows), turn_id])
+
+
+def turn_reopen(*, turn_id: int) -> bool:
+    """Reopen a failed turn (the GM has read the error). False when the turn was not failed."""
+    return (
+        Turn.objects.filter(pk=turn_id, status=Turn.Status.FAILED).update(status=Turn.Status.OPEN, error="")
+        == 1
+    )
+
+
+def turn_retry(*, turn_id: int) -> bool:
+    """Reopen a failed turn and queue it again. False when the turn was not failed."""
+    with transaction.atomic():
+        reopened = turn_reopen(turn_id=turn_id)
+        if reopened:
+            turn_queue(turn_id=turn_id)
+    return reopened
+
+
+def turn_queue(*, turn_id: int) -> None:
+    """Queue processing once the current transaction commits, so the worker sees what the caller wrote."""
+    from rules.tasks import process_turn  # the task module imports this one
+
+    transaction.on_commit(lambda: process_turn.delay(turn_id))
