@@ -128,7 +128,7 @@ def ruleset_build(overrides: Mapping[str, Any] | None = None) -> Ruleset:
     defaults = _defaults()
     unknown = sorted(set(map(str, overrides)) - set(defaults))
     if unknown:
-        raise RulesetError(f"ruleset: unknown key {unknown[0]!r}")
+        raise RulesetError(f"{unknown[0]}: not a ruleset key")
     data = ruleset_merge(defaults, overrides)
     unit_types = _unit_types(data)
     return Ruleset(

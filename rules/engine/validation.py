@@ -81,7 +81,7 @@ def order_reason(
 def _target_reason(world: World, ruleset: Ruleset, order: Order) -> str | None:
     target = order.target
     if target is None:
-        return f"a {order.kind} order needs a target region"
+        return f"an order to {_verb(order.kind)} needs a target region"
     if target not in world.regions:
         return f"unknown region {target!r}"
     if order.kind == OrderKind.REBASE:

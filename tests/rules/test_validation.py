@@ -1,0 +1,121 @@
+"""Order validation (IRON_FIST.md §2.1, §13): each invalid order is rejected with a reason saying where."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules.cases import case_parse
+from rules.engine import Order, orders_check
+
+MAP = {
+    "nations": ["RED", "BLUE", "GREEN"],
+    "relations": [["RED", "GREEN", "alliance"]],
+    "regions": {
+        "A": {"owner": "RED"},
+        "B": {"owner": "BLUE"},
+        "C": {"owner": "GREEN"},
+        "D": {"owner": "RED"},
+        "E": {"owner": "RED"},
+        "F": {"owner": "RED"},
+        "U": {"owner": None},
+    },
+    "borders": [["A", "B"], ["A", "C"], ["A", "D"], ["D", "E"], ["E", "F"], ["A", "U"]],
+    "units": {"A": {"RED": {"JV": 4, "PA": 2, "TY": 1, "IV": 2}}, "B": {"BLUE": {"JV": 1}}},
+    "expect": {},
+}
+
+
+def reasons(*orders: Order) -> list[str | None]:
+    case = case_parse(MAP)
+    rejected = {r.index: r.reason for r in orders_check(case.turn, case.ruleset, orders)}
+    return [rejected.get(i) for i in range(len(orders))]
+
+
+def order(kind: str, units: dict, target: str | None = "B", origin: str = "A", nation: str = "RED") -> Order:
+    return Order(nation=nation, kind=kind, origin=origin, target=target, units=units)
+
+
+@pytest.mark.parametrize(
+    ("bad", "reason"),
+    [
+        (order("attack", {"JV": 1}, origin="B"), "B is not held by RED"),
+        (order("attack", {"JV": 1}, nation="PURPLE"), "unknown nation 'PURPLE'"),
+        (order("charge", {"JV": 1}), "unknown kind of order 'charge'"),
+        (order("attack", {"JV": 1}, origin="Q"), "unknown region 'Q'"),
+        (order("attack", {}), "the order names no units"),
+        (order("attack", {"XX": 1}), "unknown unit type 'XX'"),
+        (order("attack", {"TY": 1}), "TY cannot attack: only ground units can"),
+        (order("attack", {"IV": 1}), "IV cannot attack: only ground units can"),
+        (order("move", {"IV": 1}, target="D"), "IV cannot move: only ground units and artillery can"),
+        (order("rebase", {"JV": 1}, target="D"), "JV cannot rebase: only air units can"),
+        (
+            order("stand_down", {"PA": 1}, target=None),
+            "PA cannot stand down: only artillery and air units can",
+        ),
+        (order("attack", {"JV": 0}), "the count of JV must be a whole number above 0, got 0"),
+        (order("attack", {"JV": -2}), "the count of JV must be a whole number above 0, got -2"),
+        (order("attack", {"JV": 5}), "only 4 JV left in A, not 5"),
+        (order("stand_down", {"IV": 3}, target=None), "only 2 IV left in A, not 3"),
+        (order("hold", {"PA": 3}, target=None), "only 2 PA left in A, not 3"),
+        (order("attack", {"JV": 1}, target="E"), "E is not adjacent to A"),
+        (order("attack", {"JV": 1}, target=None), "an order to attack needs a target region"),
+        (order("attack", {"JV": 1}, target="D"), "D is RED's own region: move there instead of attacking"),
+        (order("attack", {"JV": 1}, target="C"), "RED is at peace with GREEN"),
+        (
+            order("move", {"JV": 1}, target="B"),
+            "B is not held by RED: units move only within their own regions",
+        ),
+        (order("rebase", {"IV": 1}, target="F"), "F is more than 2 borders from A"),
+        (
+            order("rebase", {"IV": 1}, target="B"),
+            "B is not held by RED: units move only within their own regions",
+        ),
+    ],
+)
+def test_it_rejects_an_invalid_order_with_its_reason(bad: Order, reason: str) -> None:
+    assert reasons(bad) == [reason]
+
+
+@pytest.mark.parametrize(
+    "good",
+    [
+        order("attack", {"JV": 4, "PA": 2}),
+        order("attack", {"JV": 1}, target="U"),  # unowned: attacked like an undefended region
+        order("move", {"JV": 1, "TY": 1}, target="D"),
+        order("rebase", {"IV": 2}, target="E"),  # 2 borders away
+        order("rebase", {"IV": 1}, target="A"),  # distance 0: valid, moves nothing
+        order("stand_down", {"TY": 1, "IV": 2}, target=None),
+        order("hold", {"JV": 4, "IV": 2}, target=None),
+    ],
+)
+def test_it_accepts_a_valid_order(good: Order) -> None:
+    assert reasons(good) == [None]
+
+
+def test_orders_out_of_one_region_together_may_not_exceed_its_units() -> None:
+    found = reasons(
+        order("attack", {"JV": 3}),
+        order("move", {"JV": 2}, target="D"),  # 3 + 2 > 4
+        order("move", {"JV": 1}, target="D"),  # 3 + 1 = 4
+    )
+
+    assert found == [None, "only 1 JV left in A after your other orders, not 2", None]
+
+
+def test_a_rejected_order_consumes_nothing() -> None:
+    assert reasons(order("attack", {"JV": 4}, target="C"), order("attack", {"JV": 4})) == [
+        "RED is at peace with GREEN",
+        None,
+    ]
+
+
+def test_hold_and_stand_down_consume_nothing_and_add_up_against_the_start_of_turn() -> None:
+    found = reasons(
+        order("stand_down", {"IV": 2}, target=None),
+        order("stand_down", {"IV": 2}, target=None),  # each is checked against the stack at the start
+        order("hold", {"JV": 4}, target=None),
+        order("rebase", {"IV": 2}, target="D"),
+        order("attack", {"JV": 4}),
+    )
+
+    assert found == [None, None, None, None, None]
