@@ -101,6 +101,7 @@ class RejectedOrder:
     index: int  # position in TurnInput.orders
     order: Order
     reason: str
+    field: str = ""  # the part of the order at fault: nation, kind, origin, target or units
 
 
 @dataclass(frozen=True)
@@ -145,7 +146,7 @@ class TurnResult:
         data = asdict(self)
         data["owners"] = dict(self.owners)
         data["rejected_orders"] = [
-            {"index": r.index, "order": _order_dict(r.order), "reason": r.reason}
+            {"index": r.index, "order": _order_dict(r.order), "reason": r.reason, "field": r.field}
             for r in self.rejected_orders
         ]
         return data

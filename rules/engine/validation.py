@@ -8,6 +8,7 @@ start of the turn. `hold` and `stand_down` consume nothing.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import NamedTuple
 
 from .ruleset import Ruleset
 from .state import Order, OrderKind, RejectedOrder, TurnInput
@@ -21,6 +22,13 @@ KIND_ROLES = {
     OrderKind.ATTACK: ("ground",),
     OrderKind.STAND_DOWN: ("artillery", "air"),
 }
+
+
+class Invalid(NamedTuple):
+    field: str  # the part of the order at fault: nation, kind, origin, target or units
+    reason: str
+
+
 CONSUMING = frozenset((OrderKind.MOVE, OrderKind.REBASE, OrderKind.ATTACK))
 ROLE_NAMES = {"ground": "ground units", "artillery": "artillery", "air": "air units"}
 
@@ -32,73 +40,75 @@ def orders_validate(
     used: dict[tuple[str, str, str], int] = {}  # (nation, origin, type) -> units already ordered out
     accepted, rejected = [], []
     for index, order in enumerate(orders):
-        reason = order_reason(world, ruleset, order, used)
-        if reason is None:
+        invalid = order_reason(world, ruleset, order, used)
+        if invalid is None:
             accepted.append((index, order))
             if order.kind in CONSUMING:
                 for unit_type, count in order.units.items():
                     key = (order.nation, order.origin, unit_type)
                     used[key] = used.get(key, 0) + count
         else:
-            rejected.append(RejectedOrder(index, order, reason))
+            rejected.append(RejectedOrder(index, order, invalid.reason, invalid.field))
     return accepted, rejected
 
 
 def order_reason(
     world: World, ruleset: Ruleset, order: Order, used: dict[tuple[str, str, str], int]
-) -> str | None:
+) -> Invalid | None:
     """Why `order` is invalid, given the units `used` by the nation's earlier accepted orders, or None."""
     if order.nation not in world.nation_index:
-        return f"unknown nation {order.nation!r}"
+        return Invalid("nation", f"unknown nation {order.nation!r}")
     if order.kind not in KIND_ROLES:
-        return f"unknown kind of order {order.kind!r}"
+        return Invalid("kind", f"unknown kind of order {order.kind!r}")
     if order.origin not in world.regions:
-        return f"unknown region {order.origin!r}"
+        return Invalid("origin", f"unknown region {order.origin!r}")
     if world.owner[order.origin] != order.nation:
-        return f"{order.origin} is not held by {order.nation}"
+        return Invalid("origin", f"{order.origin} is not held by {order.nation}")
     if not order.units:
-        return "the order names no units"
+        return Invalid("units", "the order names no units")
     allowed = KIND_ROLES[order.kind]
     here = world.units.get(order.origin, {}).get(order.nation, {})
     for unit_type, count in order.units.items():
         unit = ruleset.unit_types.get(unit_type)
         if unit is None:
-            return f"unknown unit type {unit_type!r}"
+            return Invalid("units", f"unknown unit type {unit_type!r}")
         if unit.role not in allowed:
-            return f"{unit_type} cannot {_verb(order.kind)}: only {_roles(allowed)} can"
+            return Invalid("units", f"{unit_type} cannot {_verb(order.kind)}: only {_roles(allowed)} can")
         if not isinstance(count, int) or isinstance(count, bool) or count <= 0:
-            return f"the count of {unit_type} must be a whole number above 0, got {count!r}"
+            return Invalid("units", f"the count of {unit_type} must be a whole number above 0, got {count!r}")
         already = used.get((order.nation, order.origin, unit_type), 0) if order.kind in CONSUMING else 0
         left = here.get(unit_type, 0) - already
         if count > left:
             after = " after your other orders" if already else ""
-            return f"only {left} {unit_type} left in {order.origin}{after}, not {count}"
+            return Invalid("units", f"only {left} {unit_type} left in {order.origin}{after}, not {count}")
     if order.kind in (OrderKind.HOLD, OrderKind.STAND_DOWN):
         return None
     return _target_reason(world, ruleset, order)
 
 
-def _target_reason(world: World, ruleset: Ruleset, order: Order) -> str | None:
+def _target_reason(world: World, ruleset: Ruleset, order: Order) -> Invalid | None:
     target = order.target
     if target is None:
-        return f"an order to {_verb(order.kind)} needs a target region"
+        return Invalid("target", f"an order to {_verb(order.kind)} needs a target region")
     if target not in world.regions:
-        return f"unknown region {target!r}"
+        return Invalid("target", f"unknown region {target!r}")
     if order.kind == OrderKind.REBASE:
         reach = min(ruleset.ranges[t] for t in order.units)
         if target not in world.within(order.origin, reach):
-            return f"{target} is more than {reach} borders from {order.origin}"
+            return Invalid("target", f"{target} is more than {reach} borders from {order.origin}")
     elif target not in world.adjacency[order.origin]:
-        return f"{target} is not adjacent to {order.origin}"
+        return Invalid("target", f"{target} is not adjacent to {order.origin}")
     owner = world.owner[target]
     if order.kind in (OrderKind.MOVE, OrderKind.REBASE):
         if owner != order.nation:
-            return f"{target} is not held by {order.nation}: units move only within their own regions"
+            return Invalid(
+                "target", f"{target} is not held by {order.nation}: units move only within their own regions"
+            )
         return None
     if owner == order.nation:
-        return f"{target} is {order.nation}'s own region: move there instead of attacking"
+        return Invalid("target", f"{target} is {order.nation}'s own region: move there instead of attacking")
     if owner is not None and not world.at_war(order.nation, owner):
-        return f"{order.nation} is at peace with {owner}"
+        return Invalid("target", f"{order.nation} is at peace with {owner}")
     return None
 
 

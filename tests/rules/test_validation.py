@@ -119,3 +119,18 @@ def test_hold_and_stand_down_consume_nothing_and_add_up_against_the_start_of_tur
     )
 
     assert found == [None, None, None, None, None]
+
+
+def test_each_rejection_names_the_part_of_the_order_at_fault() -> None:
+    case = case_parse(MAP)
+    orders = [
+        order("attack", {"JV": 1}, origin="B"),
+        order("charge", {"JV": 1}),
+        order("attack", {"JV": 9}),
+        order("attack", {"JV": 1}, target="E"),
+        order("attack", {"JV": 1}, nation="PURPLE"),
+    ]
+
+    fields = [r.field for r in orders_check(case.turn, case.ruleset, orders)]
+
+    assert fields == ["origin", "kind", "units", "target", "nation"]
