@@ -11,3 +11,8 @@ from config.settings import *  # noqa: E402, F403
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 SECURE_SSL_REDIRECT = False
+
+# A Celery worker is another process: it cannot see an in-memory SQLite database, so with a broker
+# configured and no DATABASE_URL the test database is a file that both processes open.
+if REDIS_URL and DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
+    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / "test_db.sqlite3")}  # noqa: F405

@@ -1,0 +1,30 @@
+# Two commands (README): `make run` and `make test`. Both need nothing but Python 3.11+.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+# Re-install whenever pyproject.toml changes.
+STAMP := $(VENV)/.installed-stamp
+
+.PHONY: run test lint install
+
+install: $(STAMP)
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev]'
+	touch $(STAMP)
+
+# The demo: SQLite, turns processed in process; DEBUG so that runserver serves the admin's static files.
+run: export DJANGO_DEBUG ?= true
+run: $(STAMP)
+	$(BIN)/python manage.py migrate --no-input
+	$(BIN)/python manage.py load_demo
+	@echo "Serving http://127.0.0.1:8000/ (admin: http://127.0.0.1:8000/admin/); Ctrl-C stops."
+	$(BIN)/python manage.py runserver 127.0.0.1:8000
+
+test: $(STAMP)
+	$(BIN)/python -m pytest
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .

@@ -1,0 +1,253 @@
+"""Processing a turn: claim, load, resolve with the engine, write; once, atomically, in fixed queries."""
+
+from __future__ import annotations
+
+import json
+import threading
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from django.db import connection, connections
+from django.test.utils import CaptureQueriesContext
+
+from campaign.generate import orders_generate, scenario_generate
+from campaign.models import Region, Stack, Turn, turn_seed
+from campaign.scenario import scenario_parse, scenario_read
+from campaign.services import scenario_import
+from rules import services
+from rules.engine import resolve_turn
+from rules.engine.state import Order as EngineOrder
+from rules.engine.state import Region as EngineRegion
+from rules.engine.state import Relation as EngineRelation
+from rules.engine.state import Stack as EngineStack
+from rules.engine.state import TurnInput
+from rules.models import Report
+from rules.services import turn_process, turn_queue, turn_reopen
+from rules.tasks import process_turn
+from tests.conftest import DEMO
+
+# A busy first turn on the demo map: a meeting engagement (K4/E2), an attack on a home region (E4),
+# a joint occupation by two nations at peace (M4), an unopposed occupation (M1), a stand-down and an
+# order the engine must reject (N1 does not border K3).
+ORDERS = [
+    ("KAR", "attack", "K4", "E2", {"JV": 4, "PA": 2}),
+    ("EST", "attack", "E2", "K4", {"JV": 3, "PA": 3}),
+    ("SUD", "attack", "S1", "E4", {"JV": 3, "PA": 2}),
+    ("WES", "attack", "W4", "M4", {"JV": 3, "PA": 1}),
+    ("SUD", "attack", "S2", "M4", {"JV": 2, "PA": 1}),
+    ("NOR", "attack", "N5", "M1", {"JV": 3, "PA": 2}),
+    ("KAR", "stand_down", "K2", None, {"IV": 1}),
+    ("NOR", "attack", "N1", "K3", {"JV": 2}),
+]
+
+
+def engine_result_for_demo(orders) -> dict:
+    """What the engine says about turn 1 of the demo, built from the scenario file, not from the database."""
+    scenario = scenario_read(DEMO)
+    turn_input = TurnInput(
+        nations=tuple(n.code for n in scenario.nations),
+        regions=tuple(
+            EngineRegion(code=r.code, terrain=r.terrain, owner=r.owner, fort=r.fort, home=r.home)
+            for r in sorted(scenario.regions, key=lambda r: r.code)
+        ),
+        borders=scenario.borders,
+        stacks=tuple(EngineStack(n, r, t, c) for r, n, t, c in scenario.units),
+        orders=tuple(
+            EngineOrder(
+                nation=o.nation.code,
+                kind=o.kind,
+                origin=o.origin.code,
+                target=o.target.code if o.target else None,
+                units=o.units,
+                ref=o.pk,
+            )
+            for o in orders
+        ),
+        relations=tuple(EngineRelation(a, b, kind) for a, b, kind in scenario.relations),
+    )
+    result = resolve_turn(turn_input, scenario.ruleset, turn_seed(campaign_seed=scenario.seed, number=1))
+    return json.loads(json.dumps(result.to_dict()))
+
+
+def world_snapshot(campaign) -> dict:
+    return {
+        "stacks": sorted(
+            Stack.objects.filter(region__campaign=campaign).values_list(
+                "nation__code", "region__code", "unit_type", "count"
+            )
+        ),
+        "owners": dict(Region.objects.filter(campaign=campaign).values_list("code", "owner__code")),
+        "reports": list(Report.objects.filter(turn__campaign=campaign).values_list("kind", "region", "data")),
+        "turns": list(Turn.objects.filter(campaign=campaign).values_list("number", "status", "seed")),
+    }
+
+
+def assert_world_matches(campaign, expected: dict) -> None:
+    stacks = {
+        (s["nation"], s["region"], s["unit_type"]): s["count"] for s in expected["stacks"] if s["count"]
+    }
+    assert {(n, r, t): c for n, r, t, c in world_snapshot(campaign)["stacks"]} == stacks
+    assert world_snapshot(campaign)["owners"] == expected["owners"]
+    assert [r.data for r in Report.objects.filter(turn__campaign=campaign)] == expected["battles"]
+
+
+def test_it_resolves_the_turn_exactly_as_the_engine_does(demo, place_orders):
+    turn = demo.turns.get(number=1)
+    orders = place_orders(turn, ORDERS)
+    expected = engine_result_for_demo(orders)
+    assert expected["battles"], "the demo orders should make battles"
+
+    processed = turn_process(turn_id=turn.pk)
+
+    assert processed.status == Turn.Status.RESOLVED
+    turn.refresh_from_db()
+    assert turn.result == expected
+    assert_world_matches(demo, expected)
+    assert {o["ref"] for o in (r["order"] for r in expected["rejected_orders"])} == {orders[-1].pk}
+
+
+def test_it_indexes_each_report_by_kind_region_and_every_nation_involved(demo, place_orders, nations):
+    turn = demo.turns.get(number=1)
+    place_orders(turn, ORDERS)
+    turn_process(turn_id=turn.pk)
+    reports = list(Report.objects.filter(turn=turn).prefetch_related("nations"))
+    assert reports
+    for report in reports:
+        assert report.kind == report.data["kind"]
+        assert report.region == report.data["region"]
+        assert report.conquest == report.data["conquest"]
+        assert {n.code for n in report.nations.all()} == set(report.data["nations"])
+    meeting = Report.objects.get(turn=turn, kind=Report.Kind.MEETING)
+    assert set(meeting.region.split("|")) == {"E2", "K4"}
+    assert set(Report.objects.filter(nations=nations["NOR"], turn=turn).values_list("region", flat=True)) >= {
+        "M1"
+    }
+
+
+def test_it_opens_the_next_turn_with_its_derived_seed_and_deadline(demo):
+    now = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
+    turn = demo.turns.get(number=1)
+    turn_process(turn_id=turn.pk, now=lambda: now)
+    following = demo.turns.get(number=2)
+    assert following.status == Turn.Status.OPEN
+    assert following.seed_value == turn_seed(campaign_seed=demo.seed, number=2)
+    assert following.deadline == now + timedelta(days=7)
+    assert following.deadline.utcoffset() == timedelta(0)
+
+
+def test_it_processes_a_turn_once_when_the_job_is_delivered_twice(demo, place_orders):
+    turn = demo.turns.get(number=1)
+    place_orders(turn, ORDERS)
+    assert turn_process(turn_id=turn.pk).status == Turn.Status.RESOLVED
+    after_first = world_snapshot(demo)
+
+    assert turn_process(turn_id=turn.pk) is None
+    assert world_snapshot(demo) == after_first
+
+
+def test_it_leaves_the_database_as_it_was_when_writing_fails_midway_and_a_retry_succeeds(
+    demo, place_orders, monkeypatch
+):
+    turn = demo.turns.get(number=1)
+    orders = place_orders(turn, ORDERS)
+    before = world_snapshot(demo)
+
+    # The stacks, owners and reports are written by then; the last write fails.
+    def fail(**kwargs):
+        raise RuntimeError("disk full while writing who may read the reports")
+
+    monkeypatch.setattr(services, "_report_nations_insert", fail)
+    failed = turn_process(turn_id=turn.pk)
+
+    assert failed.status == Turn.Status.FAILED
+    turn.refresh_from_db()
+    assert turn.status == Turn.Status.FAILED
+    assert "disk full" in turn.error
+    assert turn.result is None
+    after = world_snapshot(demo)
+    assert after["turns"] == [(1, "failed", before["turns"][0][2])]
+    assert {k: v for k, v in after.items() if k != "turns"} == {
+        k: v for k, v in before.items() if k != "turns"
+    }
+
+    monkeypatch.undo()
+    assert turn_process(turn_id=turn.pk) is None, "a failed turn waits for the GM"
+    assert turn_reopen(turn_id=turn.pk)
+    assert turn_process(turn_id=turn.pk).status == Turn.Status.RESOLVED
+    assert_world_matches(demo, engine_result_for_demo(orders))
+
+
+def test_it_fails_the_turn_with_the_error_when_the_engine_refuses_the_world(demo, regions, nations):
+    # A stack of KAR in a region NOR owns: the engine's input check refuses it (IRON_FIST.md §1).
+    Stack.objects.create(nation=nations["KAR"], region=regions["N1"], unit_type="JV", count=1)
+    turn = demo.turns.get(number=1)
+    assert turn_process(turn_id=turn.pk).status == Turn.Status.FAILED
+    turn.refresh_from_db()
+    assert turn.error
+    assert not Report.objects.exists()
+    assert demo.turns.count() == 1
+
+
+def _campaign_with_orders(slug: str, regions: int, nations: int, place_orders):
+    data = scenario_generate(regions=regions, nations=nations, seed=7)
+    campaign = scenario_import(scenario=scenario_parse(data), slug=slug)
+    turn = campaign.turns.get(number=1)
+    orders = orders_generate(scenario=data, seed=7)
+    place_orders(turn, [(o["nation"], o["kind"], o["origin"], o["target"], o["units"]) for o in orders])
+    return turn, len(orders)
+
+
+def test_it_takes_the_same_number_of_queries_for_50_and_2000_regions(db, place_orders):
+    counts = {}
+    for regions in (50, 2000):
+        turn, orders = _campaign_with_orders(f"bench-{regions}", regions, 10, place_orders)
+        with CaptureQueriesContext(connection) as queries:
+            processed = turn_process(turn_id=turn.pk)
+        assert processed.status == Turn.Status.RESOLVED, processed.error
+        assert Report.objects.filter(turn=turn).count() > 0
+        counts[regions] = len(queries)
+    assert counts[50] == counts[2000], counts
+    assert counts[2000] <= 25, counts
+
+
+def test_it_runs_the_task_in_process_without_a_broker(demo, place_orders, django_capture_on_commit_callbacks):
+    turn = demo.turns.get(number=1)
+    place_orders(turn, ORDERS)
+    with django_capture_on_commit_callbacks() as callbacks:
+        turn_queue(turn_id=turn.pk)
+    assert len(callbacks) == 1, "queued only once the caller's transaction commits"
+    assert process_turn.apply(args=[turn.pk]).get() == Turn.Status.RESOLVED
+    assert process_turn.apply(args=[turn.pk]).get() is None
+
+
+def test_it_declares_the_task_safe_to_redeliver():
+    assert process_turn.acks_late is True
+    assert process_turn.reject_on_worker_lost is True
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="row locks need PostgreSQL (set DATABASE_URL)")
+@pytest.mark.django_db(transaction=True)
+def test_it_resolves_once_when_two_runs_race(demo, place_orders):
+    turn = demo.turns.get(number=1)
+    place_orders(turn, ORDERS)
+    barrier = threading.Barrier(2)
+    outcomes = []
+
+    def run():
+        try:
+            barrier.wait()
+            outcomes.append(turn_process(turn_id=turn.pk))
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=run) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+
+    assert sorted(o.status if o else "skipped" for o in outcomes) == ["resolved", "skipped"]
+    assert list(demo.turns.values_list("number", "status")) == [(1, "resolved"), (2, "open")]
+    assert Report.objects.filter(turn=turn).count() == len(
+        turn.__class__.objects.get(pk=turn.pk).result["battles"]
+    )

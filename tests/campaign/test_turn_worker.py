@@ -1,0 +1,71 @@
+"""Turn processing through a real Celery worker on the real broker (REDIS_URL), against the test database."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from django.db import transaction
+
+from campaign.models import Turn
+from rules.models import Report
+from rules.services import turn_queue, turn_retry
+from tests.campaign.test_turn_processing import ORDERS, assert_world_matches, engine_result_for_demo
+
+pytestmark = [pytest.mark.celery_worker, pytest.mark.django_db(transaction=True)]
+
+
+def wait_for(turn: Turn, *statuses: str, timeout: float = 60) -> Turn:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        turn.refresh_from_db()
+        if turn.status in statuses:
+            return turn
+        time.sleep(0.1)
+    raise AssertionError(f"turn {turn.number} still {turn.status} after {timeout} s")
+
+
+def wait_for_queue_to_drain(turn: Turn, seconds: float = 2) -> None:
+    # The worker runs one task at a time (--pool=solo): give a duplicate time to run and do nothing.
+    time.sleep(seconds)
+
+
+def test_it_resolves_a_queued_turn_in_the_worker_exactly_as_the_engine_does(
+    celery_worker, demo, place_orders
+):
+    turn = demo.turns.get(number=1)
+    orders = place_orders(turn, ORDERS)
+    expected = engine_result_for_demo(orders)
+
+    with transaction.atomic():
+        turn_queue(turn_id=turn.pk)
+
+    turn = wait_for(turn, Turn.Status.RESOLVED, Turn.Status.FAILED)
+    assert turn.status == Turn.Status.RESOLVED, turn.error
+    assert turn.result == expected
+    assert_world_matches(demo, expected)
+    assert demo.turns.get(number=2).status == Turn.Status.OPEN
+
+
+def test_it_resolves_once_when_the_turn_is_queued_twice(celery_worker, demo, place_orders):
+    turn = demo.turns.get(number=1)
+    place_orders(turn, ORDERS)
+    with transaction.atomic():
+        turn_queue(turn_id=turn.pk)
+        turn_queue(turn_id=turn.pk)
+
+    wait_for(turn, Turn.Status.RESOLVED, Turn.Status.FAILED)
+    wait_for_queue_to_drain(turn)
+    assert list(demo.turns.values_list("number", "status")) == [(1, "resolved"), (2, "open")]
+    assert Report.objects.filter(turn=turn).count() == len(turn.result["battles"])
+
+
+def test_it_retries_a_failed_turn_in_the_worker(celery_worker, demo, place_orders):
+    turn = demo.turns.get(number=1)
+    place_orders(turn, ORDERS)
+    Turn.objects.filter(pk=turn.pk).update(status=Turn.Status.FAILED, error="an earlier failure")
+
+    assert turn_retry(turn_id=turn.pk)
+
+    turn = wait_for(turn, Turn.Status.RESOLVED)
+    assert turn.error == ""
