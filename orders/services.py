@@ -1,0 +1,210 @@
+"""Order entry: submit, change and delete a nation's orders, judged by the engine's own validation.
+
+The same checks the engine makes at processing time (IRON_FIST.md §2.1) run here at once, so a player
+learns what is wrong while there is still time to fix it: "B7 is not adjacent to A3", "only 2 PA left in
+A3 after your other orders, not 3", "NOR is at peace with WES".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.db.models import Max, QuerySet
+from django.utils import timezone
+
+from campaign.models import Membership, Nation, Region, Turn
+from orders.models import Order
+from orders.selectors import order_world_load
+from rules.engine import Order as EngineOrder
+from rules.engine import OrderKind, TurnInputError, orders_check
+
+TARGETLESS = frozenset((OrderKind.HOLD, OrderKind.STAND_DOWN))
+
+
+class OrderError(Exception):
+    """An order that cannot be accepted; `field` names the part at fault for forms and the API."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(message)
+        self.field = field
+        self.message = message
+
+
+@dataclass(frozen=True)
+class OrderDraft:
+    """An order as a player entered it: region codes and counts per unit type, not yet checked."""
+
+    kind: str
+    origin: str
+    target: str | None
+    units: Mapping[str, Any]
+
+
+def order_submit(
+    *, user: AbstractBaseUser, turn: Turn, draft: OrderDraft, now: Callable[[], datetime] = timezone.now
+) -> Order:
+    """Add an order at the end of the nation's list; raises OrderError saying what is wrong and where."""
+    with transaction.atomic():
+        turn = _turn_locked(turn, now)
+        nation = _nation_of(user, turn)
+        origin, target, units = _parsed(turn, draft)
+        sequence = (Order.objects.filter(turn=turn).aggregate(m=Max("sequence"))["m"] or 0) + 1
+        new = Order(
+            turn=turn,
+            nation=nation,
+            kind=draft.kind,
+            origin=origin,
+            target=target,
+            units=units,
+            sequence=sequence,
+        )
+        earlier = list(_orders_from(turn, nation, origin))
+        _judge(turn, nation, origin, target, before=earlier, after=[*earlier, new], subject=sequence)
+        new.save()
+        return new
+
+
+def order_change(
+    *, user: AbstractBaseUser, order: Order, draft: OrderDraft, now: Callable[[], datetime] = timezone.now
+) -> Order:
+    """Change an order in place: it keeps its place in the submission order."""
+    with transaction.atomic():
+        turn = _turn_locked(order.turn, now)
+        nation = _nation_of(user, turn)
+        if order.nation_id != nation.pk:
+            raise OrderError("order", "this order is not your nation's")
+        origin, target, units = _parsed(turn, draft)
+        order.kind, order.origin, order.target, order.units = draft.kind, origin, target, units
+        # Only the orders out of the new origin can suffer: the old origin just has more units left.
+        before = [o for o in _orders_from(turn, nation, origin) if o.pk != order.pk]
+        after = sorted([*before, order], key=lambda o: o.sequence)
+        _judge(turn, nation, origin, target, before=before, after=after, subject=order.sequence)
+        order.save(update_fields=["kind", "origin", "target", "units"])
+        return order
+
+
+def order_delete(*, user: AbstractBaseUser, order: Order, now: Callable[[], datetime] = timezone.now) -> None:
+    with transaction.atomic():
+        turn = _turn_locked(order.turn, now)
+        nation = _nation_of(user, turn)
+        if order.nation_id != nation.pk:
+            raise OrderError("order", "this order is not your nation's")
+        order.delete()
+
+
+def order_describe(order: Order) -> str:
+    """One line a player reads back: "6 JV, 2 PA attack K7 from V3"."""
+    units = ", ".join(f"{count} {unit_type}" for unit_type, count in order.units.items())
+    kind = order.kind.replace("_", " ")
+    if order.target_id is None:
+        return f"{units} {kind} in {order.origin.code}"
+    return f"{units} {kind} {order.target.code} from {order.origin.code}"
+
+
+def _turn_locked(turn: Turn, now: Callable[[], datetime]) -> Turn:
+    # Lock the turn row: processing claims it the same way, so no order slips in while it is resolved.
+    turn = Turn.objects.select_for_update().select_related("campaign").get(pk=turn.pk)
+    if turn.status != Turn.Status.OPEN:
+        raise OrderError("turn", f"turn {turn.number} is {turn.status}: orders are closed")
+    if now() >= turn.deadline:
+        raise OrderError("turn", f"the deadline of turn {turn.number} has passed")
+    return turn
+
+
+def _nation_of(user: AbstractBaseUser, turn: Turn) -> Nation:
+    membership = (
+        Membership.objects.select_related("nation")
+        .filter(user=user, campaign_id=turn.campaign_id, role=Membership.Role.PLAYER)
+        .first()
+    )
+    if membership is None or membership.nation is None:
+        raise OrderError("nation", "only a player of a nation in this campaign can give orders")
+    return membership.nation
+
+
+def _parsed(turn: Turn, draft: OrderDraft) -> tuple[Region, Region | None, dict[str, int]]:
+    if draft.kind not in OrderKind._value2member_map_:
+        kinds = ", ".join(k.value for k in OrderKind)
+        raise OrderError("kind", f"unknown kind of order {draft.kind!r}: one of {kinds}")
+    codes = [draft.origin] + ([draft.target] if draft.target else [])
+    regions = {r.code: r for r in Region.objects.filter(campaign_id=turn.campaign_id, code__in=codes)}
+    origin = regions.get(draft.origin)
+    if origin is None:
+        raise OrderError("origin", f"unknown region {draft.origin!r}")
+    target = None
+    if draft.kind in TARGETLESS:
+        if draft.target:
+            raise OrderError("target", f"a {draft.kind.replace('_', ' ')} order has no target")
+    elif not draft.target:
+        raise OrderError("target", "choose a target region")
+    else:
+        target = regions.get(draft.target)
+        if target is None:
+            raise OrderError("target", f"unknown region {draft.target!r}")
+    if not isinstance(draft.units, Mapping):
+        raise OrderError("units", 'expected counts per unit type, like {"JV": 3}')
+    units = {}
+    for unit_type, count in draft.units.items():
+        if isinstance(count, str) and count.strip().lstrip("-").isdigit():
+            count = int(count)
+        if not isinstance(count, int) or isinstance(count, bool):
+            raise OrderError("units", f"the count of {unit_type} must be a whole number, got {count!r}")
+        if count:
+            units[str(unit_type)] = count
+    return origin, target, units
+
+
+def _orders_from(turn: Turn, nation: Nation, origin: Region) -> QuerySet[Order]:
+    return Order.objects.filter(turn=turn, nation=nation, origin=origin).select_related("origin", "target")
+
+
+def _judge(
+    turn: Turn,
+    nation: Nation,
+    origin: Region,
+    target: Region | None,
+    *,
+    before: list[Order],
+    after: list[Order],
+    subject: int,
+) -> None:
+    """Judge the nation's orders out of `origin` in submission order, as the engine will (§2.1).
+
+    Raises OrderError for the order being entered (`subject`, by sequence) when the rules reject it, or
+    when it would make a later order invalid that was valid without it.
+    """
+    ruleset = turn.campaign.ruleset()
+    world = order_world_load(turn=turn, nation=nation, origin=origin, target=target, ruleset=ruleset)
+    try:
+        already = {r.order.ref for r in orders_check(world, ruleset, _engine_orders(nation, before))}
+        rejected = orders_check(world, ruleset, _engine_orders(nation, after))
+    except TurnInputError as error:
+        raise OrderError(
+            "non_field_errors", f"the map around {origin.code} is inconsistent: {error}"
+        ) from error
+    for problem in rejected:
+        if problem.order.ref == subject:
+            raise OrderError(problem.field or "non_field_errors", problem.reason)
+        if problem.order.ref not in already:
+            raise OrderError(
+                "units", f"this would leave your order #{problem.order.ref} invalid: {problem.reason}"
+            )
+
+
+def _engine_orders(nation: Nation, orders: list[Order]) -> list[EngineOrder]:
+    return [
+        EngineOrder(
+            nation=nation.code,
+            kind=o.kind,
+            origin=o.origin.code,
+            target=o.target.code if o.target is not None else None,
+            units=dict(o.units),
+            ref=o.sequence,
+        )
+        for o in orders
+    ]

@@ -1,0 +1,134 @@
+"""Order entry through orders.services: the engine's validation, at once, with the field at fault."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from orders.models import Order
+from orders.services import OrderDraft, OrderError, order_change, order_delete, order_describe, order_submit
+
+
+def draft(kind="attack", origin="N5", target="M2", **units) -> OrderDraft:
+    return OrderDraft(kind=kind, origin=origin, target=target, units=units or {"JV": 2})
+
+
+@pytest.fixture
+def turn(demo):
+    return demo.turns.get(number=1)
+
+
+def test_it_saves_a_valid_order_and_describes_it(player, turn) -> None:
+    order = order_submit(user=player, turn=turn, draft=draft(JV=4, PA=3))
+
+    assert order.nation.code == "NOR" and order.sequence == 1
+    assert order_describe(order) == "4 JV, 3 PA attack M2 from N5"
+
+
+@pytest.mark.parametrize(
+    ("bad", "field", "message"),
+    [
+        (draft(target="K1"), "target", "K1 is not adjacent to N5"),
+        (draft(target="W2", origin="N4"), "target", "NOR is at peace with WES"),
+        (draft(JV=5), "units", "only 4 JV left in N5, not 5"),
+        (draft(TY=1), "units", "TY cannot attack: only ground units can"),
+        (draft(origin="K1"), "origin", "K1 is not held by NOR"),
+        (draft(origin="ZZ9"), "origin", "unknown region 'ZZ9'"),
+        (
+            draft(kind="retreat"),
+            "kind",
+            "unknown kind of order 'retreat': one of hold, move, rebase, attack, stand_down",
+        ),
+        (draft(target=None), "target", "choose a target region"),
+        (draft(JV="many"), "units", "the count of JV must be a whole number, got 'many'"),
+        (
+            draft(kind="rebase", origin="N1", target="M1", IV=2),
+            "target",
+            "M1 is not held by NOR: units move only within their own regions",
+        ),
+    ],
+)
+def test_it_rejects_an_invalid_order_naming_the_field(player, turn, bad, field, message) -> None:
+    with pytest.raises(OrderError) as error:
+        order_submit(user=player, turn=turn, draft=bad)
+
+    assert (error.value.field, error.value.message) == (field, message)
+    assert not Order.objects.exists()
+
+
+def test_it_judges_a_rebase_two_borders_away_on_the_map_around_the_origin(player, turn) -> None:
+    order = order_submit(user=player, turn=turn, draft=draft(kind="rebase", origin="N1", target="N5", IV=2))
+
+    assert order_describe(order) == "2 IV rebase N5 from N1"
+
+
+def test_it_counts_the_units_the_nations_earlier_orders_took(player, turn) -> None:
+    order_submit(user=player, turn=turn, draft=draft(JV=3))
+
+    with pytest.raises(OrderError) as error:
+        order_submit(user=player, turn=turn, draft=draft(kind="move", target="N3", JV=2))
+
+    assert error.value.message == "only 1 JV left in N5 after your other orders, not 2"
+
+
+def test_a_change_that_would_starve_a_later_order_is_refused(player, turn) -> None:
+    first = order_submit(user=player, turn=turn, draft=draft(JV=2))
+    order_submit(user=player, turn=turn, draft=draft(kind="move", target="N3", JV=2))
+
+    with pytest.raises(OrderError) as error:
+        order_change(user=player, order=first, draft=draft(JV=3))
+
+    assert error.value.message.startswith("this would leave your order #2 invalid: only 1 JV left")
+    first.refresh_from_db()
+    assert first.units == {"JV": 2}
+
+
+def test_a_change_keeps_the_orders_place(player, turn) -> None:
+    first = order_submit(user=player, turn=turn, draft=draft(JV=2))
+    order_submit(user=player, turn=turn, draft=draft(kind="move", target="N3", PA=1))
+
+    changed = order_change(user=player, order=first, draft=draft(kind="move", target="N2", JV=4))
+
+    assert (changed.sequence, order_describe(changed)) == (1, "4 JV move N2 from N5")
+
+
+def test_it_refuses_orders_of_another_nation_and_from_the_gm_or_an_outsider(
+    player, rival, gm, outsider, turn
+):
+    order = order_submit(user=player, turn=turn, draft=draft())
+
+    for user in (rival, gm, outsider):
+        with pytest.raises(OrderError):
+            order_change(user=user, order=order, draft=draft())
+        with pytest.raises(OrderError):
+            order_delete(user=user, order=order)
+    with pytest.raises(OrderError) as error:
+        order_submit(user=gm, turn=turn, draft=draft())
+    assert error.value.field == "nation"
+    assert Order.objects.get().units == {"JV": 2}
+
+
+def test_it_rejects_orders_after_the_deadline(player, turn) -> None:
+    with pytest.raises(OrderError) as error:
+        order_submit(user=player, turn=turn, draft=draft(), now=lambda: turn.deadline + timedelta(seconds=1))
+
+    assert error.value.message == "the deadline of turn 1 has passed"
+
+
+def test_it_rejects_orders_for_a_turn_that_is_not_open(player, turn) -> None:
+    turn.status = turn.Status.PROCESSING
+    turn.save()
+
+    with pytest.raises(OrderError) as error:
+        order_submit(user=player, turn=turn, draft=draft())
+
+    assert error.value.message == "turn 1 is processing: orders are closed"
+
+
+def test_a_player_deletes_its_own_order(player, turn) -> None:
+    order = order_submit(user=player, turn=turn, draft=draft())
+
+    order_delete(user=player, order=order)
+
+    assert not Order.objects.exists()
