@@ -45,7 +45,7 @@ def test_it_saves_a_valid_order_and_describes_it(player, turn) -> None:
         (
             draft(kind="rebase", origin="N1", target="M1", IV=2),
             "target",
-            "M1 is not held by NOR: units move only within their own regions",
+            "M1 is more than 2 borders from N1",
         ),
     ],
 )
