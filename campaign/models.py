@@ -106,7 +106,7 @@ class Membership(models.Model):
 
 
 class Region(models.Model):
-    Terrain = models.TextChoices("Terrain", [(t.name, t.value) for t in Terrain])
+    Terrain = models.TextChoices("Terrain", [(t.name, (t.value, t.value)) for t in Terrain])
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="regions")
     code = models.CharField(max_length=16)
@@ -171,7 +171,7 @@ class Stack(models.Model):
 
 
 class Relation(models.Model):
-    Kind = models.TextChoices("Kind", [(k.name, k.value) for k in RelationKind])
+    Kind = models.TextChoices("Kind", [(k.name, (k.value, k.value)) for k in RelationKind])
 
     # An unordered pair like Border; a pair with no row is at war (IRON_FIST.md §2.2).
     nation_a = models.ForeignKey(Nation, on_delete=models.CASCADE, related_name="+")
@@ -198,7 +198,7 @@ class Turn(models.Model):
         RESOLVED = "resolved"
         FAILED = "failed"
 
-    Weather = models.TextChoices("Weather", [(w.name, w.value) for w in Weather])
+    Weather = models.TextChoices("Weather", [(w.name, (w.value, w.value)) for w in Weather])
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="turns")
     number = models.PositiveIntegerField()

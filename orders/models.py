@@ -11,7 +11,8 @@ from rules.engine.state import OrderKind
 
 
 class Order(models.Model):
-    Kind = models.TextChoices("Kind", [(k.name, k.value) for k in OrderKind])
+    # Labels are the game's own words, lower case as players write them: "move", "stand down".
+    Kind = models.TextChoices("Kind", [(k.name, (k.value, k.value.replace("_", " "))) for k in OrderKind])
 
     turn = models.ForeignKey(Turn, on_delete=models.CASCADE, related_name="orders")
     nation = models.ForeignKey(Nation, on_delete=models.CASCADE, related_name="orders")
