@@ -38,6 +38,9 @@ class Campaign(models.Model):
     seed = models.BigIntegerField(help_text="Every turn's seed is derived from this (IRON_FIST.md §11).")
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.SETUP)
     turn_length = models.DurationField(default=timedelta(days=7))
+    fog_of_war = models.BooleanField(
+        default=True, help_text="Players see other nations' stacks only in and next to their own regions."
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
