@@ -12,6 +12,7 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Q, QuerySet
 
 from campaign.models import Border, Campaign, Membership, Nation, Region, Stack, Turn
+from rules.models import Report
 
 
 @dataclass(frozen=True)
@@ -89,3 +90,40 @@ def stacks_visible(*, viewer: Viewer) -> QuerySet[Stack]:
     if regions is None:
         return stacks
     return stacks.filter(Q(nation=viewer.nation) | Q(region_id__in=regions))
+
+
+def reports_visible(*, viewer: Viewer, turn: Turn) -> QuerySet[Report]:
+    """Battle reports of the turn the viewer may read: all for the GM; for a player, the battles its
+    nation fought in or supported (the report's nations). Never the turn's whole result."""
+    reports = Report.objects.filter(turn=turn).order_by("position")
+    if viewer.is_gm:
+        return reports
+    if viewer.nation is None:
+        return reports.none()
+    return reports.filter(reportnation__nation=viewer.nation)
+
+
+def regions_changed_hands(*, turn: Turn) -> list[dict[str, str | None]]:
+    """The public list of regions that changed hands in a resolved turn: region, from, to.
+
+    Everyone in the campaign may read it (the map shows the owners anyway); it comes from the reports of
+    conquests, which record the owner before the battle and after the turn.
+    """
+    changes: dict[str, dict[str, str | None]] = {}
+    for data in (
+        Report.objects.filter(turn=turn, conquest=True).order_by("position").values_list("data", flat=True)
+    ):
+        region, after = data["region"], data.get("owner_after")
+        before = changes.get(region, {}).get("from", data.get("defender", _defender(data)))
+        if after != before:
+            changes[region] = {"region": region, "from": before, "to": after}
+        else:
+            changes.pop(region, None)
+    return list(changes.values())
+
+
+def _defender(data: dict) -> str | None:
+    for side in data.get("sides", ()):
+        if side.get("role") == "defender":
+            return side["nations"][0]
+    return None
