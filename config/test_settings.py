@@ -11,6 +11,9 @@ from config.settings import *  # noqa: E402, F403
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 SECURE_SSL_REDIRECT = False
+# No collectstatic before tests: WhiteNoise serves the apps' static files straight from their folders.
+STATIC_ROOT = None
+WHITENOISE_USE_FINDERS = True
 
 # A Celery worker is another process: it cannot see an in-memory SQLite database, so with a broker
 # configured and no DATABASE_URL the test database is a file that both processes open.
