@@ -125,6 +125,9 @@ CELERY_ACCEPT_CONTENT = ["json"]
 # One turn at a time per worker process: a turn is long and holds a row lock.
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TIMEZONE = "UTC"
+CELERY_BEAT_SCHEDULE = {
+    "process-due-turns": {"task": "rules.tasks.process_due_turns", "schedule": 60.0},
+}
 
 # Production hardening; every value can be turned off for a plain-HTTP local stack.
 _secure = not DEBUG

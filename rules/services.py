@@ -149,6 +149,19 @@ def turn_retry(*, turn_id: int) -> bool:
     return reopened
 
 
+def turns_due_queue(*, now: Callable[[], datetime] = timezone.now) -> int:
+    """Queue every open turn whose deadline has passed; Celery beat runs this every minute."""
+    due = list(
+        Turn.objects.filter(status=Turn.Status.OPEN, deadline__lte=now())
+        .order_by("deadline")
+        .values_list("pk", flat=True)
+    )
+    with transaction.atomic():
+        for turn_id in due:
+            turn_queue(turn_id=turn_id)
+    return len(due)
+
+
 def turn_queue(*, turn_id: int) -> None:
     """Queue processing once the current transaction commits, so the worker sees what the caller wrote."""
     from rules.tasks import process_turn  # the task module imports this one

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from rules.services import turn_process
+from rules.services import turn_process, turns_due_queue
 
 
 # acks_late + reject_on_worker_lost: a worker that dies mid-turn leaves the message for another worker;
@@ -13,3 +13,9 @@ from rules.services import turn_process
 def process_turn(turn_id: int) -> str | None:
     turn = turn_process(turn_id=turn_id)
     return turn.status if turn is not None else None
+
+
+@shared_task
+def process_due_turns() -> int:
+    """Run by Celery beat: the deadline processes a turn the GM has not processed by hand."""
+    return turns_due_queue()

@@ -7,6 +7,8 @@ import threading
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
 from django.db import connection, connections
 from django.test.utils import CaptureQueriesContext
 
@@ -22,7 +24,7 @@ from rules.engine.state import Relation as EngineRelation
 from rules.engine.state import Stack as EngineStack
 from rules.engine.state import TurnInput
 from rules.models import Report
-from rules.services import turn_process, turn_queue, turn_reopen
+from rules.services import turn_process, turn_queue, turn_reopen, turns_due_queue
 from rules.tasks import process_turn
 from tests.conftest import DEMO
 
@@ -251,3 +253,23 @@ def test_it_resolves_once_when_two_runs_race(demo, place_orders):
     assert Report.objects.filter(turn=turn).count() == len(
         turn.__class__.objects.get(pk=turn.pk).result["battles"]
     )
+
+
+def test_it_queues_the_turns_whose_deadline_has_passed(demo, django_capture_on_commit_callbacks):
+    turn = demo.turns.get(number=1)
+    with django_capture_on_commit_callbacks() as callbacks:
+        assert turns_due_queue(now=lambda: turn.deadline - timedelta(seconds=1)) == 0
+        assert turns_due_queue(now=lambda: turn.deadline) == 1
+    assert len(callbacks) == 1
+
+
+def test_it_processes_a_turn_from_the_command_and_retries_a_failed_one(demo, capsys):
+    call_command("process_turn", "demo")
+    assert "turn 1 resolved" in capsys.readouterr().out
+    Turn.objects.filter(campaign=demo, number=2).update(status=Turn.Status.FAILED, error="boom")
+    with pytest.raises(CommandError, match="failed; see the error, then use --retry"):
+        call_command("process_turn", "demo")
+    call_command("process_turn", "demo", retry=True)
+    assert list(demo.turns.values_list("number", "status")) == [(1, "resolved"), (2, "resolved"), (3, "open")]
+    with pytest.raises(CommandError, match="no campaign with this slug"):
+        call_command("process_turn", "nowhere")
