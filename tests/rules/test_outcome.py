@@ -106,3 +106,11 @@ def test_an_undefended_region_is_occupied_without_a_battle_or_losses() -> None:
     assert [(b["kind"], b["conquest"]) for b in result.battles] == [("unopposed", True)]
     assert units(result, "B") == {"RED": {"JV": 3}}
     assert units(result, "C") == {"BLUE": {"IV": 2}}  # the air units based there rebase
+
+
+def test_in_a_draw_both_sides_take_the_draw_rows_loser_percentage() -> None:
+    table = [[0, 0, 50, 10], [1, None, 60, 20]]
+    result = duel({"JV": 5}, {"JV": 5}, ruleset={"loss_table": table})
+
+    assert battle(result)["row"] == [50, 10]
+    assert battle(result)["losses"] == {"RED": {"JV": 3}, "BLUE": {"JV": 3}}  # 50% of 5, up
