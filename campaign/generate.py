@@ -10,6 +10,7 @@ import math
 import random
 from typing import Any
 
+from campaign.scenario import adjacency
 from rules.engine.ruleset import Ruleset, ruleset_build
 from rules.engine.state import Terrain
 
@@ -69,10 +70,7 @@ def scenario_generate(*, regions: int, nations: int, seed: int = 0) -> dict[str,
 
 def _nations_grow(cells, code, borders, nation_codes, rng) -> dict[str, str]:
     """Breadth-first growth from random capitals, one region per nation per round: connected blocks."""
-    neighbours: dict[str, list[str]] = {name: [] for name in code.values()}
-    for a, b in borders:
-        neighbours[a].append(b)
-        neighbours[b].append(a)
+    neighbours = adjacency(code.values(), borders)
     capitals = rng.sample(list(code.values()), len(nation_codes))
     owner = dict(zip(capitals, nation_codes, strict=True))
     frontiers = {n: [c] for n, c in zip(nation_codes, capitals, strict=True)}
@@ -120,10 +118,7 @@ def orders_generate(*, scenario: dict[str, Any], seed: int) -> list[dict[str, An
     regions, borders, units = scenario["regions"], scenario["borders"], scenario["units"]
     at_peace = {frozenset(r["nations"]) for r in scenario.get("relations", ())}
     owner = {r["code"]: r["owner"] for r in regions}
-    neighbours: dict[str, list[str]] = {r["code"]: [] for r in regions}
-    for a, b in borders:
-        neighbours[a].append(b)
-        neighbours[b].append(a)
+    neighbours = adjacency(owner, borders)
     orders = []
     for region in sorted(owner):
         nation = owner[region]

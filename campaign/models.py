@@ -107,6 +107,10 @@ class Membership(models.Model):
     def __str__(self) -> str:
         return f"{self.user} in {self.campaign}: {self.nation or self.get_role_display()}"
 
+    def clean(self) -> None:
+        if self.nation_id and self.campaign_id and self.nation.campaign_id != self.campaign_id:
+            raise ValidationError({"nation": "this nation plays in another campaign"})
+
 
 class Region(models.Model):
     Terrain = models.TextChoices("Terrain", [(t.name, (t.value, t.value)) for t in Terrain])
@@ -140,6 +144,12 @@ class Region(models.Model):
     def __str__(self) -> str:
         return f"{self.code} {self.name}"
 
+    def clean(self) -> None:
+        for name in ("home", "owner"):
+            nation = getattr(self, name)
+            if nation is not None and nation.campaign_id != self.campaign_id:
+                raise ValidationError({name: f"{nation.code} plays in another campaign"})
+
 
 class Border(models.Model):
     # An unordered pair, stored with the lower id first so the pair has one spelling and one row.
@@ -171,6 +181,18 @@ class Stack(models.Model):
 
     def __str__(self) -> str:
         return f"{self.count} {self.unit_type} of {self.nation.code} in {self.region.code}"
+
+    def clean(self) -> None:
+        if not (self.region_id and self.nation_id):
+            return
+        campaign = self.region.campaign
+        if self.nation.campaign_id != campaign.pk:
+            raise ValidationError({"nation": f"{self.nation.code} plays in another campaign"})
+        unit_types = campaign.ruleset().unit_types
+        if self.unit_type not in unit_types:
+            raise ValidationError(
+                {"unit_type": f"not a unit type of this campaign's ruleset ({', '.join(unit_types)})"}
+            )
 
 
 class Relation(models.Model):
@@ -235,6 +257,19 @@ class Turn(models.Model):
 
     def __str__(self) -> str:
         return f"{self.campaign.slug} turn {self.number} ({self.status})"
+
+    def clean(self) -> None:
+        weathers = [w.value for w in Weather]
+        if not isinstance(self.region_weather, dict):
+            raise ValidationError(
+                {"region_weather": 'expected a mapping of region code to weather, like {"A1": "snow"}'}
+            )
+        codes = set(self.campaign.regions.values_list("code", flat=True)) if self.campaign_id else set()
+        for code, weather in self.region_weather.items():
+            if code not in codes:
+                raise ValidationError({"region_weather": f"{code}: not a region of this campaign"})
+            if weather not in weathers:
+                raise ValidationError({"region_weather": f"{code}: expected one of {', '.join(weathers)}"})
 
     @property
     def seed_value(self) -> int:

@@ -22,7 +22,7 @@ Every problem is reported, each naming its field and entry, so a GM can fix a fi
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -75,6 +75,15 @@ class Scenario:
     relations: tuple[tuple[str, str, str], ...]
     units: tuple[tuple[str, str, str, int], ...]  # (region, nation, unit type, count)
     ruleset: Ruleset = field(repr=False, compare=False, default=None)  # type: ignore[assignment]
+
+
+def adjacency(codes: Iterable[str], borders: Iterable[Sequence[str]]) -> dict[str, list[str]]:
+    """Each region's neighbours, from unordered border pairs."""
+    neighbours: dict[str, list[str]] = {code: [] for code in codes}
+    for a, b in borders:
+        neighbours[a].append(b)
+        neighbours[b].append(a)
+    return neighbours
 
 
 def scenario_read(path: str | Path) -> Scenario:
@@ -293,10 +302,7 @@ class _Checker:
         """Every region must be reachable from every other: an island no one can reach is a map error."""
         if not regions:
             return
-        neighbours: dict[str, list[str]] = {r.code: [] for r in regions}
-        for a, b in borders:
-            neighbours[a].append(b)
-            neighbours[b].append(a)
+        neighbours = adjacency((r.code for r in regions), borders)
         start = regions[0].code
         seen, queue = {start}, deque([start])
         while queue:

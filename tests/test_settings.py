@@ -19,32 +19,27 @@ PRODUCTION = {
 }
 
 
-def run(code: str, **env: str) -> subprocess.CompletedProcess:
-    clean = {
+def python(*args: str, **env: str) -> subprocess.CompletedProcess:
+    """Python in a fresh process whose settings come only from `env` (the test run's own are removed)."""
+    inherited = {
         k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_URL", "REDIS_URL"))
     }
     return subprocess.run(
-        [sys.executable, "-c", f"import django; django.setup(); {code}"],
-        env={**clean, **env},
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-
-
-def manage(*args: str, **env: str) -> subprocess.CompletedProcess:
-    clean = {
-        k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_URL", "REDIS_URL"))
-    }
-    return subprocess.run(
-        [sys.executable, "manage.py", *args],
-        env={**clean, **env},
+        [sys.executable, *args],
+        env={**inherited, **env},
         cwd=ROOT,
         capture_output=True,
         text=True,
         timeout=120,
     )
+
+
+def run(code: str, **env: str) -> subprocess.CompletedProcess:
+    return python("-c", f"import django; django.setup(); {code}", **env)
+
+
+def manage(*args: str, **env: str) -> subprocess.CompletedProcess:
+    return python("manage.py", *args, **env)
 
 
 def test_it_passes_the_deployment_checks_with_production_settings():

@@ -80,3 +80,37 @@ def test_it_keeps_turn_seeds_beyond_a_signed_64_bit_integer_exactly(demo):
     stored = turn_create(campaign=demo, number=big)
     stored.refresh_from_db()
     assert stored.seed_value == turn_seed(campaign_seed=demo.seed, number=big)
+
+
+def test_it_checks_unit_types_against_the_campaigns_ruleset(nations, regions):
+    stack = Stack(nation=nations["NOR"], region=regions["N3"], unit_type="XX", count=1)
+    with pytest.raises(ValidationError, match="not a unit type of this campaign's ruleset"):
+        stack.full_clean()
+    stack.unit_type = "TY"
+    stack.full_clean()
+
+
+def test_it_refuses_a_nation_of_another_campaign(demo, regions, db):
+    from campaign.scenario import scenario_parse
+    from campaign.services import scenario_import
+    from tests.campaign.test_scenario import SMALL
+
+    other = scenario_import(scenario=scenario_parse(SMALL), slug="other").nations.get(code="RED")
+    region = regions["N1"]
+    region.owner = other
+    with pytest.raises(ValidationError, match="plays in another campaign"):
+        region.full_clean()
+    with pytest.raises(ValidationError, match="plays in another campaign"):
+        Stack(nation=other, region=regions["N3"], unit_type="JV", count=1).full_clean()
+
+
+def test_it_checks_the_weather_of_each_region(demo):
+    turn = demo.turns.get()
+    turn.region_weather = {"N1": "snow"}
+    turn.full_clean()
+    turn.region_weather = {"N1": "fog"}
+    with pytest.raises(ValidationError, match="N1: expected one of clear, rain, snow, storm"):
+        turn.full_clean()
+    turn.region_weather = {"Q9": "snow"}
+    with pytest.raises(ValidationError, match="Q9: not a region of this campaign"):
+        turn.full_clean()
