@@ -150,7 +150,7 @@ def _mismatches(expect: Mapping[str, Any], result: TurnResult) -> Iterable[str]:
     ignored = set(expect.get("ignore_types") or [])
     for region, by_nation in (expect.get("units") or {}).items():
         wanted = _nonzero(by_nation or {}, ignored)
-        got = _nonzero(_units_in(result, str(region)), ignored)
+        got = _nonzero(units_in(result, str(region)), ignored)
         if wanted != got:
             yield f"units.{region}: expected {wanted}, got {got}"
     chances = {(c["nation"], c["region"], c["unit_type"]): c["chance"] for c in result.support_chances}
@@ -165,7 +165,7 @@ def _mismatches(expect: Mapping[str, Any], result: TurnResult) -> Iterable[str]:
         yield f"rejected_orders: expected {expect['rejected_orders']}, got {len(reasons)} {reasons}"
 
 
-def _units_in(result: TurnResult, region: str) -> dict[str, dict[str, int]]:
+def units_in(result: TurnResult, region: str) -> dict[str, dict[str, int]]:
     units: dict[str, dict[str, int]] = {}
     for stack in result.stacks:
         if stack.region == region:

@@ -13,18 +13,25 @@ from .world import Counts
 def attacking_side(phase: Phase, groups: Sequence[AttackGroup], region: str, *, pincer: bool) -> Side:
     """The groups' nations as one attacking side in `region` (§7: a joint attack is one side)."""
     nations = tuple(phase.world.nation_order({g.nation for g in groups}))
-    ground: dict[str, Counts] = {n: {} for n in nations}
-    for group in groups:
-        for unit_type, count in group.units.items():
-            ground[group.nation][unit_type] = ground[group.nation].get(unit_type, 0) + count
     return Side(
         nations=nations,
         role="attacker",
-        ground=ground,
+        ground={n: nation_units(groups, n) for n in nations},
         support=phase.supporters(nations, (region,), exclude=None),
         origins=len({g.origin for g in groups}) if pincer else 0,
         modifiers=modifiers_for(phase, region, nations),
     )
+
+
+def nation_units(groups: Sequence[AttackGroup], nation: str) -> Counts:
+    """The nation's ground units in these groups, summed over its origins (types with none left out)."""
+    units: Counts = {}
+    for group in groups:
+        if group.nation == nation:
+            for unit_type, count in group.units.items():
+                if count:
+                    units[unit_type] = units.get(unit_type, 0) + count
+    return units
 
 
 def modifiers_for(phase: Phase, region: str, nations: Sequence[str]) -> tuple:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .battle import Field, Side, battle_fight
-from .forces import attacking_side, groups_take_losses, modifiers_for, units_of
+from .forces import attacking_side, groups_take_losses, modifiers_for, nation_units, units_of
 from .phase import Phase
 
 
@@ -26,7 +26,7 @@ def region_battles_resolve(phase: Phase) -> None:
                     "regions": [region],
                     "nations": attackers,
                     "defender": defender,
-                    "units": {n: _units(groups, n) for n in attackers},
+                    "units": {n: nation_units(groups, n) for n in attackers},
                     "winner": "+".join(sorted(attackers)),
                     "conquest": True,
                     "decided_by": "no defending ground units (§7.1)",
@@ -66,7 +66,7 @@ def region_battles_resolve(phase: Phase) -> None:
         battle.report["decided_by"] = why
         phase.battles.append(battle.report)
         if conquest:
-            _conquer(phase, region, [n for n in attackers if _units(groups, n)])
+            _conquer(phase, region, [n for n in attackers if nation_units(groups, n)])
 
 
 def _outcome(
@@ -89,16 +89,6 @@ def _outcome(
     if difference > threshold:
         return True, f"the attacker won by {difference}, past the conquest threshold of {threshold} (§5)"
     return False, f"the attacker won by {difference}, not past the conquest threshold of {threshold} (§5)"
-
-
-def _units(groups, nation: str) -> dict[str, int]:
-    units: dict[str, int] = {}
-    for group in groups:
-        if group.nation == nation:
-            for unit_type, count in group.units.items():
-                if count:
-                    units[unit_type] = units.get(unit_type, 0) + count
-    return units
 
 
 def _conquer(phase: Phase, region: str, nations: list[str]) -> None:

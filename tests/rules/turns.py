@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.cases import case_parse
+from rules.cases import case_parse, units_in
 from rules.engine import TurnResult, resolve_turn
 
 NO_DICE = {"kta_die": None}
@@ -40,8 +40,4 @@ def battle(result: TurnResult, index: int = 0) -> dict:
 
 
 def units(result: TurnResult, region: str) -> dict[str, dict[str, int]]:
-    found: dict[str, dict[str, int]] = {}
-    for stack in result.stacks:
-        if stack.region == region:
-            found.setdefault(stack.nation, {})[stack.unit_type] = stack.count
-    return found
+    return units_in(result, region)
