@@ -120,7 +120,7 @@ def _test_database_url() -> str:
 
 
 @pytest.fixture(scope="session")
-def celery_worker(django_db_setup, django_db_blocker):
+def celery_worker(django_db_setup, django_db_blocker, tmp_path_factory):
     """A real `celery worker` process on the configured broker, using the test database.
 
     Session-scoped and started after the test database exists; stopped before it is dropped, because
@@ -138,36 +138,24 @@ def celery_worker(django_db_setup, django_db_blocker):
         "DATABASE_URL": database_url,
         "CELERY_QUEUE": settings.CELERY_TASK_DEFAULT_QUEUE,
     }
-    log = (
-        open(ROOT / ".pytest_cache" / "celery-worker.log", "w") if (ROOT / ".pytest_cache").is_dir() else None
-    )
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "celery",
-            "-A",
-            "config",
-            "worker",
-            "--pool=solo",
-            "--loglevel=INFO",
-            "-Q",
-            settings.CELERY_TASK_DEFAULT_QUEUE,
-            "-n",
-            hostname,
-            "--without-gossip",
-            "--without-mingle",
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=log or subprocess.DEVNULL,
-        stderr=subprocess.STDOUT,
-    )
+    log_path = tmp_path_factory.mktemp("celery") / "worker.log"
+    log = log_path.open("w")
+    command = [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo", "--loglevel=INFO"]
+    command += [
+        "-Q",
+        settings.CELERY_TASK_DEFAULT_QUEUE,
+        "-n",
+        hostname,
+        "--without-gossip",
+        "--without-mingle",
+    ]
+    process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     try:
         deadline = time.monotonic() + 60
         while not app.control.ping(destination=[hostname], timeout=0.5):
             if process.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"the Celery worker did not start (exit code {process.poll()})")
+                tail = log_path.read_text()[-3000:]
+                raise RuntimeError(f"the Celery worker did not start (exit code {process.poll()}):\n{tail}")
         yield hostname
     finally:
         process.terminate()
@@ -176,5 +164,4 @@ def celery_worker(django_db_setup, django_db_blocker):
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
-        if log:
-            log.close()
+        log.close()

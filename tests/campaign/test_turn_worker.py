@@ -10,6 +10,7 @@ from django.db import transaction
 from campaign.models import Turn
 from rules.models import Report
 from rules.services import turn_queue, turn_retry
+from rules.tasks import process_turn
 from tests.campaign.test_turn_processing import ORDERS, assert_world_matches, engine_result_for_demo
 
 pytestmark = [pytest.mark.celery_worker, pytest.mark.django_db(transaction=True)]
@@ -23,11 +24,6 @@ def wait_for(turn: Turn, *statuses: str, timeout: float = 60) -> Turn:
             return turn
         time.sleep(0.1)
     raise AssertionError(f"turn {turn.number} still {turn.status} after {timeout} s")
-
-
-def wait_for_queue_to_drain(turn: Turn, seconds: float = 2) -> None:
-    # The worker runs one task at a time (--pool=solo): give a duplicate time to run and do nothing.
-    time.sleep(seconds)
 
 
 def test_it_resolves_a_queued_turn_in_the_worker_exactly_as_the_engine_does(
@@ -50,12 +46,10 @@ def test_it_resolves_a_queued_turn_in_the_worker_exactly_as_the_engine_does(
 def test_it_resolves_once_when_the_turn_is_queued_twice(celery_worker, demo, place_orders):
     turn = demo.turns.get(number=1)
     place_orders(turn, ORDERS)
-    with transaction.atomic():
-        turn_queue(turn_id=turn.pk)
-        turn_queue(turn_id=turn.pk)
+    jobs = [process_turn.delay(turn.pk), process_turn.delay(turn.pk)]
 
-    wait_for(turn, Turn.Status.RESOLVED, Turn.Status.FAILED)
-    wait_for_queue_to_drain(turn)
+    assert sorted(str(job.get(timeout=60)) for job in jobs) == ["None", "resolved"]
+    turn.refresh_from_db()
     assert list(demo.turns.values_list("number", "status")) == [(1, "resolved"), (2, "open")]
     assert Report.objects.filter(turn=turn).count() == len(turn.result["battles"])
 
