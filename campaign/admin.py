@@ -60,6 +60,14 @@ class RelationAdmin(admin.ModelAdmin):
     list_select_related = ["nation_a", "nation_b"]
 
 
+@admin.register(GMModifier)
+class GMModifierAdmin(admin.ModelAdmin):
+    list_display = ["turn", "region", "nation", "value", "reason"]
+    list_filter = ["turn__campaign"]
+    list_select_related = ["turn__campaign", "region", "nation"]
+    raw_id_fields = ["turn", "region"]
+
+
 class GMModifierInline(admin.TabularInline):
     model = GMModifier
     extra = 0
