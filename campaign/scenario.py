@@ -281,22 +281,30 @@ class _Checker:
             if not (isinstance(entry, list | tuple) and len(entry) == 2):
                 self.fail(f"{where}: expected a pair of region codes like [A1, A2], got {entry!r}")
                 continue
-            a, b = entry
-            bad = [code for code in (a, b) if code not in regions]
-            for code in bad:
-                self.fail(f"{where}: unknown region {code!r}")
-            if bad:
+            pair = self.pair(where, entry, regions, "region", "a region cannot border itself")
+            if pair is None:
                 continue
-            if a == b:
-                self.fail(f"{where}: a region cannot border itself ({a!r})")
-                continue
-            pair = (a, b) if a < b else (b, a)
             if pair in seen:
-                self.fail(f"{where}: duplicate border {a}–{b}")
+                self.fail(f"{where}: duplicate border {entry[0]}–{entry[1]}")
                 continue
             seen.add(pair)
             borders.append(pair)
         return borders
+
+    def pair(
+        self, where: str, pair: Sequence[Any], known: set[str], noun: str, same: str
+    ) -> tuple[str, str] | None:
+        """Two known, distinct codes, lower first; None (and the problems said) otherwise."""
+        bad = [code for code in pair if code not in known]
+        for code in bad:
+            self.fail(f"{where}: unknown {noun} {code!r}")
+        if bad:
+            return None
+        a, b = pair
+        if a == b:
+            self.fail(f"{where}: {same} ({a!r})")
+            return None
+        return (a, b) if a < b else (b, a)
 
     def reachable(self, regions: list[ScenarioRegion], borders: list[tuple[str, str]]) -> None:
         """Every region must be reachable from every other: an island no one can reach is a map error."""
@@ -327,24 +335,20 @@ class _Checker:
             if not (isinstance(pair, list) and len(pair) == 2):
                 self.fail(f"{where}.nations: expected a pair of nation codes like [RED, BLUE]")
                 continue
+            pair = self.pair(
+                f"{where}.nations", pair, nations, "nation", "a nation has no relation with itself"
+            )
+            if pair is None:
+                continue
             a, b = pair
-            bad = [code for code in (a, b) if code not in nations]
-            for code in bad:
-                self.fail(f"{where}.nations: unknown nation {code!r}")
-            if bad:
-                continue
-            if a == b:
-                self.fail(f"{where}.nations: a nation has no relation with itself ({a!r})")
-                continue
             kind = entry.get("kind")
             if kind not in RELATION_KINDS:
                 self.fail(f"{where}.kind: expected one of {', '.join(RELATION_KINDS)}, got {kind!r}")
                 continue
-            key = frozenset((a, b))
-            if key in seen:
+            if pair in seen:
                 self.fail(f"{where}: duplicate relation {a}–{b}")
                 continue
-            seen.add(key)
+            seen.add(pair)
             relations.append((a, b, kind))
         return relations
 
