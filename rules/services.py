@@ -1,8 +1,10 @@
 """Turn processing: claim the turn, load the world, run the engine, write the result. One transaction.
 
 turn_process(turn_id=...)      what the Celery task and `manage.py process_turn` call
-turn_retry(turn_id=...)        the GM's retry of a failed turn
-turn_queue(turn=...)           queue processing once the caller's transaction commits
+turn_reopen(turn_id=...)       a failed turn back to open, once the GM has read the error
+turn_retry(turn_id=...)        reopen and queue: the GM's retry of a failed turn
+turn_queue(turn_id=...)        queue processing once the caller's transaction commits
+turns_due_queue()              queue every open turn past its deadline (Celery beat, every minute)
 """
 
 from __future__ import annotations
