@@ -22,7 +22,7 @@ Every problem is reported, each naming its field and entry, so a GM can fix a fi
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -185,23 +185,30 @@ class _Checker:
             return []
         return value
 
-    def nations(self, value: Any) -> list[ScenarioNation]:
-        nations, seen = [], set()
-        for i, entry in enumerate(self.list_of(value, "nations")):
-            where = f"nations[{i}]"
+    def coded(self, value: Any, name: str, example: str, fields: str) -> Iterator[tuple[str, str, Mapping]]:
+        """(where, code, entry) for each entry of list `name` that is a mapping with a valid, new code."""
+        seen = set()
+        for i, entry in enumerate(self.list_of(value, name)):
+            where = f"{name}[{i}]"
             if not isinstance(entry, Mapping):
-                self.fail(f"{where}: expected a mapping with code and name")
+                self.fail(f"{where}: expected a mapping with {fields}")
                 continue
             code = entry.get("code")
             if not _is_code(code):
                 self.fail(
-                    f"{where}.code: expected a code like RED of at most {CODE_MAX} characters, got {code!r}"
+                    f"{where}.code: expected a code like {example} (≤ {CODE_MAX} characters), got {code!r}"
                 )
                 continue
+            where = f"{where} ({code})"
             if code in seen:
-                self.fail(f"{where}.code: duplicate nation code {code!r}")
+                self.fail(f"{where}.code: duplicate {name[:-1]} code {code!r}")
                 continue
             seen.add(code)
+            yield where, code, entry
+
+    def nations(self, value: Any) -> list[ScenarioNation]:
+        nations = []
+        for where, code, entry in self.coded(value, "nations", "RED", "code and name"):
             color = entry.get("color", "#888888")
             if not (isinstance(color, str) and len(color) == 7 and color.startswith("#")):
                 self.fail(f"{where}.color: expected a colour like #c0392b, got {color!r}")
@@ -209,23 +216,8 @@ class _Checker:
         return nations
 
     def regions(self, value: Any, nations: set[str]) -> list[ScenarioRegion]:
-        regions, seen = [], set()
-        for i, entry in enumerate(self.list_of(value, "regions")):
-            where = f"regions[{i}]"
-            if not isinstance(entry, Mapping):
-                self.fail(f"{where}: expected a mapping with code, name and terrain")
-                continue
-            code = entry.get("code")
-            if not _is_code(code):
-                self.fail(
-                    f"{where}.code: expected a code like A1 of at most {CODE_MAX} characters, got {code!r}"
-                )
-                continue
-            where = f"{where} ({code})"
-            if code in seen:
-                self.fail(f"{where}.code: duplicate region code {code!r}")
-                continue
-            seen.add(code)
+        regions = []
+        for where, code, entry in self.coded(value, "regions", "A1", "code, name and terrain"):
             terrain = entry.get("terrain", "open")
             if terrain not in TERRAINS:
                 self.fail(f"{where}.terrain: expected one of {', '.join(TERRAINS)}, got {terrain!r}")

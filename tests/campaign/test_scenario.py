@@ -87,7 +87,10 @@ def test_it_imports_a_scenario_whole_with_turn_one_open(db):
             changed(relations=[{"nations": ["RED", "GREEN"], "kind": "war"}]),
             "relations[0].nations: unknown nation",
         ),
-        (changed(nations=[{"code": "RED"}, {"code": "RED"}]), "nations[1].code: duplicate nation code 'RED'"),
+        (
+            changed(nations=[{"code": "RED"}, {"code": "RED"}]),
+            "nations[1] (RED).code: duplicate nation code 'RED'",
+        ),
     ],
 )
 def test_it_refuses_a_bad_file_naming_the_field_and_entry(data, expected):
