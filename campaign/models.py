@@ -292,3 +292,24 @@ class GMModifier(models.Model):
 
     def __str__(self) -> str:
         return f"{self.value:+d} for {self.nation.code} in {self.region.code}"
+
+
+class AuditEntry(models.Model):
+    """A GM's change to the campaign (deadline, weather, modifier, relation, roster): who, when and why.
+
+    Kept apart from the changed rows, so the log survives a turn that replaces every stack.
+    """
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="audit_entries")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+")
+    created_at = models.DateTimeField()
+    action = models.CharField(max_length=32, help_text="deadline, weather, gm_modifier, relation, roster")
+    summary = models.CharField(max_length=300, help_text='What changed, in words: "JV of NOR in N5: 4 → 6".')
+    reason = models.CharField(max_length=300, blank=True)
+
+    class Meta:
+        ordering = ["campaign", "-created_at", "-id"]
+        indexes = [models.Index(fields=["campaign", "created_at"], name="audit_campaign_created")]
+
+    def __str__(self) -> str:
+        return f"{self.created_at:%Y-%m-%d %H:%M} {self.action}: {self.summary}"

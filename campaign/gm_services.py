@@ -1,0 +1,247 @@
+"""The game master's writes: the deadline, the turn's inputs, diplomacy, the roster, and processing.
+
+Every function checks that the user is the campaign's GM (PermissionDenied otherwise), so no page or
+endpoint can forget it, and records what it changed in the campaign's audit log: who, when and why.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from datetime import UTC, datetime
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+from django.utils import timezone
+
+from campaign.models import (
+    AuditEntry,
+    Campaign,
+    GMModifier,
+    Membership,
+    Nation,
+    Region,
+    Relation,
+    Stack,
+    Turn,
+)
+from rules import services as turn_services
+from rules.engine.state import RelationKind, Weather
+
+User = AbstractBaseUser | AnonymousUser
+Clock = Callable[[], datetime]
+
+
+class GMInputError(ValueError):
+    """A GM's input that cannot be accepted; `field` names the part at fault for the form."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(message)
+        self.field = field
+        self.message = message
+
+
+def gm_check(*, user: User, campaign: Campaign) -> None:
+    """Raise PermissionDenied unless the user runs this campaign."""
+    if (
+        not user.is_authenticated
+        or not Membership.objects.filter(user=user, campaign=campaign, role=Membership.Role.GM).exists()
+    ):
+        raise PermissionDenied("only the campaign's game master may do this")
+
+
+def deadline_set(*, user: User, turn: Turn, deadline: datetime, now: Clock = timezone.now) -> Turn:
+    gm_check(user=user, campaign=turn.campaign)
+    if timezone.is_naive(deadline):
+        raise GMInputError("deadline", "give the deadline with its time zone")
+    _open_check(turn)
+    if deadline <= now():
+        raise GMInputError("deadline", "the deadline must be in the future")
+    with transaction.atomic():
+        before = turn.deadline
+        turn.deadline = deadline
+        turn.save(update_fields=["deadline"])
+        _audit(
+            user,
+            turn.campaign,
+            "deadline",
+            f"turn {turn.number}: {before:%Y-%m-%d %H:%M} → {deadline.astimezone(UTC):%Y-%m-%d %H:%M} UTC",
+            "",
+            now,
+        )
+    return turn
+
+
+def weather_set(
+    *,
+    user: User,
+    turn: Turn,
+    weather: str,
+    region_weather: Mapping[str, str],
+    reason: str = "",
+    now: Clock = timezone.now,
+) -> Turn:
+    """The turn's weather everywhere, and the regions where it differs (IRON_FIST.md weather rules)."""
+    gm_check(user=user, campaign=turn.campaign)
+    _open_check(turn)
+    kinds = {w.value for w in Weather}
+    if weather not in kinds:
+        raise GMInputError("weather", f"unknown weather {weather!r}: one of {', '.join(kinds)}")
+    known = set(
+        Region.objects.filter(campaign=turn.campaign, code__in=list(region_weather)).values_list(
+            "code", flat=True
+        )
+    )
+    for code, value in region_weather.items():
+        if code not in known:
+            raise GMInputError("region_weather", f"unknown region {code!r}")
+        if value not in kinds:
+            raise GMInputError("region_weather", f"{code}: unknown weather {value!r}")
+    with transaction.atomic():
+        turn.weather = weather
+        turn.region_weather = {code: value for code, value in sorted(region_weather.items())}
+        turn.save(update_fields=["weather", "region_weather"])
+        local = ", ".join(f"{c} {v}" for c, v in turn.region_weather.items()) or "none"
+        _audit(
+            user, turn.campaign, "weather", f"turn {turn.number}: {weather}; by region: {local}", reason, now
+        )
+    return turn
+
+
+def gm_modifier_set(
+    *,
+    user: User,
+    turn: Turn,
+    region: Region,
+    nation: Nation,
+    value: int,
+    reason: str,
+    now: Clock = timezone.now,
+) -> GMModifier | None:
+    """Set the KTA modifier of a nation in a region for this turn; a value of 0 removes it."""
+    gm_check(user=user, campaign=turn.campaign)
+    _open_check(turn)
+    _same_campaign(turn.campaign, region=region, nation=nation)
+    with transaction.atomic():
+        if value == 0:
+            GMModifier.objects.filter(turn=turn, region=region, nation=nation).delete()
+            modifier = None
+        else:
+            modifier, _ = GMModifier.objects.update_or_create(
+                turn=turn, region=region, nation=nation, defaults={"value": value, "reason": reason}
+            )
+        _audit(
+            user,
+            turn.campaign,
+            "gm_modifier",
+            f"turn {turn.number}: {nation.code} in {region.code} {value:+d}",
+            reason,
+            now,
+        )
+    return modifier
+
+
+def relation_set(
+    *, user: User, nation_a: Nation, nation_b: Nation, kind: str, reason: str = "", now: Clock = timezone.now
+) -> Relation | None:
+    """Set the relation of two nations; war is the absence of a row (IRON_FIST.md §2.2)."""
+    campaign = nation_a.campaign
+    gm_check(user=user, campaign=campaign)
+    if nation_b.campaign_id != campaign.pk:
+        raise GMInputError("nation_b", f"{nation_b.code} is not in this campaign")
+    if nation_a.pk == nation_b.pk:
+        raise GMInputError("nation_b", "choose two different nations")
+    if kind not in {k.value for k in RelationKind}:
+        raise GMInputError("kind", f"unknown relation {kind!r}")
+    low, high = sorted((nation_a, nation_b), key=lambda n: n.pk)
+    with transaction.atomic():
+        if kind == RelationKind.WAR:
+            Relation.objects.filter(nation_a=low, nation_b=high).delete()
+            relation = None
+        else:
+            relation, _ = Relation.objects.update_or_create(
+                nation_a=low, nation_b=high, defaults={"kind": kind}
+            )
+        _audit(user, campaign, "relation", f"{low.code}–{high.code}: {kind}", reason, now)
+    return relation
+
+
+def roster_change(
+    *,
+    user: User,
+    region: Region,
+    nation: Nation,
+    unit_type: str,
+    count: int,
+    reason: str,
+    now: Clock = timezone.now,
+) -> Stack:
+    """Set a stack's count by hand (a correction, reinforcements); the reason is required."""
+    campaign = region.campaign
+    gm_check(user=user, campaign=campaign)
+    _same_campaign(campaign, region=region, nation=nation)
+    if unit_type not in campaign.ruleset().unit_types:
+        raise GMInputError("unit_type", f"unknown unit type {unit_type!r}")
+    if count < 0:
+        raise GMInputError("count", "a count cannot be negative")
+    if not reason.strip():
+        raise GMInputError("reason", "say why: the players will ask")
+    with transaction.atomic():
+        stack, created = Stack.objects.select_for_update().get_or_create(
+            region=region, nation=nation, unit_type=unit_type, defaults={"count": count}
+        )
+        before = 0 if created else stack.count
+        if not created:
+            stack.count = count
+            stack.save(update_fields=["count"])
+        _audit(
+            user,
+            campaign,
+            "roster",
+            f"{unit_type} of {nation.code} in {region.code}: {before} → {count}",
+            reason,
+            now,
+        )
+    return stack
+
+
+def turn_process_request(*, user: User, turn: Turn, now: Clock = timezone.now) -> None:
+    """Queue the turn for processing now, before its deadline if need be."""
+    gm_check(user=user, campaign=turn.campaign)
+    _open_check(turn)
+    with transaction.atomic():
+        _audit(user, turn.campaign, "process", f"turn {turn.number} queued for processing", "", now)
+        turn_services.turn_queue(turn_id=turn.pk)
+
+
+def turn_retry_request(*, user: User, turn: Turn, now: Clock = timezone.now) -> bool:
+    """Reopen a failed turn and queue it again; False when it was not failed."""
+    gm_check(user=user, campaign=turn.campaign)
+    with transaction.atomic():
+        retried = turn_services.turn_retry(turn_id=turn.pk)
+        if retried:
+            _audit(user, turn.campaign, "process", f"turn {turn.number} retried after a failure", "", now)
+    return retried
+
+
+def _open_check(turn: Turn) -> None:
+    if turn.status != Turn.Status.OPEN:
+        raise GMInputError("turn", f"turn {turn.number} is {turn.status}: its inputs are closed")
+
+
+def _same_campaign(campaign: Campaign, *, region: Region, nation: Nation) -> None:
+    if region.campaign_id != campaign.pk:
+        raise GMInputError("region", f"{region.code} is not in this campaign")
+    if nation.campaign_id != campaign.pk:
+        raise GMInputError("nation", f"{nation.code} is not in this campaign")
+
+
+def _audit(user: User, campaign: Campaign, action: str, summary: str, reason: str, now: Clock) -> None:
+    AuditEntry.objects.create(
+        campaign=campaign,
+        user=user if user.is_authenticated else None,
+        created_at=now(),
+        action=action,
+        summary=summary[:300],
+        reason=reason[:300],
+    )

@@ -1,0 +1,161 @@
+"""Plain HTML forms: they parse what the browser sent; the services judge it (orders, GM inputs)."""
+
+from __future__ import annotations
+
+from datetime import UTC
+from typing import Any
+
+from django import forms
+
+from campaign.models import Relation, Turn
+from orders.models import Order
+from orders.services import OrderDraft
+
+NO_TARGET = ("", "— none (hold, stand down) —")
+
+
+class RegionField(forms.ChoiceField):
+    """A region code, offered from a list but judged by the rules: "K1 is not adjacent to N4" says more
+    than "not one of the available choices"."""
+
+    def valid_value(self, value: str) -> bool:
+        return True
+
+
+class OrderForm(forms.Form):
+    """Origin, kind, target and a count per unit type; unit types come from the campaign's ruleset."""
+
+    origin = RegionField(label="From")
+    kind = forms.ChoiceField(label="Order", choices=Order.Kind.choices)
+    target = RegionField(label="To", required=False)
+
+    def __init__(
+        self,
+        *args: Any,
+        origins: list[tuple[str, str]],
+        targets: list[tuple[str, str]],
+        unit_types: list[str],
+        left: dict[str, int] | None = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["origin"].choices = origins
+        self.fields["target"].choices = [NO_TARGET, *targets]
+        self.unit_types = unit_types
+        for unit_type in unit_types:
+            attrs = {"inputmode": "numeric"}
+            if left is not None:
+                attrs["max"] = str(left.get(unit_type, 0))
+            self.fields[f"units_{unit_type}"] = forms.IntegerField(
+                label=unit_type, min_value=0, required=False, initial=0, widget=forms.NumberInput(attrs=attrs)
+            )
+
+    @property
+    def unit_fields(self) -> list[forms.BoundField]:
+        return [self[f"units_{t}"] for t in self.unit_types]
+
+    @property
+    def units_errors(self) -> list[str]:
+        return self.errors.get("units", [])
+
+    def draft(self) -> OrderDraft:
+        data = self.cleaned_data
+        units = {t: data.get(f"units_{t}") or 0 for t in self.unit_types}
+        return OrderDraft(
+            kind=data["kind"], origin=data["origin"], target=data.get("target") or None, units=units
+        )
+
+    def service_error(self, field: str, message: str) -> None:
+        """Put the service's message next to the field it names ("units" goes beside the counts)."""
+        if field == "units":
+            self._errors.setdefault("units", self.error_class()).append(message)
+        elif field in self.fields:
+            self.add_error(field, message)
+        else:
+            self.add_error(None, message)
+
+
+def order_initial(order: Order) -> dict[str, Any]:
+    initial = {
+        "origin": order.origin.code,
+        "kind": order.kind,
+        "target": order.target.code if order.target_id else "",
+    }
+    initial.update({f"units_{t}": c for t, c in order.units.items()})
+    return initial
+
+
+class DeadlineForm(forms.Form):
+    deadline = forms.DateTimeField(
+        label="Deadline (UTC)",
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+        input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M", "%Y-%m-%dT%H:%M:%S"],
+    )
+
+    def clean_deadline(self):
+        # The field says UTC: read it as UTC whatever the server's time zone.
+        value = self.cleaned_data["deadline"]
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value
+
+
+class WeatherForm(forms.Form):
+    weather = forms.ChoiceField(label="Weather everywhere", choices=Turn.Weather.choices)
+    region_weather = forms.CharField(
+        label="By region",
+        required=False,
+        help_text="One per line or comma-separated, like: M1 snow, N5 rain",
+        widget=forms.Textarea(attrs={"rows": 2}),
+    )
+    reason = forms.CharField(required=False, max_length=300)
+
+    def clean_region_weather(self) -> dict[str, str]:
+        text = self.cleaned_data["region_weather"]
+        pairs = {}
+        for item in text.replace("\n", ",").split(","):
+            words = item.split()
+            if not words:
+                continue
+            if len(words) != 2:
+                raise forms.ValidationError(
+                    f"{item.strip()!r}: write a region code and a weather, like M1 snow"
+                )
+            pairs[words[0].upper()] = words[1].lower()
+        return pairs
+
+
+class ModifierForm(forms.Form):
+    region = forms.CharField(max_length=16, help_text="Region code")
+    nation = forms.ChoiceField()
+    value = forms.IntegerField(help_text="Added to the nation's KTA there; 0 removes it")
+    reason = forms.CharField(max_length=200, required=False)
+
+    def __init__(self, *args: Any, nations: list[tuple[str, str]], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["nation"].choices = nations
+
+
+class RelationForm(forms.Form):
+    nation_a = forms.ChoiceField(label="Nation")
+    nation_b = forms.ChoiceField(label="and nation")
+    kind = forms.ChoiceField(choices=Relation.Kind.choices)
+    reason = forms.CharField(max_length=300, required=False)
+
+    def __init__(self, *args: Any, nations: list[tuple[str, str]], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["nation_a"].choices = nations
+        self.fields["nation_b"].choices = nations
+
+
+class RosterForm(forms.Form):
+    region = forms.CharField(max_length=16, help_text="Region code")
+    nation = forms.ChoiceField()
+    unit_type = forms.ChoiceField(label="Unit type")
+    count = forms.IntegerField(min_value=0, help_text="The new count")
+    reason = forms.CharField(max_length=300)
+
+    def __init__(
+        self, *args: Any, nations: list[tuple[str, str]], unit_types: list[str], **kwargs: Any
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["nation"].choices = nations
+        self.fields["unit_type"].choices = [(t, t) for t in unit_types]

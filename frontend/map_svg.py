@@ -1,0 +1,151 @@
+"""The campaign map as SVG, drawn on the server from each region's geometry.
+
+Built as a string rather than in a template: a 2,000-region map is some 10,000 elements, and a template
+loop would spend most of the page's time there. Every text that comes from data is escaped.
+"""
+
+from __future__ import annotations
+
+import math
+from html import escape
+from typing import Any
+
+from django.utils.safestring import SafeString, mark_safe
+
+from frontend.selectors import UNOWNED_COLOR, MapData
+
+DEFS = """<defs>
+<pattern id="hatch" width="4" height="4" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
+<line x1="0" y1="0" x2="0" y2="4" stroke="#000" stroke-opacity="0.28" stroke-width="1.1"/></pattern>
+<marker id="head" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="5" markerHeight="5"
+ orient="auto-start-reverse">
+<path d="M0,0 L10,5 L0,10 z" fill="#111"/></marker>
+</defs>"""
+
+# The three kinds of movement, told apart without colour (UX.md): solid, dashed, dotted.
+ARROW_DASH = {"attack": "", "move": "6 3", "rebase": "1.5 3"}
+
+
+def map_svg(*, data: MapData, link: bool = False, title: str = "Campaign map") -> SafeString:
+    """The SVG of the map; with `link`, each region links to ?origin=CODE (choose it as an order's origin)."""
+    bounds = _bounds(data.regions)
+    if bounds is None:
+        return mark_safe('<p class="muted">This map has no drawing; see the table below.</p>')
+    x0, y0, x1, y1 = bounds
+    pad = 4
+    view = f"{x0 - pad:g} {y0 - pad:g} {x1 - x0 + 2 * pad:g} {y1 - y0 + 2 * pad:g}"
+    out = [
+        f'<svg class="map" viewBox="{view}" role="img" aria-labelledby="map-title" '
+        f'xmlns="http://www.w3.org/2000/svg" preserveAspectRatio="xMidYMid meet">'
+        f'<title id="map-title">{escape(title)}</title>',
+        DEFS,
+        '<g class="regions">',
+    ]
+    centres: dict[str, tuple[float, float, float]] = {}
+    for region in data.regions:
+        shape = region["geometry"].get("shape") if region["geometry"] else None
+        if not shape:
+            continue
+        size = _size(shape)
+        lx, ly = region["geometry"].get("label") or _centroid(shape)
+        centres[region["code"]] = (lx, ly, size)
+        out.append(_region(region, data, shape, lx, ly, size, link))
+    out.append("</g>")
+    if data.orders:
+        out.append('<g class="arrows">')
+        for order in data.orders:
+            out.append(_arrow(order, centres))
+        out.append("</g>")
+    out.append("</svg>")
+    return mark_safe("".join(out))
+
+
+def _region(
+    region: dict[str, Any], data: MapData, shape: list, lx: float, ly: float, size: float, link: bool
+) -> str:
+    code = escape(region["code"])
+    owner = data.nations.get(region["owner_id"])
+    fill = owner["color"] if owner else UNOWNED_COLOR
+    owner_name = owner["name"] if owner else "unowned"
+    points = " ".join(f"{x:g},{y:g}" for x, y in shape)
+    font = max(1.5, size / 7)
+    parts = [
+        f'<g class="region" id="region-{code}" data-region="{code}" data-owner="'
+        f'{escape(owner["code"]) if owner else ""}">',
+        f"<title>{code} {escape(region['name'])}: {escape(owner_name)}, {region['terrain']}, "
+        f"fort {region['fort']}</title>",
+        f'<polygon class="area" points="{points}" fill="{escape(fill)}"/>',
+    ]
+    if region["terrain"] == "rough":
+        parts.append(f'<polygon class="rough" points="{points}" fill="url(#hatch)"/>')
+    parts.append(
+        f'<text class="code" x="{lx:g}" y="{ly - font * 0.9:g}" font-size="{font:.2f}">{code}</text>'
+    )
+    if region["terrain"] == "city":
+        # A small tower above the code: a square keep with two crenels.
+        s = font * 0.9
+        tx, ty = lx - s / 2, ly - font * 2.9
+        parts.append(
+            f'<path class="city" d="M{tx:.2f},{ty + s:.2f}v{-s * 0.8:.2f}h{s * 0.3:.2f}v{s * 0.25:.2f}'
+            f'h{s * 0.4:.2f}v{-s * 0.25:.2f}h{s * 0.3:.2f}v{s * 0.8:.2f}z"/>'
+        )
+    if region["fort"]:
+        r = font * 0.22
+        start = lx - (region["fort"] - 1) * r * 1.5
+        parts.extend(
+            f'<circle class="fort" cx="{start + i * r * 3:.2f}" cy="{ly - font * 0.1:.2f}" r="{r:.2f}"/>'
+            for i in range(region["fort"])
+        )
+    for i, counter in enumerate(data.stacks.get(region["id"], ())):
+        y = ly + font * (0.85 + i * 0.8)
+        parts.append(
+            f'<text class="stack" x="{lx:g}" y="{y:.2f}" font-size="{font * 0.64:.2f}">'
+            f'<tspan class="swatch" fill="{escape(counter["color"])}">■</tspan> '
+            f"{escape(counter['label'])}</text>"
+        )
+    parts.append("</g>")
+    body = "".join(parts)
+    if link:
+        return f'<a href="?origin={code}#order" class="pick" aria-label="Give orders from {code}">{body}</a>'
+    return body
+
+
+def _arrow(order: dict[str, Any], centres: dict[str, tuple[float, float, float]]) -> str:
+    if order["target"] is None or order["origin"] not in centres or order["target"] not in centres:
+        return ""
+    x0, y0, size = centres[order["origin"]]
+    x1, y1, _ = centres[order["target"]]
+    length = math.hypot(x1 - x0, y1 - y0) or 1
+    # Start and stop short of the labels, so the arrow does not hide the codes.
+    trim = min(size * 0.25, length / 3)
+    ux, uy = (x1 - x0) / length, (y1 - y0) / length
+    ax, ay, bx, by = x0 + ux * trim, y0 + uy * trim, x1 - ux * trim, y1 - uy * trim
+    dash = ARROW_DASH.get(order["kind"], "")
+    dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
+    width = max(0.4, size / 35)
+    return (
+        f'<line class="arrow arrow-{escape(order["kind"])}" x1="{ax:.2f}" y1="{ay:.2f}" x2="{bx:.2f}" '
+        f'y2="{by:.2f}" stroke-width="{width:.2f}"{dash_attr} marker-end="url(#head)">'
+        f"<title>{escape(order['describe'])}</title></line>"
+    )
+
+
+def _bounds(regions: list[dict[str, Any]]) -> tuple[float, float, float, float] | None:
+    xs, ys = [], []
+    for region in regions:
+        for x, y in (region["geometry"] or {}).get("shape") or ():
+            xs.append(x)
+            ys.append(y)
+    if not xs:
+        return None
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def _size(shape: list) -> float:
+    xs = [p[0] for p in shape]
+    ys = [p[1] for p in shape]
+    return min(max(xs) - min(xs), max(ys) - min(ys)) or 1.0
+
+
+def _centroid(shape: list) -> tuple[float, float]:
+    return sum(p[0] for p in shape) / len(shape), sum(p[1] for p in shape) / len(shape)

@@ -1,0 +1,218 @@
+"""Reads for the pages, built on campaign.selectors (fog of war) and orders.selectors (own orders only).
+
+Each function loads what a page needs in a fixed number of queries, whatever the size of the map, and
+returns plain dicts and lists, so templates never query.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict, deque
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db.models import Count, Q
+
+from campaign.models import AuditEntry, Border, GMModifier, Membership, Nation, Region, Relation, Stack, Turn
+from campaign.selectors import Viewer, stacks_visible
+from orders.models import Order
+from orders.selectors import orders_of
+
+UNOWNED_COLOR = "#e3e3e3"
+
+
+@dataclass
+class MapData:
+    """What the map and the table of the map show: regions, owners, the stacks in sight, arrows."""
+
+    regions: list[dict[str, Any]]
+    nations: dict[int, dict[str, Any]]
+    # region id -> [{"nation": code, "color": ..., "units": [(type, count), ...], "label": "JV 7 · PA 3"}]
+    stacks: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
+    orders: list[dict[str, Any]] = field(default_factory=list)
+
+
+def nations_of(*, campaign_id: int) -> dict[int, dict[str, Any]]:
+    return {
+        n["id"]: n
+        for n in Nation.objects.filter(campaign_id=campaign_id)
+        .order_by("position")
+        .values("id", "code", "name", "color")
+    }
+
+
+def map_load(*, viewer: Viewer, turn: Turn | None, unit_order: list[str]) -> MapData:
+    """The current map as the viewer may see it; the viewer's own orders for `turn` as arrows."""
+    campaign = viewer.campaign
+    nations = nations_of(campaign_id=campaign.pk)
+    regions = list(
+        Region.objects.filter(campaign=campaign)
+        .order_by("code")
+        .values("id", "code", "name", "terrain", "fort", "owner_id", "geometry")
+    )
+    data = MapData(regions=regions, nations=nations)
+    grouped: dict[int, dict[int, dict[str, int]]] = defaultdict(lambda: defaultdict(dict))
+    for region_id, nation_id, unit_type, count in stacks_visible(viewer=viewer).values_list(
+        "region_id", "nation_id", "unit_type", "count"
+    ):
+        grouped[region_id][nation_id][unit_type] = count
+    rank = {code: i for i, code in enumerate(unit_order)}
+    own = viewer.nation.pk if viewer.nation is not None else None
+    for region_id, by_nation in grouped.items():
+        # The viewer's own units first, then the others in nation order.
+        ids = sorted(by_nation, key=lambda n: (n != own, nations[n]["code"]))
+        data.stacks[region_id] = [_counter(nations[n], by_nation[n], rank) for n in ids]
+    if turn is not None and viewer.nation is not None:
+        data.orders = [order_row(o) for o in orders_of(turn=turn, nation=viewer.nation)]
+    return data
+
+
+def _counter(nation: dict[str, Any], units: dict[str, int], rank: dict[str, int]) -> dict[str, Any]:
+    ordered = sorted(units.items(), key=lambda item: (rank.get(item[0], len(rank)), item[0]))
+    return {
+        "nation": nation["code"],
+        "color": nation["color"],
+        "units": ordered,
+        "label": " · ".join(f"{t} {c}" for t, c in ordered),
+    }
+
+
+def order_row(order: Order) -> dict[str, Any]:
+    from orders.services import order_describe
+
+    return {
+        "id": order.pk,
+        "sequence": order.sequence,
+        "kind": order.kind,
+        "origin": order.origin.code,
+        "target": order.target.code if order.target_id else None,
+        "units": dict(order.units),
+        "describe": order_describe(order),
+    }
+
+
+def map_at_turn(*, campaign_id: int, turn: Turn) -> MapData:
+    """The owners after a resolved turn, from its result (owners are public; its stacks are not)."""
+    nations = nations_of(campaign_id=campaign_id)
+    by_code = {n["code"]: n["id"] for n in nations.values()}
+    owners = Turn.objects.filter(pk=turn.pk).values_list("result__owners", flat=True).first() or {}
+    regions = list(
+        Region.objects.filter(campaign_id=campaign_id)
+        .order_by("code")
+        .values("id", "code", "name", "terrain", "fort", "geometry")
+    )
+    for region in regions:
+        region["owner_id"] = by_code.get(owners.get(region["code"]))
+    return MapData(regions=regions, nations=nations)
+
+
+def adjacency_of(*, campaign_id: int) -> dict[int, set[int]]:
+    neighbours: dict[int, set[int]] = defaultdict(set)
+    for a, b in Border.objects.filter(region_a__campaign_id=campaign_id).values_list(
+        "region_a_id", "region_b_id"
+    ):
+        neighbours[a].add(b)
+        neighbours[b].add(a)
+    return neighbours
+
+
+def reach_of(*, neighbours: dict[int, set[int]], origins: set[int], steps: int) -> dict[int, set[int]]:
+    """For each origin, the regions within `steps` borders of it (its possible targets)."""
+    reach = {}
+    for origin in origins:
+        seen, queue = {origin: 0}, deque([origin])
+        while queue:
+            here = queue.popleft()
+            if seen[here] == steps:
+                continue
+            for there in neighbours.get(here, ()):
+                if there not in seen:
+                    seen[there] = seen[here] + 1
+                    queue.append(there)
+        reach[origin] = set(seen) - {origin}
+    return reach
+
+
+def own_stacks(*, nation: Nation) -> dict[int, dict[str, int]]:
+    """The nation's own units by region id: {region id: {type: count}}."""
+    stacks: dict[int, dict[str, int]] = defaultdict(dict)
+    for region_id, unit_type, count in Stack.objects.filter(nation=nation, count__gt=0).values_list(
+        "region_id", "unit_type", "count"
+    ):
+        stacks[region_id][unit_type] = count
+    return stacks
+
+
+def support_of(*, turn: Turn, nation_code: str) -> dict[str, list[dict[str, Any]]]:
+    """The nation's own rows of the turn's support loss chances and rolls; never the rest of the result."""
+    row = (
+        Turn.objects.filter(pk=turn.pk)
+        .values_list("result__support_chances", "result__support_rolls")
+        .first()
+    )
+    chances, rolls = row if row else (None, None)
+    return {
+        "chances": [c for c in chances or () if c.get("nation") == nation_code],
+        "rolls": [r for r in rolls or () if r.get("nation") == nation_code],
+    }
+
+
+def turns_resolved(*, campaign_id: int) -> list[Turn]:
+    return list(
+        Turn.objects.filter(campaign_id=campaign_id, status=Turn.Status.RESOLVED)
+        .annotate(battles=Count("reports"), conquests=Count("reports", filter=Q(reports__conquest=True)))
+        .defer("result")
+        .order_by("-number")
+    )
+
+
+def gm_dashboard_load(*, campaign_id: int, turn: Turn | None) -> dict[str, Any]:
+    """For the GM only: who has submitted, the turn's modifiers, the relations, the audit log."""
+    nations = nations_of(campaign_id=campaign_id)
+    submitted = set()
+    modifiers = []
+    if turn is not None:
+        submitted = set(Order.objects.filter(turn=turn).values_list("nation_id", flat=True).distinct())
+        modifiers = list(
+            GMModifier.objects.filter(turn=turn)
+            .order_by("region__code", "nation__position")
+            .values("region__code", "nation__code", "value", "reason")
+        )
+    relations = {
+        (a, b): kind
+        for a, b, kind in Relation.objects.filter(nation_a__campaign_id=campaign_id).values_list(
+            "nation_a_id", "nation_b_id", "kind"
+        )
+    }
+    players: dict[int, list[str]] = defaultdict(list)
+    for nation_id, username in Membership.objects.filter(
+        campaign_id=campaign_id, role=Membership.Role.PLAYER
+    ).values_list("nation_id", "user__username"):
+        players[nation_id].append(username)
+    ids = list(nations)
+    matrix = [
+        {
+            "nation": nations[a],
+            "cells": [
+                {
+                    "other": nations[b],
+                    "kind": None if a == b else relations.get((min(a, b), max(a, b)), "war"),
+                }
+                for b in ids
+            ],
+        }
+        for a in ids
+    ]
+    audit = list(
+        AuditEntry.objects.filter(campaign_id=campaign_id)
+        .order_by("-created_at", "-id")
+        .values("created_at", "user__username", "action", "summary", "reason")[:50]
+    )
+    return {
+        "nations": [
+            {**n, "submitted": n["id"] in submitted, "players": players.get(n["id"], [])}
+            for n in nations.values()
+        ],
+        "modifiers": modifiers,
+        "matrix": matrix,
+        "audit": audit,
+    }

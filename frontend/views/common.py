@@ -1,0 +1,61 @@
+"""What every campaign page shares: who is looking (404 for outsiders), and the top bar."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest
+from django.shortcuts import get_object_or_404
+from django.utils import timezone
+
+from campaign.models import Campaign, Turn
+from campaign.selectors import Viewer, viewer_get
+
+
+def viewer_for(request: HttpRequest, slug: str) -> Viewer:
+    """The viewer of campaign `slug`; a campaign the user is not in does not exist for them (404)."""
+    campaign = get_object_or_404(Campaign, slug=slug)
+    viewer = viewer_get(user=request.user, campaign=campaign)
+    if not viewer.is_member:
+        raise Http404("no such campaign")
+    return viewer
+
+
+def gm_for(request: HttpRequest, slug: str) -> Viewer:
+    """The campaign's GM; a player of it gets 403, anyone else 404."""
+    viewer = viewer_for(request, slug)
+    if not viewer.is_gm:
+        raise PermissionDenied("only the campaign's game master may see this page")
+    return viewer
+
+
+def topbar(viewer: Viewer, turn: Turn | None) -> dict[str, Any]:
+    """Campaign name, turn, time left to the deadline, the viewer's nation and colour."""
+    nation = viewer.nation
+    bar: dict[str, Any] = {
+        "campaign": viewer.campaign,
+        "turn": turn,
+        "is_gm": viewer.is_gm,
+        "nation": {"code": nation.code, "name": nation.name, "color": nation.color} if nation else None,
+    }
+    if turn is not None:
+        left = turn.deadline - timezone.now()
+        bar["deadline"] = turn.deadline
+        bar["deadline_passed"] = left.total_seconds() <= 0
+        bar["time_left"] = _duration(left)
+    return bar
+
+
+def _duration(left) -> str:
+    seconds = int(left.total_seconds())
+    if seconds <= 0:
+        return "deadline passed"
+    days, rest = divmod(seconds, 86400)
+    hours, rest = divmod(rest, 3600)
+    minutes = rest // 60
+    if days:
+        return f"{days} d {hours} h left"
+    if hours:
+        return f"{hours} h {minutes} min left"
+    return f"{minutes} min left"

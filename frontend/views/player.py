@@ -1,0 +1,246 @@
+"""The player's pages: the list of campaigns, the campaign page (map, orders, roster), order entry."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from campaign.selectors import Viewer, campaigns_of, turn_current
+from frontend.forms import OrderForm, order_initial
+from frontend.map_svg import map_svg
+from frontend.selectors import MapData, adjacency_of, map_load, own_stacks, reach_of
+from frontend.views.common import topbar, viewer_for
+from orders.models import Order
+from orders.selectors import orders_of
+from orders.services import OrderError, order_change, order_delete, order_describe, order_submit
+
+
+@login_required
+def campaign_list(request: HttpRequest) -> HttpResponse:
+    campaigns = list(campaigns_of(user=request.user))
+    return render(request, "frontend/campaign_list.html", {"campaigns": campaigns})
+
+
+@login_required
+def campaign_page(request: HttpRequest, slug: str) -> HttpResponse:
+    viewer = viewer_for(request, slug)
+    return _campaign_render(request, viewer, form=None, origin=request.GET.get("origin"))
+
+
+@login_required
+@require_POST
+def order_create(request: HttpRequest, slug: str) -> HttpResponse:
+    viewer = viewer_for(request, slug)
+    turn = _open_turn(viewer)
+    entry = _order_entry(viewer, turn, data=request.POST)
+    form = entry["form"]
+    if form.is_valid():
+        try:
+            order = order_submit(user=request.user, turn=turn, draft=form.draft())
+        except OrderError as error:
+            form.service_error(error.field, error.message)
+        else:
+            messages.success(request, f"Order saved: {order_describe(order)}.")
+            return redirect(reverse("frontend:campaign", args=[slug]) + "#orders")
+    messages.error(request, "The order was not saved: see the message next to the field.")
+    return _campaign_render(request, viewer, form=form, origin=request.POST.get("origin"), status=400)
+
+
+@login_required
+def order_edit(request: HttpRequest, slug: str, order_id: int) -> HttpResponse:
+    viewer = viewer_for(request, slug)
+    turn = _open_turn(viewer)
+    order = _own_order(viewer, turn, order_id)
+    status = 200
+    if request.method == "POST":
+        entry = _order_entry(viewer, turn, data=request.POST, editing=order)
+        form = entry["form"]
+        if form.is_valid():
+            before = order_describe(order)
+            try:
+                order = order_change(user=request.user, order=order, draft=form.draft())
+            except OrderError as error:
+                form.service_error(error.field, error.message)
+            else:
+                messages.success(request, f"Order changed: {before} → {order_describe(order)}.")
+                return redirect(reverse("frontend:campaign", args=[slug]) + "#orders")
+        messages.error(request, "The order was not changed: see the message next to the field.")
+        status = 400
+    else:
+        entry = _order_entry(viewer, turn, initial=order_initial(order), editing=order)
+    context = {
+        "bar": topbar(viewer, turn),
+        "order": order,
+        "describe": order_describe(order),
+        **entry,
+    }
+    return render(request, "frontend/order_edit.html", context, status=status)
+
+
+@login_required
+@require_POST
+def order_remove(request: HttpRequest, slug: str, order_id: int) -> HttpResponse:
+    viewer = viewer_for(request, slug)
+    turn = _open_turn(viewer)
+    order = _own_order(viewer, turn, order_id)
+    described = order_describe(order)
+    try:
+        order_delete(user=request.user, order=order)
+    except OrderError as error:
+        messages.error(request, f"The order was not deleted: {error.message}.")
+    else:
+        messages.success(
+            request, f"Order deleted: {described}. Those units hold unless you order them again."
+        )
+    return redirect(reverse("frontend:campaign", args=[slug]) + "#orders")
+
+
+def _open_turn(viewer: Viewer):
+    turn = turn_current(campaign=viewer.campaign)
+    if turn is None or viewer.nation is None:
+        raise Http404("no turn to give orders for")
+    return turn
+
+
+def _own_order(viewer: Viewer, turn, order_id: int) -> Order:
+    # Through orders_of: another nation's order is not found, whatever its id (404, not 403).
+    return get_object_or_404(orders_of(turn=turn, nation=viewer.nation), pk=order_id)
+
+
+def _order_entry(
+    viewer: Viewer,
+    turn,
+    *,
+    data: Any = None,
+    initial: dict[str, Any] | None = None,
+    origin: str | None = None,
+    editing: Order | None = None,
+    regions: list[dict[str, Any]] | None = None,
+    orders: list[dict[str, Any]] | None = None,
+) -> dict[str, Any]:
+    """The order form with its choices: origins where the nation has units, targets within reach, and
+    how many units of each type are left in each origin after the nation's other orders."""
+    campaign = viewer.campaign
+    ruleset = campaign.ruleset()
+    unit_types = list(ruleset.unit_types)
+    if regions is None:
+        regions = list(campaign.regions.order_by("code").values("id", "code", "name"))
+    if orders is None:
+        from frontend.selectors import order_row
+
+        orders = [order_row(o) for o in orders_of(turn=turn, nation=viewer.nation)]
+    code_of = {r["id"]: r["code"] for r in regions}
+    id_of = {r["code"]: r["id"] for r in regions}
+    name_of = {r["code"]: r["name"] for r in regions}
+    stacks = own_stacks(nation=viewer.nation)
+    left = {code_of[rid]: dict(units) for rid, units in stacks.items()}
+    for o in orders:
+        if editing is not None and o["id"] == editing.pk:
+            continue
+        for unit_type, count in o["units"].items():
+            pool = left.setdefault(o["origin"], {})
+            pool[unit_type] = pool.get(unit_type, 0) - count
+    steps = max([1, *ruleset.ranges.values()])
+    reach = reach_of(neighbours=adjacency_of(campaign_id=campaign.pk), origins=set(stacks), steps=steps)
+    origin_codes = sorted(code_of[rid] for rid in stacks)
+    if data is None and initial is None:
+        initial = {"kind": "attack", **({"origin": origin} if origin in origin_codes else {})}
+    chosen = (data or {}).get("origin") or (initial or {}).get("origin") or origin
+    if chosen in id_of and id_of[chosen] in reach:
+        target_ids = reach[id_of[chosen]]
+    else:
+        target_ids = set().union(*reach.values()) if reach else set()
+    targets = sorted(code_of[r] for r in target_ids)
+    form = OrderForm(
+        data,
+        initial=initial,
+        origins=[(c, f"{c} {name_of[c]}") for c in origin_codes],
+        targets=[(c, f"{c} {name_of[c]}") for c in targets],
+        unit_types=unit_types,
+        left=left.get(chosen) if chosen in left else None,
+    )
+    # For the page's script: choosing an origin narrows the targets and sets the most units of each type.
+    origin_options = [
+        {
+            "value": c,
+            "label": f"{c} {name_of[c]}",
+            "targets": " ".join(sorted(code_of[r] for r in reach.get(id_of[c], ()))),
+            "left": " ".join(f"{t}:{n}" for t, n in left.get(c, {}).items()),
+        }
+        for c in origin_codes
+    ]
+    return {"form": form, "origin_options": origin_options, "left": left, "unit_types": unit_types}
+
+
+def _campaign_render(
+    request: HttpRequest, viewer: Viewer, *, form: OrderForm | None, origin: str | None, status: int = 200
+) -> HttpResponse:
+    turn = turn_current(campaign=viewer.campaign)
+    unit_types = list(viewer.campaign.ruleset().unit_types)
+    data = map_load(viewer=viewer, turn=turn, unit_order=unit_types)
+    playing = viewer.nation is not None and turn is not None
+    context: dict[str, Any] = {
+        "bar": topbar(viewer, turn),
+        "viewer": viewer,
+        "map": map_svg(
+            data=data,
+            link=playing,
+            title=f"Map of {viewer.campaign.name}, turn {turn.number if turn else ''}",
+        ),
+        "table": _table(data),
+        "orders": data.orders,
+        "playing": playing,
+        "last_turn": viewer.campaign.turns.filter(status="resolved")
+        .order_by("-number")
+        .values("number")
+        .first(),
+    }
+    if playing:
+        entry = _order_entry(viewer, turn, origin=origin, regions=data.regions, orders=data.orders)
+        if form is not None:
+            entry["form"] = form
+        context.update(entry)
+        context["roster"] = _roster(data, viewer, unit_types, entry["left"])
+    return render(request, "frontend/campaign.html", context, status=status)
+
+
+def _table(data: MapData) -> list[dict[str, Any]]:
+    return [
+        {
+            "code": r["code"],
+            "name": r["name"],
+            "owner": data.nations[r["owner_id"]] if r["owner_id"] in data.nations else None,
+            "terrain": r["terrain"],
+            "fort": r["fort"],
+            "stacks": data.stacks.get(r["id"], []),
+        }
+        for r in data.regions
+    ]
+
+
+def _roster(data: MapData, viewer: Viewer, unit_types: list[str], left: dict[str, dict[str, int]]) -> dict:
+    """The nation's stacks by region, what is left after its orders, and totals per type."""
+    own = viewer.nation.code
+    rows, totals = [], dict.fromkeys(unit_types, 0)
+    for r in data.regions:
+        for counter in data.stacks.get(r["id"], ()):
+            if counter["nation"] != own:
+                continue
+            units = dict(counter["units"])
+            for t, c in units.items():
+                totals[t] = totals.get(t, 0) + c
+            rows.append(
+                {
+                    "code": r["code"],
+                    "name": r["name"],
+                    "counts": [units.get(t, 0) for t in unit_types],
+                    "left": [left.get(r["code"], {}).get(t, units.get(t, 0)) for t in unit_types],
+                }
+            )
+    return {"rows": rows, "totals": [totals[t] for t in unit_types]}

@@ -1,0 +1,73 @@
+"""After processing: the list of past turns and each turn's page (the reader's battle reports, the new map,
+the public list of regions that changed hands)."""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+
+from campaign.models import Turn
+from campaign.selectors import regions_changed_hands, reports_visible, turn_current
+from frontend.map_svg import map_svg
+from frontend.reports import battle_card
+from frontend.selectors import map_at_turn, support_of, turns_resolved
+from frontend.views.common import topbar, viewer_for
+
+
+@login_required
+def turn_list(request: HttpRequest, slug: str) -> HttpResponse:
+    viewer = viewer_for(request, slug)
+    context = {
+        "bar": topbar(viewer, turn_current(campaign=viewer.campaign)),
+        "turns": turns_resolved(campaign_id=viewer.campaign.pk),
+    }
+    return render(request, "frontend/turn_list.html", context)
+
+
+@login_required
+def turn_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    viewer = viewer_for(request, slug)
+    turn = get_object_or_404(
+        Turn.objects.defer("result"), campaign=viewer.campaign, number=number, status=Turn.Status.RESOLVED
+    )
+    nations = {n.code: n.name for n in viewer.campaign.nations.all()}
+    support = support_of(turn=turn, nation_code=viewer.nation.code) if viewer.nation else None
+    reports = list(reports_visible(viewer=viewer, turn=turn))
+    cards = [battle_card(r.data, names=nations, support=support) for r in reports]
+    changes = [
+        {**c, "from_name": nations.get(c["from"], "nobody"), "to_name": nations.get(c["to"], "nobody")}
+        for c in regions_changed_hands(turn=turn)
+    ]
+    data = map_at_turn(campaign_id=viewer.campaign.pk, turn=turn)
+    own = viewer.nation.code if viewer.nation else None
+    context = {
+        "bar": topbar(viewer, turn_current(campaign=viewer.campaign)),
+        "turn": turn,
+        "cards": cards,
+        "summary": _summary(turn, cards, changes, own, nations),
+        "changes": changes,
+        "map": map_svg(data=data, title=f"Map after turn {turn.number}"),
+        "previous": Turn.objects.filter(
+            campaign=viewer.campaign, number=number - 1, status=Turn.Status.RESOLVED
+        ).exists(),
+        "next": Turn.objects.filter(
+            campaign=viewer.campaign, number=number + 1, status=Turn.Status.RESOLVED
+        ).exists(),
+    }
+    return render(request, "frontend/turn.html", context)
+
+
+def _summary(turn: Turn, cards: list[dict], changes: list[dict], own: str | None, names: dict) -> str:
+    """ "Turn 4: 3 battles, you took Karelia, you lost Ladoga" for a player; the count for the GM."""
+    parts = [f"Turn {turn.number}: {len(cards)} battle{'s' if len(cards) != 1 else ''}"]
+    if own is not None:
+        took = [c["region"] for c in changes if c["to"] == own]
+        lost = [c["region"] for c in changes if c["from"] == own]
+        if took:
+            parts.append("you took " + ", ".join(took))
+        if lost:
+            parts.append("you lost " + ", ".join(lost))
+    else:
+        parts.append(f"{len(changes)} region{'s' if len(changes) != 1 else ''} changed hands")
+    return ", ".join(parts)
