@@ -12,6 +12,7 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Q, QuerySet
 
 from campaign.models import Border, Campaign, Membership, Nation, Region, Stack, Turn
+from orders.models import Order
 from rules.models import Report
 
 
@@ -127,3 +128,55 @@ def _defender(data: dict) -> str | None:
         if side.get("role") == "defender":
             return side["nations"][0]
     return None
+
+
+# --- For the REST API (campaign/api.py, orders/api.py, rules/api.py) --------------------------------------
+
+
+def viewer_of(*, user: AbstractBaseUser | AnonymousUser, slug: str) -> Viewer | None:
+    """The user as a member of campaign `slug`, in one query; None when the user is not in it.
+
+    The API answers 404 for None, so a campaign one does not play in looks like one that does not exist.
+    """
+    if not user.is_authenticated:
+        return None
+    membership = (
+        Membership.objects.select_related("campaign", "nation").filter(user=user, campaign__slug=slug).first()
+    )
+    if membership is None:
+        return None
+    return Viewer(campaign=membership.campaign, user=user, membership=membership)
+
+
+def regions_of(*, campaign: Campaign) -> QuerySet[Region]:
+    """The whole map: everyone in the campaign sees every region and its owner (only stacks are fogged)."""
+    return Region.objects.filter(campaign=campaign).select_related("owner", "home").order_by("code")
+
+
+def borders_of(*, campaign: Campaign) -> QuerySet[Border]:
+    return (
+        Border.objects.filter(region_a__campaign=campaign)
+        .select_related("region_a", "region_b")
+        .order_by("region_a__code", "region_b__code")
+    )
+
+
+def turns_of(*, campaign: Campaign) -> QuerySet[Turn]:
+    return Turn.objects.filter(campaign=campaign).order_by("number")
+
+
+def orders_visible(*, viewer: Viewer, turn: Turn | None = None) -> QuerySet[Order]:
+    """Orders the viewer may read: the GM all of the campaign's; a player only its own nation's.
+
+    Another nation's order is not in the queryset, so it is a 404 by id, never a 403 that confirms it.
+    """
+    orders = Order.objects.filter(turn__campaign=viewer.campaign).select_related(
+        "turn", "nation", "origin", "target"
+    )
+    if turn is not None:
+        orders = orders.filter(turn=turn)
+    if viewer.is_gm:
+        return orders.order_by("turn__number", "sequence")
+    if viewer.nation is None:
+        return orders.none()
+    return orders.filter(nation=viewer.nation).order_by("turn__number", "sequence")

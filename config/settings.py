@@ -34,7 +34,9 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "rest_framework",
+    "rest_framework.authtoken",
     "drf_spectacular",
+    "drf_spectacular_sidecar",
     "campaign",
     "orders",
     "rules",
@@ -103,9 +105,30 @@ STORAGES = {
 
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # Token first: its WWW-Authenticate header makes an anonymous request a 401, not a 403.
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
+    ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
 }
-SPECTACULAR_SETTINGS = {"TITLE": "Iron Fist", "VERSION": "0.1.0"}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Iron Fist",
+    "DESCRIPTION": "Campaigns, the map, orders, turns and battle reports of the Iron Fist campaign server.",
+    "VERSION": "0.1.0",
+    # The API browser's scripts and styles come from the sidecar package: no CDN at run time.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    # Several models have a "status" or "kind": one schema name each.
+    "ENUM_NAME_OVERRIDES": {
+        "CampaignStatusEnum": "campaign.models.Campaign.Status",
+        "TurnStatusEnum": "campaign.models.Turn.Status",
+        "OrderKindEnum": "orders.models.Order.Kind",
+        "ReportKindEnum": "rules.models.Report.Kind",
+    },
+}
+# Only the API benchmark (manage.py bench_api) turns this on: it adds a minimal write endpoint.
+IRONFIST_BENCH = env_bool("IRONFIST_BENCH", False)
 
 # Without a broker, tasks run in process: `make run` and the default test run need no Redis.
 REDIS_URL = env_url("REDIS_URL", ("redis", "rediss"))

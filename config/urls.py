@@ -5,5 +5,6 @@ from drf_spectacular.views import SpectacularAPIView
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    path("api/", include("config.api_urls", namespace="api")),
     path("", include("frontend.urls")),
 ]

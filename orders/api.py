@@ -1,0 +1,120 @@
+"""Order entry through the API: the same service as the order form, with its errors as 400s by field.
+
+A player lists, submits, changes and deletes its own nation's orders; the GM reads every nation's. Another
+nation's order is not in the viewer's queryset, so by id it is a 404, for reading and for writing.
+"""
+
+from __future__ import annotations
+
+from django.http import Http404
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
+from rest_framework import generics, status
+from rest_framework.exceptions import ValidationError
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from campaign.api import SLUG, CampaignScoped, IsPlayerToWrite
+from campaign.selectors import orders_visible, turn_current, turns_of
+from orders.models import Order
+from orders.serializers import OrderInputSerializer, OrderSerializer
+from orders.services import OrderDraft, OrderError, order_change, order_delete, order_submit
+
+TURN = OpenApiParameter(
+    "turn", int, OpenApiParameter.QUERY, description="A turn's number; the current turn when left out."
+)
+PK = OpenApiParameter("pk", int, OpenApiParameter.PATH, description="The order's id.")
+
+
+def _bad_order(error: OrderError) -> ValidationError:
+    return ValidationError({error.field: [error.message]})
+
+
+@extend_schema_view(
+    get=extend_schema(parameters=[SLUG, TURN]),
+    post=extend_schema(parameters=[SLUG], request=OrderInputSerializer, responses={201: OrderSerializer}),
+)
+class OrderList(CampaignScoped, generics.ListCreateAPIView):
+    """Your nation's orders for a turn in submission order (the GM: every nation's); POST adds one."""
+
+    serializer_class = OrderSerializer
+    permission_classes = [IsAuthenticated, IsPlayerToWrite]
+    queryset = Order.objects.none()
+
+    def get_queryset(self):
+        number = self.request.query_params.get("turn")
+        if number is None:
+            turn = turn_current(campaign=self.viewer.campaign)
+        elif number.isdigit():
+            turn = turns_of(campaign=self.viewer.campaign).filter(number=int(number)).first()
+        else:
+            raise ValidationError({"turn": ["a turn's number, like 3"]})
+        if turn is None:
+            return Order.objects.none()
+        return orders_visible(viewer=self.viewer, turn=turn)
+
+    def create(self, request: Request, *args, **kwargs) -> Response:
+        entered = OrderInputSerializer(data=request.data)
+        entered.is_valid(raise_exception=True)
+        turn = turn_current(campaign=self.viewer.campaign)
+        if turn is None:
+            raise ValidationError({"turn": ["no turn is open for orders"]})
+        try:
+            order = order_submit(user=request.user, turn=turn, draft=entered.draft())
+        except OrderError as error:
+            raise _bad_order(error) from error
+        data = self.get_serializer(order).data
+        return Response(data, status=status.HTTP_201_CREATED, headers={"Location": data["url"]})
+
+
+@extend_schema_view(
+    get=extend_schema(parameters=[SLUG, PK]),
+    put=extend_schema(parameters=[SLUG, PK], request=OrderInputSerializer, responses=OrderSerializer),
+    patch=extend_schema(parameters=[SLUG, PK], request=OrderInputSerializer, responses=OrderSerializer),
+    delete=extend_schema(parameters=[SLUG, PK]),
+)
+class OrderDetail(CampaignScoped, generics.RetrieveUpdateDestroyAPIView):
+    """One order: change it in place (it keeps its place in the submission order) or delete it."""
+
+    serializer_class = OrderSerializer
+    permission_classes = [IsAuthenticated, IsPlayerToWrite]
+    queryset = Order.objects.none()
+
+    def get_queryset(self):
+        return orders_visible(viewer=self.viewer)
+
+    def get_object(self) -> Order:
+        pk = self.kwargs["pk"]
+        order = self.get_queryset().filter(pk=pk).first()
+        if order is None:
+            raise Http404("no such order")
+        return order
+
+    def update(self, request: Request, *args, partial: bool = False, **kwargs) -> Response:
+        order = self.get_object()
+        if partial and isinstance(request.data, dict):
+            # A PATCH names only what changes; the rest is the order as it stands.
+            current = {
+                "kind": order.kind,
+                "origin": order.origin.code,
+                "target": order.target.code if order.target_id else None,
+                "units": order.units,
+            }
+            entered = OrderInputSerializer(data={**current, **request.data})
+        else:
+            entered = OrderInputSerializer(data=request.data)
+        entered.is_valid(raise_exception=True)
+        draft: OrderDraft = entered.draft()
+        try:
+            order = order_change(user=request.user, order=order, draft=draft)
+        except OrderError as error:
+            raise _bad_order(error) from error
+        return Response(self.get_serializer(order).data)
+
+    def destroy(self, request: Request, *args, **kwargs) -> Response:
+        order = self.get_object()
+        try:
+            order_delete(user=request.user, order=order)
+        except OrderError as error:
+            raise _bad_order(error) from error
+        return Response(status=status.HTTP_204_NO_CONTENT)

@@ -1,0 +1,63 @@
+"""Orders in and out of the API. Input is only checked for shape here; the rules judge it in the service."""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+from rest_framework.reverse import reverse
+
+from orders.models import Order
+from orders.services import OrderDraft, order_describe
+
+
+class OrderInputSerializer(serializers.Serializer):
+    """An order as a player enters it: region codes and counts per unit type, like the order form."""
+
+    kind = serializers.CharField(help_text="hold, move, rebase, attack or stand_down")
+    origin = serializers.CharField(help_text="The region code the units leave from (or hold in).")
+    target = serializers.CharField(
+        required=False, allow_null=True, allow_blank=True, default=None, help_text="A region code."
+    )
+    units = serializers.DictField(
+        child=serializers.IntegerField(), allow_empty=False, help_text='Counts per unit type: {"JV": 3}.'
+    )
+
+    def draft(self) -> OrderDraft:
+        data = self.validated_data
+        return OrderDraft(
+            kind=data["kind"], origin=data["origin"], target=data["target"] or None, units=data["units"]
+        )
+
+
+class OrderSerializer(serializers.ModelSerializer):
+    turn = serializers.IntegerField(source="turn.number")
+    nation = serializers.CharField(source="nation.code")
+    origin = serializers.CharField(source="origin.code")
+    target = serializers.CharField(source="target.code", allow_null=True, default=None)
+    description = serializers.SerializerMethodField(help_text='"6 JV, 2 PA attack K7 from V3"')
+    url = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Order
+        fields = [
+            "id",
+            "turn",
+            "nation",
+            "sequence",
+            "kind",
+            "origin",
+            "target",
+            "units",
+            "description",
+            "submitted_at",
+            "url",
+        ]
+
+    def get_description(self, order: Order) -> str:
+        return order_describe(order)
+
+    def get_url(self, order: Order) -> str:
+        return reverse(
+            "api:order-detail",
+            kwargs={"slug": self.context["slug"], "pk": order.pk},
+            request=self.context["request"],
+        )

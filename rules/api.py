@@ -1,0 +1,108 @@
+"""Turn processing and battle reports through the API.
+
+The GM queues a turn's processing and polls its status; the Celery task does the work (open -> processing
+-> resolved or failed), so the endpoint claims nothing itself. Players read the reports of the battles
+their nation fought in or supported; the GM reads them all. Never the turn's whole result.
+"""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
+from rest_framework import generics, status
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.reverse import reverse
+
+from campaign.api import NUMBER, SLUG, CampaignScoped, IsGM
+from campaign.models import Turn
+from campaign.selectors import reports_visible
+from campaign.serializers import TurnQueuedSerializer, TurnStatusSerializer
+from rules.models import Report
+from rules.serializers import ReportSerializer, ReportSummarySerializer
+from rules.services import turn_queue, turn_retry
+
+POSITION = OpenApiParameter(
+    "position", int, OpenApiParameter.PATH, description="The battle's place in the turn's resolution order."
+)
+
+
+class TurnScoped(CampaignScoped):
+    def get_serializer_context(self) -> dict:
+        return {**super().get_serializer_context(), "number": self.kwargs.get("number")}
+
+
+def _queued(request: Request, slug: str, turn: Turn) -> Response:
+    turn.refresh_from_db(fields=["status"])  # with Celery in process (no broker), it may be done already
+    status_url = reverse("api:turn-status", kwargs={"slug": slug, "number": turn.number}, request=request)
+    data = TurnQueuedSerializer({"number": turn.number, "status": turn.status, "status_url": status_url}).data
+    return Response(data, status=status.HTTP_202_ACCEPTED, headers={"Location": status_url})
+
+
+@extend_schema(parameters=[SLUG, NUMBER], request=None, responses={202: TurnQueuedSerializer})
+class TurnProcess(TurnScoped):
+    """GM: queue the turn's processing. 202 with the URL of its status; 409 when the turn is not open."""
+
+    permission_classes = [IsAuthenticated, IsGM]
+    queryset = Turn.objects.none()
+
+    def post(self, request: Request, slug: str, number: int) -> Response:
+        turn = self.turn_get()
+        if turn.status != Turn.Status.OPEN:
+            return Response(
+                {"turn": [f"turn {turn.number} is {turn.status}: only an open turn can be processed"]},
+                status=status.HTTP_409_CONFLICT,
+            )
+        turn_queue(turn_id=turn.pk)
+        return _queued(request, slug, turn)
+
+
+@extend_schema(parameters=[SLUG, NUMBER], request=None, responses={202: TurnQueuedSerializer})
+class TurnRetry(TurnScoped):
+    """GM: reopen a failed turn and queue it again; 409 when the turn has not failed."""
+
+    permission_classes = [IsAuthenticated, IsGM]
+    queryset = Turn.objects.none()
+
+    def post(self, request: Request, slug: str, number: int) -> Response:
+        turn = self.turn_get()
+        if not turn_retry(turn_id=turn.pk):
+            return Response(
+                {"turn": [f"turn {turn.number} is {turn.status}: only a failed turn can be retried"]},
+                status=status.HTTP_409_CONFLICT,
+            )
+        return _queued(request, slug, turn)
+
+
+@extend_schema(parameters=[SLUG, NUMBER], responses=TurnStatusSerializer)
+class TurnStatus(TurnScoped):
+    """GM: the turn's processing status, with the error when it failed."""
+
+    permission_classes = [IsAuthenticated, IsGM]
+    queryset = Turn.objects.none()
+
+    def get(self, request: Request, slug: str, number: int) -> Response:
+        return Response(TurnStatusSerializer(self.turn_get()).data)
+
+
+@extend_schema_view(get=extend_schema(parameters=[SLUG, NUMBER]))
+class ReportList(TurnScoped, generics.ListAPIView):
+    """The turn's battle reports you may read, in resolution order."""
+
+    serializer_class = ReportSummarySerializer
+    queryset = Report.objects.none()
+
+    def get_queryset(self):
+        return reports_visible(viewer=self.viewer, turn=self.turn_get()).prefetch_related("nations")
+
+
+@extend_schema_view(get=extend_schema(parameters=[SLUG, NUMBER, POSITION]))
+class ReportDetail(TurnScoped, generics.RetrieveAPIView):
+    """One battle report, every number and roll in it; a 404 for a battle your nation was not in."""
+
+    serializer_class = ReportSerializer
+    queryset = Report.objects.none()
+    lookup_field = "position"
+
+    def get_queryset(self):
+        return reports_visible(viewer=self.viewer, turn=self.turn_get()).prefetch_related("nations")
