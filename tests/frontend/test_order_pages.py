@@ -1,0 +1,134 @@
+"""Order entry in the browser: plain forms, the engine's messages next to the field, what happened said."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+
+from orders.models import Order
+
+CAMPAIGN = reverse("frontend:campaign", args=["demo"])
+CREATE = reverse("frontend:order_create", args=["demo"])
+
+
+@pytest.fixture
+def as_player(client, player):
+    client.force_login(player)
+    return client
+
+
+def _messages(response):
+    return [str(m) for m in response.context["messages"]]
+
+
+def test_it_saves_an_order_and_says_what_it_was(as_player, turn1):
+    response = as_player.post(
+        CREATE,
+        {"origin": "N5", "kind": "attack", "target": "M2", "units_JV": "4", "units_PA": "3"},
+        follow=True,
+    )
+    assert _messages(response) == ["Order saved: 4 JV, 3 PA attack M2 from N5."]
+    order = Order.objects.get(turn=turn1)
+    assert (order.kind, order.origin.code, order.target.code, order.units) == (
+        "attack",
+        "N5",
+        "M2",
+        {"JV": 4, "PA": 3},
+    )
+    page = response.content.decode()
+    assert "4 JV, 3 PA attack M2 from N5" in page
+    assert "Units without orders hold." in page
+    # The order is drawn on the map as a solid arrow.
+    assert 'class="arrow arrow-attack"' in page
+
+
+def test_it_shows_the_rules_message_next_to_the_field_at_fault(as_player, turn1):
+    response = as_player.post(CREATE, {"origin": "N4", "kind": "attack", "target": "K1", "units_JV": "2"})
+    assert response.status_code == 400
+    assert response.context["form"].errors["target"] == ["K1 is not adjacent to N4"]
+    page = response.content.decode()
+    assert page.index("K1 is not adjacent to N4") > page.index('name="target"')
+    assert not Order.objects.filter(turn=turn1).exists()
+
+
+def test_it_says_how_many_units_are_left_after_the_other_orders(as_player, turn1):
+    as_player.post(CREATE, {"origin": "N5", "kind": "attack", "target": "M2", "units_PA": "2"})
+    response = as_player.post(CREATE, {"origin": "N5", "kind": "attack", "target": "M1", "units_PA": "2"})
+    assert response.context["form"].units_errors == ["only 1 PA left in N5 after your other orders, not 2"]
+    assert "only 1 PA left in N5 after your other orders, not 2" in response.content.decode()
+
+
+def test_it_offers_only_the_origins_with_units_and_targets_in_reach(as_player, turn1):
+    response = as_player.get(CAMPAIGN + "?origin=N5")
+    form = response.context["form"]
+    assert [c for c, _ in form.fields["origin"].choices] == ["N1", "N2", "N3", "N4", "N5"]
+    assert form["origin"].value() == "N5"
+    targets = {c for c, _ in form.fields["target"].choices}
+    assert {"M1", "M2", "N2", "N4"} <= targets and "E5" not in targets
+    # The counts are capped at what is in N5: JV 4, PA 3, TY 1.
+    assert form.fields["units_JV"].widget.attrs["max"] == "4"
+    assert form.fields["units_IV"].widget.attrs["max"] == "0"
+
+
+def test_it_changes_an_order_in_place_and_says_from_what_to_what(as_player, turn1):
+    as_player.post(CREATE, {"origin": "N5", "kind": "attack", "target": "M2", "units_JV": "4"})
+    order = Order.objects.get(turn=turn1)
+    url = reverse("frontend:order_edit", args=["demo", order.pk])
+    assert as_player.get(url).context["form"]["target"].value() == "M2"
+    response = as_player.post(
+        url, {"origin": "N5", "kind": "attack", "target": "M1", "units_JV": "3"}, follow=True
+    )
+    assert _messages(response) == ["Order changed: 4 JV attack M2 from N5 → 3 JV attack M1 from N5."]
+    order.refresh_from_db()
+    assert (order.target.code, order.units, order.sequence) == ("M1", {"JV": 3}, 1)
+
+
+def test_it_deletes_an_order_and_says_the_units_hold(as_player, turn1):
+    as_player.post(CREATE, {"origin": "N5", "kind": "move", "target": "N4", "units_JV": "1"})
+    order = Order.objects.get(turn=turn1)
+    response = as_player.post(reverse("frontend:order_delete", args=["demo", order.pk]), follow=True)
+    assert _messages(response)[-1:] == [
+        "Order deleted: 1 JV move N4 from N5. Those units hold unless you order them again."
+    ]
+    assert not Order.objects.filter(turn=turn1).exists()
+
+
+def test_it_refuses_orders_after_the_deadline(as_player, turn1):
+    turn1.deadline = timezone.now() - timedelta(minutes=1)
+    turn1.save()
+    response = as_player.post(CREATE, {"origin": "N5", "kind": "attack", "target": "M2", "units_JV": "1"})
+    assert response.status_code == 400
+    assert "the deadline of turn 1 has passed" in response.content.decode()
+    assert "deadline passed" in response.content.decode()
+
+
+def test_it_lets_a_click_on_the_map_choose_the_origin_without_script(as_player, turn1):
+    page = as_player.get(CAMPAIGN).content.decode()
+    assert '<a href="?origin=N5#order"' in page
+    assert "frontend/site.js" in page
+
+
+def test_it_shows_the_map_with_owners_terrain_forts_and_only_the_stacks_in_sight(as_player, turn1, nations):
+    page = as_player.get(CAMPAIGN).content.decode()
+    # N5 is Nordmark's: its colour; M2 is unowned: light grey.
+    assert 'id="region-N5" data-region="N5" data-owner="NOR"' in page
+    assert nations["NOR"].color in page
+    assert 'id="region-M2" data-region="M2" data-owner=""' in page
+    assert 'class="rough"' in page and 'class="city"' in page and 'class="fort"' in page
+    assert "JV 4 · PA 3 · TY 1" in page
+    # Fog of war: EST's E5 (JV 5, IV 2) is far from every Nordmark region.
+    table = as_player.get(CAMPAIGN).context["table"]
+    by_code = {row["code"]: row for row in table}
+    assert by_code["E5"]["stacks"] == []
+    assert [s["label"] for s in by_code["N5"]["stacks"]] == ["JV 4 · PA 3 · TY 1"]
+
+
+def test_it_shows_the_top_bar_with_turn_deadline_and_nation(as_player, turn1):
+    page = as_player.get(CAMPAIGN).content.decode()
+    assert "The Grenzwald Crisis" in page and "Turn 1" in page
+    assert "Kingdom of Nordmark" in page
+    assert f'datetime="{turn1.deadline.isoformat()}"' in page or "d 23 h left" in page
+    assert "UTC" in page

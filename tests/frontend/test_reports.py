@@ -1,0 +1,115 @@
+"""Battle reports that explain every number: terms, dice, difference, loss row, losses, the outcome, and
+the reader's own support units' chances and rolls, never another nation's."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from frontend.reports import battle_card
+from tests.rules.test_report import KARELIA
+from tests.rules.turns import play
+
+NAMES = {"SUOMI": "Suomi", "NEUVOSTO": "Neuvosto"}
+
+
+@pytest.fixture(scope="module")
+def karelia():
+    result = play(**KARELIA)
+    return result.battles[0], result.to_dict()
+
+
+def test_it_lays_out_every_term_of_both_sides_with_its_rule(karelia):
+    card = battle_card(karelia[0], names=NAMES)
+    rows = {row["term"]: row for row in card["term_rows"]}
+    assert rows["JV"]["cells"][0]["detail"] == "7 × 2" and rows["JV"]["cells"][1]["value"] == 8
+    assert rows["pincer"]["cells"][1] is None and rows["pincer"]["rule"] == "§4"
+    assert rows["fortification"]["cells"][0] is None
+    assert card["term_rows"][-1]["term"] == "fortune of war"
+    assert [s["kta"] for s in card["sides"]] == [28, 16]
+    assert [s["dice"] for s in card["sides"]] == [[2], [3]]
+
+
+def test_it_explains_the_difference_row_losses_and_why_the_region_changed_hands(karelia):
+    card = battle_card(karelia[0], names=NAMES)
+    assert card["difference"] == 12
+    assert card["row_text"] == "loss table row 11–13: the loser loses 60 %, the winner 20 %"
+    assert card["past_threshold"]
+    attacker, defender = card["sides"]
+    assert (attacker["losses"], defender["losses"]) == ("JV 2, PA 1", "JV 4, PA 2")
+    assert "JV: 20% of 7 × 10/10, rounded up" in attacker["loss_notes"]
+    assert card["result"] == "Suomi takes KAR."
+    assert "§5 exception 2" in card["decided_by"]
+    assert attacker["support"] == ["1 TY of Suomi from LAD", "2 IV of Suomi from VII"]
+
+
+def test_it_shows_support_rolls_only_for_the_readers_nation(karelia):
+    data, result = karelia
+    own = {
+        "chances": [c for c in result["support_chances"] if c["nation"] == "SUOMI"],
+        "rolls": [r for r in result["support_rolls"] if r["nation"] == "SUOMI"],
+    }
+    card = battle_card(data, names=NAMES, support=own)
+    assert [(r["unit_type"], r["unit"], r["roll"]) for r in card["support_rolls"]] == [
+        ("TY", 1, 14),
+        ("IV", 1, 93),
+        ("IV", 2, 51),
+    ]
+    assert battle_card(data, names=NAMES, support={"chances": [], "rolls": []})["support_rolls"] == []
+
+
+@pytest.fixture
+def battle_played(demo, turn1, player, rival, place_orders):
+    """NOR attacks KAR's K1 from N3; KAR's units in K2 support the defence. Turn 1 resolved."""
+    from campaign.services import membership_set
+    from rules.services import turn_process
+
+    kar = membership_set(
+        campaign=demo, username="kar", password="kar-password-1", nation=demo.nations.get(code="KAR")
+    )
+    place_orders(turn1, [("NOR", "attack", "N3", "K1", {"JV": 2}), ("NOR", "attack", "N5", "M2", {"JV": 1})])
+    assert turn_process(turn_id=turn1.pk).status == "resolved"
+    return kar.user
+
+
+def test_it_shows_a_player_the_summary_its_battles_and_the_public_changes(client, player, battle_played):
+    client.force_login(player)
+    response = client.get(reverse("frontend:turn", args=["demo", 1]))
+    page = response.content.decode()
+    assert response.context["summary"] == "Turn 1: 2 battles, you took M2"
+    assert "Battle of K1" in page and "Battle of M2" in page
+    assert "fortune of war" in page and "1d6 rolled" in page and "loss table row" in page
+    # KAR's supporting units fought in K1: their loss rolls are KAR's business only.
+    assert not any(card["support_rolls"] for card in response.context["cards"])
+    assert [c["region"] for c in response.context["changes"]] == ["M2"]
+
+
+def test_it_shows_the_supporters_own_rolls_to_the_supporter(client, battle_played):
+    client.force_login(battle_played)
+    response = client.get(reverse("frontend:turn", args=["demo", 1]))
+    cards = {card["region"]: card for card in response.context["cards"]}
+    assert set(cards) == {"K1"}
+    assert cards["K1"]["support_chances"] and all(
+        c["nation"] == "KAR" for c in cards["K1"]["support_chances"]
+    )
+
+
+def test_it_keeps_every_past_turn_readable(client, player, battle_played, demo, place_orders):
+    from rules.services import turn_process
+
+    turn2 = demo.turns.get(number=2)
+    place_orders(turn2, [("NOR", "attack", "M2", "M1", {"JV": 1})])
+    turn_process(turn_id=turn2.pk)
+    client.force_login(player)
+    listing = client.get(reverse("frontend:turns", args=["demo"]))
+    assert [t.number for t in listing.context["turns"]] == [2, 1]
+    assert client.get(reverse("frontend:turn", args=["demo", 1])).status_code == 200
+    assert client.get(reverse("frontend:turn", args=["demo", 3])).status_code == 404
+
+
+def test_it_draws_the_new_owner_on_the_map_after_the_turn(client, player, battle_played, nations):
+    client.force_login(player)
+    page = client.get(reverse("frontend:campaign", args=["demo"])).content.decode()
+    assert 'id="region-M2" data-region="M2" data-owner="NOR"' in page
+    turn_page = client.get(reverse("frontend:turn", args=["demo", 1])).content.decode()
+    assert 'id="region-M2" data-region="M2" data-owner="NOR"' in turn_page
