@@ -144,10 +144,8 @@ def turns(draw: st.DrawFn) -> tuple[TurnInput, str, int]:
         targets = sorted(neighbours[code])
         enemy = [t for t in targets if owners[t] != nation and frozenset((nation, owners[t])) not in at_peace]
         own = [t for t in targets if owners[t] == nation]
-        for _ in range(draw(st.integers(0, 3))):
-            kind = draw(
-                st.sampled_from(("attack", "attack", "attack", "move", "rebase", "stand_down", "hold"))
-            )
+        for _ in range(draw(st.integers(1, 4))):
+            kind = draw(st.sampled_from(("attack",) * 5 + ("move", "rebase", "stand_down", "hold")))
             if kind == "attack" and enemy:
                 target = draw(st.sampled_from(enemy))
                 ground = {t: take(nation, code, t, None) for t in ("JV", "PA") if draw(st.booleans())}
