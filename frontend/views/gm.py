@@ -212,6 +212,14 @@ def process_post(request: HttpRequest, slug: str) -> HttpResponse:
     return redirect("frontend:gm_turn", slug=slug, number=turn.number)
 
 
+STATUS_WORDS = {
+    "open": "open: waiting for processing (queued, or not yet asked)",
+    "processing": "processing…",
+    "resolved": "done",
+    "failed": "failed",
+}
+
+
 def _turn_of(viewer: Viewer, number: int) -> Turn:
     return get_object_or_404(Turn.objects.defer("result"), campaign=viewer.campaign, number=number)
 
@@ -220,6 +228,7 @@ def _status(viewer: Viewer, turn: Turn) -> dict[str, Any]:
     status: dict[str, Any] = {
         "turn": turn.number,
         "status": turn.status,
+        "words": STATUS_WORDS.get(turn.status, turn.status),
         "done": turn.status in ("resolved", "failed"),
     }
     if turn.status == Turn.Status.FAILED:

@@ -239,8 +239,10 @@ def _roster(data: MapData, viewer: Viewer, unit_types: list[str], left: dict[str
                 {
                     "code": r["code"],
                     "name": r["name"],
-                    "counts": [units.get(t, 0) for t in unit_types],
-                    "left": [left.get(r["code"], {}).get(t, units.get(t, 0)) for t in unit_types],
+                    "cells": [
+                        {"count": units.get(t, 0), "free": left.get(r["code"], {}).get(t, units.get(t, 0))}
+                        for t in unit_types
+                    ],
                 }
             )
     return {"rows": rows, "totals": [totals[t] for t in unit_types]}

@@ -122,6 +122,7 @@ def test_it_processes_the_turn_and_shows_the_summary_with_every_report(
     assert status == {
         "turn": 1,
         "status": "resolved",
+        "words": "done",
         "done": True,
         "battles": 1,
         "conquests": 1,

@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from rules.services import turn_process
 
-# Session, user, campaign, membership, turn, regions, nations, stacks in sight, own orders, borders: 14 at most.
+# Session, user, campaign, membership, turn, regions, nations, stacks in sight, orders, borders: 14 at most.
 CEILING = 15
 
 

@@ -61,7 +61,7 @@
       fetch(status.dataset.statusUrl, { credentials: "same-origin" })
         .then(function (r) { return r.json(); })
         .then(function (data) {
-          status.querySelector("[data-status]").textContent = data.status;
+          status.querySelector("[data-status]").textContent = data.words;
           if (data.done) { window.location.reload(); } else { setTimeout(poll, 1500); }
         })
         .catch(function () { setTimeout(poll, 5000); });

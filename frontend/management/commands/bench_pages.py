@@ -1,0 +1,143 @@
+"""Time the pages of a generated campaign over one HTTP connection, as a browser would fetch them.
+
+    DJANGO_DEBUG=true python manage.py bench_pages --regions 2000 --nations 50
+
+Creates a throwaway campaign (deleted afterwards unless --keep), with the generated orders of one busy
+turn, a player of the nation with the most orders and a GM; serves the project's WSGI application from a
+thread on 127.0.0.1 and fetches each page --repeat times over one keep-alive connection.
+"""
+
+from __future__ import annotations
+
+import http.client
+import statistics
+import threading
+import time
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError
+from django.core.servers.basehttp import WSGIRequestHandler, WSGIServer, get_internal_wsgi_application
+from django.test import Client, override_settings
+
+from campaign.generate import orders_generate, scenario_generate
+from campaign.models import Campaign
+from campaign.scenario import scenario_parse
+from campaign.services import membership_set, scenario_import
+from orders.models import Order
+from rules.services import turn_process
+
+GOAL_MS = 300
+
+
+class _QuietHandler(WSGIRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+class Command(BaseCommand):
+    help = "Time the campaign, turn and GM pages of a generated campaign over one HTTP connection."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--regions", type=int, default=2000)
+        parser.add_argument("--nations", type=int, default=50)
+        parser.add_argument("--seed", type=int, default=1)
+        parser.add_argument("--repeat", type=int, default=10)
+        parser.add_argument("--keep", action="store_true", help="keep the campaign instead of deleting it")
+
+    def handle(self, *args, regions, nations, seed, repeat, keep, **options):
+        slug = f"bench-pages-{regions}-{nations}-{seed}"
+        if Campaign.objects.filter(slug=slug).exists():
+            raise CommandError(f"campaign {slug!r} exists already; delete it or pass another --seed")
+        data = scenario_generate(regions=regions, nations=nations, seed=seed)
+        campaign = scenario_import(scenario=scenario_parse(data), slug=slug)
+        try:
+            self._run(campaign, data, seed, repeat)
+        finally:
+            if not keep:
+                campaign.delete()
+
+    def _run(self, campaign: Campaign, data: dict, seed: int, repeat: int) -> None:
+        turn = campaign.turns.get(number=1)
+        orders = orders_generate(scenario=data, seed=seed)
+        nation_ids = dict(campaign.nations.values_list("code", "id"))
+        region_ids = dict(campaign.regions.values_list("code", "id"))
+        Order.objects.bulk_create(
+            Order(
+                turn=turn,
+                nation_id=nation_ids[o["nation"]],
+                kind=o["kind"],
+                origin_id=region_ids[o["origin"]],
+                target_id=region_ids[o["target"]],
+                units=o["units"],
+                sequence=i + 1,
+            )
+            for i, o in enumerate(orders)
+        )
+        busiest = max(nation_ids, key=lambda code: sum(o["nation"] == code for o in orders))
+        nation = campaign.nations.get(code=busiest)
+        player = membership_set(
+            campaign=campaign, username=f"{campaign.slug}-p", password="x" * 12, nation=nation
+        )
+        gm = membership_set(campaign=campaign, username=f"{campaign.slug}-gm", password="x" * 12, nation=None)
+        own = sum(o["nation"] == busiest for o in orders)
+        self.stdout.write(
+            f"{campaign.regions.count()} regions, {len(nation_ids)} nations, {len(orders)} orders "
+            f"({own} of {busiest}, the player's)"
+        )
+        with override_settings(ALLOWED_HOSTS=["127.0.0.1"], SECURE_SSL_REDIRECT=False):
+            server = WSGIServer(("127.0.0.1", 0), _QuietHandler)
+            server.set_app(get_internal_wsgi_application())
+            thread = threading.Thread(target=server.serve_forever, daemon=True)
+            thread.start()
+            try:
+                port = server.server_address[1]
+                slug = campaign.slug
+                before = [
+                    (player.user, f"/c/{slug}/", "campaign page, player, turn 1 with orders"),
+                    (gm.user, f"/c/{slug}/", "campaign page, GM (every stack)"),
+                    (gm.user, f"/c/{slug}/gm/", "GM dashboard"),
+                ]
+                results = self._fetch_all(port, before, repeat)
+                processed = turn_process(turn_id=turn.pk)
+                self.stdout.write(
+                    f"(turn 1 processed: {processed.status}, {processed.reports.count()} battles)"
+                )
+                after = [
+                    (player.user, f"/c/{slug}/", "campaign page, player, after the turn"),
+                    (player.user, f"/c/{slug}/turns/1/", "turn 1 report page, player"),
+                    (gm.user, f"/c/{slug}/turns/1/", "turn 1 report page, GM (every battle)"),
+                ]
+                results += self._fetch_all(port, after, repeat)
+            finally:
+                server.shutdown()
+                server.server_close()
+        for label, size, times in results:
+            median = statistics.median(times)
+            verdict = "ok" if median < GOAL_MS else f"over the {GOAL_MS} ms goal"
+            self.stdout.write(
+                f"  {label:<45} median {median:6.1f} ms  max {max(times):6.1f} ms  "
+                f"{size / 1024:7.0f} KiB  {verdict}"
+            )
+
+    def _fetch_all(self, port: int, pages, repeat: int):
+        results = []
+        for user, url, label in pages:
+            client = Client()
+            client.force_login(user)
+            cookie = f"{settings.SESSION_COOKIE_NAME}={client.cookies[settings.SESSION_COOKIE_NAME].value}"
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+            times, size = [], 0
+            for i in range(repeat + 1):
+                begun = time.perf_counter()
+                connection.request("GET", url, headers={"Cookie": cookie, "Connection": "keep-alive"})
+                response = connection.getresponse()
+                body = response.read()
+                elapsed = (time.perf_counter() - begun) * 1000
+                if response.status != 200:
+                    raise CommandError(f"{url}: HTTP {response.status}")
+                if i:  # the first request warms the caches (ruleset, templates)
+                    times.append(elapsed)
+                size = len(body)
+            connection.close()
+            results.append((label, size, times))
+        return results
