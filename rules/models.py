@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.db import models
 
 from campaign.models import Nation, Turn
@@ -52,3 +53,62 @@ class ReportNation(models.Model):
 
     def __str__(self) -> str:
         return f"{self.nation.code} in report {self.report_id}"
+
+
+class TurnSnapshot(models.Model):
+    """The engine's input as turn processing read it: the world before the turn, to restore on rollback.
+
+    Written by turn processing in its own transaction, so every resolved turn has one. `fingerprint` is the
+    SHA-256 of the input's canonical JSON and the seed: equal fingerprints, equal results.
+    """
+
+    turn = models.OneToOneField(Turn, on_delete=models.CASCADE, related_name="snapshot")
+    fingerprint = models.CharField(max_length=64)
+    turn_input = models.JSONField(help_text="The TurnInput, canonical: what the engine was given.")
+
+    def __str__(self) -> str:
+        return f"snapshot of turn {self.turn_id} ({self.fingerprint[:12]})"
+
+
+class TurnPreview(models.Model):
+    """The GM's dry run of an open turn: the engine's result on the orders of the moment, nothing written.
+
+    Publishing compares the real result with this one; `published_matched` records what it found.
+    """
+
+    turn = models.OneToOneField(Turn, on_delete=models.CASCADE, related_name="preview")
+    fingerprint = models.CharField(max_length=64)
+    turn_input = models.JSONField(help_text="The input previewed, to name what changed before publishing.")
+    result = models.JSONField(help_text="The engine's whole TurnResult, as turn processing would store it.")
+    created_at = models.DateTimeField()
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    published_at = models.DateTimeField(null=True, blank=True)
+    published_matched = models.BooleanField(
+        null=True, blank=True, help_text="Whether the published result was the previewed one."
+    )
+    published_note = models.CharField(max_length=300, blank=True)
+
+    def __str__(self) -> str:
+        return f"preview of turn {self.turn_id} ({self.fingerprint[:12]})"
+
+
+class TurnArchive(models.Model):
+    """A result the GM rolled back: kept whole (its reports are its battles), read by the GM only."""
+
+    turn = models.ForeignKey(Turn, on_delete=models.CASCADE, related_name="archives")
+    fingerprint = models.CharField(max_length=64, blank=True)
+    result = models.JSONField(help_text="The rolled-back TurnResult, its battle reports included.")
+    processed_at = models.DateTimeField(null=True, blank=True)
+    archived_at = models.DateTimeField()
+    archived_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    reason = models.CharField(max_length=300, blank=True)
+
+    class Meta:
+        ordering = ["turn", "-archived_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"turn {self.turn_id} as rolled back at {self.archived_at:%Y-%m-%d %H:%M}"

@@ -1,6 +1,7 @@
 """Turn processing: claim the turn, load the world, run the engine, write the result. One transaction.
 
 turn_process(turn_id=...)      what the Celery task and `manage.py process_turn` call
+turn_load(turn=...)            the world as the engine will see it (processing and the GM's preview)
 turn_reopen(turn_id=...)       a failed turn back to open, once the GM has read the error
 turn_retry(turn_id=...)        reopen and queue: the GM's retry of a failed turn
 turn_queue(turn_id=...)        queue processing once the caller's transaction commits
@@ -13,12 +14,15 @@ import logging
 import traceback
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
+from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from django.db import connection, transaction
 from django.utils import timezone
 
 from campaign.models import Campaign, Region, Stack, Turn
+from campaign.lifecycle import turn_queue_claim, turn_resolved
 from campaign.services import turn_create
 from rules import engine
 from rules.bulk import rows_insert, rows_payload, rows_table, rows_update
@@ -31,8 +35,9 @@ from rules.mapping import (
     turn_input_from_rows,
     world_ids,
 )
-from rules.models import Report, ReportNation
+from rules.models import Report, ReportNation, TurnSnapshot
 from rules.selectors import turn_rows_load
+from rules.snapshot import input_fingerprint, input_plain
 
 logger = logging.getLogger(__name__)
 
@@ -84,16 +89,37 @@ def turn_process(
         return turn
 
 
+@dataclass(frozen=True)
+class LoadedTurn:
+    """A turn's world as the engine will see it; `fingerprint` identifies the input and the seed."""
+
+    rows: Rows
+    ids: WorldIds
+    turn_input: engine.TurnInput
+    plain: dict[str, Any]
+    fingerprint: str
+
+
+def turn_load(*, turn: Turn) -> LoadedTurn:
+    """Load the world for the engine (seven queries); shared by processing and the GM's preview."""
+    rows = turn_rows_load(turn=turn)
+    ids = world_ids(rows)
+    turn_input = turn_input_from_rows(rows, ids)
+    plain = input_plain(turn_input)
+    return LoadedTurn(rows, ids, turn_input, plain, input_fingerprint(plain, turn.seed_value))
+
+
 def _turn_resolve(*, turn: Turn, now: Callable[[], datetime], stage: Stage) -> None:
     campaign: Campaign = turn.campaign
     with stage("load"):
-        rows = turn_rows_load(turn=turn)
-        ids = world_ids(rows)
-        turn_input = turn_input_from_rows(rows, ids)
+        loaded = turn_load(turn=turn)
+        rows, ids = loaded.rows, loaded.ids
         ruleset = campaign.ruleset()
     with stage("resolve"):
-        result = engine.resolve_turn(turn_input, ruleset, turn.seed_value)
+        result = engine.resolve_turn(loaded.turn_input, ruleset, turn.seed_value)
     with stage("write"):
+        # The world before the turn, in one row, so that the GM can roll the turn back exactly.
+        TurnSnapshot.objects.create(turn=turn, fingerprint=loaded.fingerprint, turn_input=loaded.plain)
         _result_write(turn=turn, rows=rows, ids=ids, result=result)
         turn.status = Turn.Status.RESOLVED
         turn.result = result.to_dict()
@@ -101,6 +127,8 @@ def _turn_resolve(*, turn: Turn, now: Callable[[], datetime], stage: Stage) -> N
         turn.processed_at = now()
         turn.save(update_fields=["status", "result", "error", "processed_at"])
         turn_create(campaign=campaign, number=turn.number + 1, now=now())
+        # Missed turns and civil disorder, in this transaction; the results mail once it commits.
+        turn_resolved(turn=turn)
 
 
 def _result_write(*, turn: Turn, rows: Rows, ids: WorldIds, result: engine.TurnResult) -> None:
@@ -137,7 +165,9 @@ def _report_nations_insert(*, turn_id: int, rows: list[dict[str, int]]) -> None:
 def turn_reopen(*, turn_id: int) -> bool:
     """Reopen a failed turn (the GM has read the error). False when the turn was not failed."""
     return (
-        Turn.objects.filter(pk=turn_id, status=Turn.Status.FAILED).update(status=Turn.Status.OPEN, error="")
+        Turn.objects.filter(pk=turn_id, status=Turn.Status.FAILED).update(
+            status=Turn.Status.OPEN, error="", queued_at=None
+        )
         == 1
     )
 
@@ -152,16 +182,29 @@ def turn_retry(*, turn_id: int) -> bool:
 
 
 def turns_due_queue(*, now: Callable[[], datetime] = timezone.now) -> int:
-    """Queue every open turn whose deadline has passed; Celery beat runs this every minute."""
+    """Queue every open turn whose deadline has passed, once; Celery beat runs this every minute.
+
+    Each turn is claimed first (campaign.lifecycle.turn_queue_claim), so two beats running at once queue
+    it once. A paused campaign's deadline is frozen: its turn waits for the GM to resume.
+    """
+    moment = now()
     due = list(
-        Turn.objects.filter(status=Turn.Status.OPEN, deadline__lte=now())
+        Turn.objects.filter(
+            status=Turn.Status.OPEN,
+            deadline__lte=moment,
+            queued_at__isnull=True,
+            campaign__paused_at__isnull=True,
+        )
         .order_by("deadline")
         .values_list("pk", flat=True)
     )
+    queued = 0
     with transaction.atomic():
         for turn_id in due:
-            turn_queue(turn_id=turn_id)
-    return len(due)
+            if turn_queue_claim(turn_id=turn_id, now=moment):
+                turn_queue(turn_id=turn_id)
+                queued += 1
+    return queued
 
 
 def turn_queue(*, turn_id: int) -> None:

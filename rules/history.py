@@ -1,0 +1,268 @@
+"""The GM's control over a turn's result: preview it, publish it, roll it back, compare two results.
+
+turn_preview(turn_id=, by=)                  dry run on the orders of the moment; writes only the preview
+turn_publish(turn_id=, by=)                  process for real; says whether the result is the previewed one
+turn_rollback(turn_id=, by=, force=, ...)    undo the last resolved turn exactly; its result is archived
+turn_result_diff(turn_id=, by=)              what changed between the archived result and the current one
+turn_archives(turn_id=, by=)                 the rolled-back results of a turn, newest first
+
+Every function checks that `by` is the campaign's GM (PermissionDenied otherwise). The world is loaded by
+the same code as turn processing (`rules.services.turn_load`), so a preview sees what processing will see.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from campaign.gm_services import GMInputError, User, _audit, gm_check
+from campaign.models import GMModifier, Nation, Region, Stack, Turn
+from orders.models import Order
+from rules import engine
+from rules.bulk import rows_insert, rows_update
+from rules.diff import ResultDiff, result_diff
+from rules.models import Report, TurnArchive, TurnPreview, TurnSnapshot
+from rules.services import turn_load, turn_process
+
+logger = logging.getLogger(__name__)
+Clock = Callable[[], datetime]
+
+# The parts of the engine's input, in the words a GM uses for them.
+INPUT_PARTS = {
+    "orders": "orders",
+    "stacks": "stacks",
+    "regions": "owners or weather by region",
+    "gm_modifiers": "GM modifiers",
+    "weather": "weather",
+    "relations": "relations",
+    "nations": "nations",
+    "borders": "borders",
+}
+
+
+@dataclass(frozen=True)
+class PublishOutcome:
+    turn: Turn
+    preview: TurnPreview | None
+    # True: the previewed result, exactly; False: another one (see `changes` and `diff`); None: no preview.
+    matched: bool | None
+    changes: list[str] = field(default_factory=list)  # "orders changed since the preview"
+    diff: ResultDiff | None = None  # the preview against the published result
+
+
+@dataclass(frozen=True)
+class RollbackOutcome:
+    turn: Turn
+    archive: TurnArchive
+    # What went with the next turn: {"orders": 3, "gm_modifiers": 1}
+    removed: dict[str, int]
+
+
+def turn_preview(*, turn_id: int, by: User, now: Clock = timezone.now) -> TurnPreview:
+    """Run the engine on the open turn as it stands, with the turn's seed; store the result, nothing else."""
+    turn = Turn.objects.select_related("campaign").get(pk=turn_id)
+    gm_check(user=by, campaign=turn.campaign)
+    _open_check(turn)
+    loaded = turn_load(turn=turn)
+    try:
+        result = engine.resolve_turn(loaded.turn_input, turn.campaign.ruleset(), turn.seed_value)
+    except Exception as error:
+        raise GMInputError("turn", f"the engine cannot resolve turn {turn.number}: {error}") from error
+    preview, _ = TurnPreview.objects.update_or_create(
+        turn=turn,
+        defaults={
+            "fingerprint": loaded.fingerprint,
+            "turn_input": loaded.plain,
+            "result": _json(result.to_dict()),
+            "created_at": now(),
+            "created_by": by if by.is_authenticated else None,
+            "published_at": None,
+            "published_matched": None,
+            "published_note": "",
+        },
+    )
+    return preview
+
+
+def turn_publish(*, turn_id: int, by: User, now: Clock = timezone.now) -> PublishOutcome:
+    """Process the open turn for real and compare its result with the GM's preview, if there is one.
+
+    The engine is deterministic: when the input is the previewed one (same fingerprint), the published
+    result is the previewed result. When it is not, the outcome names what changed ("orders changed since
+    the preview") and how the result differs; both are recorded on the preview.
+    """
+    turn = Turn.objects.select_related("campaign").get(pk=turn_id)
+    gm_check(user=by, campaign=turn.campaign)
+    _open_check(turn)
+    processed = turn_process(turn_id=turn_id, now=now)
+    if processed is None:
+        raise GMInputError("turn", f"turn {turn.number} is being processed by another process")
+    if processed.status != Turn.Status.RESOLVED:
+        raise GMInputError("turn", f"turn {turn.number} failed:\n{processed.error}")
+    processed.refresh_from_db()
+    preview = TurnPreview.objects.filter(turn=processed).first()
+    _audit(by, processed.campaign, "process", f"turn {processed.number} published", "", now)
+    if preview is None:
+        return PublishOutcome(turn=processed, preview=None, matched=None)
+    snapshot = TurnSnapshot.objects.get(turn=processed)
+    changes = [
+        f"{INPUT_PARTS.get(part, part)} changed since the preview"
+        for part in _changed_parts(preview.turn_input, snapshot.turn_input)
+    ]
+    if snapshot.fingerprint != preview.fingerprint and not changes:
+        changes = ["the seed changed since the preview"]
+    diff = result_diff(preview.result, processed.result)
+    matched = diff.same
+    if not changes and not matched:
+        # Same input, another result: the engine is not deterministic. Never expected; loud when it happens.
+        logger.error("turn %s: same input as the preview, another result", processed.pk)
+        changes = ["the input is the previewed one, yet the result differs: report this as a bug"]
+    preview.published_at = now()
+    preview.published_matched = matched
+    preview.published_note = "; ".join(changes)[:300]
+    preview.save(update_fields=["published_at", "published_matched", "published_note"])
+    return PublishOutcome(turn=processed, preview=preview, matched=matched, changes=changes, diff=diff)
+
+
+def turn_rollback(
+    *,
+    turn_id: int,
+    by: User,
+    force: bool = False,
+    reason: str = "",
+    deadline: datetime | None = None,
+    now: Clock = timezone.now,
+) -> RollbackOutcome:
+    """Undo the campaign's last resolved turn: the world as it was before it, the turn open again.
+
+    Stacks and owners come back from the turn's snapshot; its reports leave the players' view and its
+    result is archived for the GM; the turn keeps its orders and GM inputs. The next turn, opened by
+    processing, is deleted: when it has orders or GM inputs already, only with `force`. The reopened turn
+    gets a new deadline (`deadline`, or one turn length from now) so that it is not processed at once.
+    """
+    with transaction.atomic():
+        turn = Turn.objects.select_for_update(of=("self",)).select_related("campaign").get(pk=turn_id)
+        campaign = turn.campaign
+        gm_check(user=by, campaign=campaign)
+        if turn.status != Turn.Status.RESOLVED:
+            raise GMInputError(
+                "turn", f"turn {turn.number} is {turn.status}: only a resolved turn rolls back"
+            )
+        following = Turn.objects.select_for_update().filter(campaign=campaign, number=turn.number + 1).first()
+        if following is not None and following.status == Turn.Status.RESOLVED:
+            raise GMInputError(
+                "turn", f"turn {following.number} is resolved too: roll back the last resolved turn first"
+            )
+        if following is not None and following.status == Turn.Status.PROCESSING:
+            raise GMInputError("turn", f"turn {following.number} is being processed")
+        snapshot = TurnSnapshot.objects.filter(turn=turn).first()
+        if snapshot is None:
+            raise GMInputError("turn", f"turn {turn.number} was processed before snapshots were kept")
+        removed = _inputs_of(following) if following is not None else {}
+        if any(removed.values()) and not force:
+            what = ", ".join(f"{count} {name.replace('_', ' ')}" for name, count in removed.items() if count)
+            raise GMInputError(
+                "force",
+                f"turn {following.number} has {what} already; rolling back deletes them. "
+                "Roll back with force to do it anyway.",
+            )
+        archive = TurnArchive.objects.create(
+            turn=turn,
+            fingerprint=snapshot.fingerprint,
+            result=turn.result,
+            processed_at=turn.processed_at,
+            archived_at=now(),
+            archived_by=by if by.is_authenticated else None,
+            reason=reason[:300],
+        )
+        _world_restore(campaign_id=campaign.pk, turn_input=snapshot.turn_input)
+        Report.objects.filter(turn=turn).delete()
+        if following is not None:
+            following.delete()
+        snapshot.delete()
+        turn.status = Turn.Status.OPEN
+        turn.result = None
+        turn.error = ""
+        turn.processed_at = None
+        turn.deadline = deadline or now() + campaign.turn_length
+        turn.save(update_fields=["status", "result", "error", "processed_at", "deadline"])
+        _audit(by, campaign, "rollback", f"turn {turn.number} rolled back; its result archived", reason, now)
+    return RollbackOutcome(turn=turn, archive=archive, removed=removed)
+
+
+def turn_archives(*, turn_id: int, by: User) -> list[TurnArchive]:
+    """The turn's rolled-back results, newest first; each `result["battles"]` holds its reports."""
+    turn = Turn.objects.select_related("campaign").get(pk=turn_id)
+    gm_check(user=by, campaign=turn.campaign)
+    return list(TurnArchive.objects.filter(turn=turn).order_by("-archived_at", "-id"))
+
+
+def turn_result_diff(*, turn_id: int, by: User, archive_id: int | None = None) -> ResultDiff:
+    """The turn's current result against its last archived one (or `archive_id`): battles, owners, stacks."""
+    turn = Turn.objects.select_related("campaign").get(pk=turn_id)
+    gm_check(user=by, campaign=turn.campaign)
+    archives = TurnArchive.objects.filter(turn=turn).order_by("-archived_at", "-id")
+    archive = archives.filter(pk=archive_id).first() if archive_id is not None else archives.first()
+    if archive is None:
+        raise GMInputError("archive", f"turn {turn.number} has no rolled-back result to compare with")
+    if turn.result is None:
+        raise GMInputError("turn", f"turn {turn.number} is {turn.status}: process it again first")
+    return result_diff(archive.result, turn.result)
+
+
+def _open_check(turn: Turn) -> None:
+    if turn.status != Turn.Status.OPEN:
+        raise GMInputError("turn", f"turn {turn.number} is {turn.status}, not open")
+
+
+def _inputs_of(turn: Turn) -> dict[str, int]:
+    return {
+        "orders": Order.objects.filter(turn=turn).count(),
+        "gm_modifiers": GMModifier.objects.filter(turn=turn).count(),
+        "weather_changes": int(turn.weather != Turn.Weather.CLEAR or bool(turn.region_weather)),
+    }
+
+
+def _world_restore(*, campaign_id: int, turn_input: Mapping[str, Any]) -> None:
+    """Stacks and owners as the snapshot has them: three statements and two lookups, for any map."""
+    nation_id = dict(Nation.objects.filter(campaign_id=campaign_id).values_list("code", "id"))
+    region_id = dict(Region.objects.filter(campaign_id=campaign_id).values_list("code", "id"))
+    Stack.objects.filter(region__campaign_id=campaign_id).delete()
+    rows_insert(
+        model=Stack,
+        columns=["nation", "region", "unit_type", "count"],
+        rows=[
+            {
+                "nation": nation_id[s["nation"]],
+                "region": region_id[s["region"]],
+                "unit_type": s["unit_type"],
+                "count": s["count"],
+            }
+            for s in turn_input["stacks"]
+        ],
+    )
+    rows_update(
+        model=Region,
+        key="id",
+        columns=["owner"],
+        rows=[
+            {"id": region_id[r["code"]], "owner": nation_id[r["owner"]] if r["owner"] else None}
+            for r in turn_input["regions"]
+        ],
+    )
+
+
+def _changed_parts(before: Mapping[str, Any], after: Mapping[str, Any]) -> list[str]:
+    return [part for part in sorted(set(before) | set(after)) if before.get(part) != after.get(part)]
+
+
+def _json(data: Any) -> Any:
+    # As a JSON column reads it back: tuples as lists, so stored and fresh results compare equal.
+    return json.loads(json.dumps(data))
