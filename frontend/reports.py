@@ -76,6 +76,7 @@ def battle_card(
             "outcome": side.get("outcome", ""),
             "loss_percent": side.get("loss_percent"),
             "losses": units_text(_side_losses(side, data.get("losses", {}))),
+            "after": units_text(_after(side, data.get("losses", {}))),
             "loss_notes": [f"{t}: {note}" for t, note in (side.get("loss_notes") or {}).items()],
             "support": [
                 f"{s.get('count')} {s.get('unit_type')} of {name(s.get('nation'))} from {s.get('region')}"
@@ -142,6 +143,17 @@ def _side_losses(side: dict[str, Any], losses: dict[str, dict[str, int]]) -> dic
         for unit_type, count in (losses.get(nation) or {}).items():
             total[unit_type] = total.get(unit_type, 0) + count
     return total
+
+
+def _after(side: dict[str, Any], losses: dict[str, dict[str, int]]) -> dict[str, int]:
+    """The side's ground units after its losses."""
+    left: dict[str, int] = {}
+    for units in side.get("units", {}).values():
+        for unit_type, count in units.items():
+            left[unit_type] = left.get(unit_type, 0) + count
+    for unit_type, lost in _side_losses(side, losses).items():
+        left[unit_type] = left.get(unit_type, 0) - lost
+    return left
 
 
 def _term_rows(sides: list[dict[str, Any]]) -> list[dict[str, Any]]:

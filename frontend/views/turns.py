@@ -36,7 +36,7 @@ def turn_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     reports = list(reports_visible(viewer=viewer, turn=turn))
     cards = [battle_card(r.data, names=nations, support=support) for r in reports]
     changes = [
-        {**c, "from_name": nations.get(c["from"], "nobody"), "to_name": nations.get(c["to"], "nobody")}
+        {**c, "from_name": nations.get(c["from"], "unowned"), "to_name": nations.get(c["to"], "unowned")}
         for c in regions_changed_hands(turn=turn)
     ]
     data = map_at_turn(campaign_id=viewer.campaign.pk, turn=turn)

@@ -93,7 +93,14 @@ def test_it_plays_a_turn_in_the_browser_from_order_to_report(browser, live_serve
     page.click("#order-form button[type=submit]")
     page.wait_for_selector(".messages")
     assert "Order saved: 4 JV, 3 PA attack M2 from N5." in page.inner_text(".messages")
-    assert page.locator("svg.map line.arrow-attack").count() == 1
+    # A second attack, on Karelia's defended K1: a real battle, for a report with every term in it.
+    page.select_option("#id_origin", "N3")
+    page.select_option("#id_kind", "attack")
+    page.select_option("#id_target", "K1")
+    page.fill("#id_units_JV", "2")
+    page.click("#order-form button[type=submit]")
+    assert "Order saved: 2 JV attack K1 from N3." in page.inner_text(".messages")
+    assert page.locator("svg.map line.arrow-attack").count() == 2
     _shot(page, "03-order-saved")
     phone = _log_in(browser, base, "player", "player-password-1", width=390)
     phone.goto(f"{base}/c/demo/")
@@ -107,7 +114,7 @@ def test_it_plays_a_turn_in_the_browser_from_order_to_report(browser, live_serve
     _shot(gm_page, "05-gm-dashboard")
     gm_page.click("#process button[type=submit]")
     gm_page.wait_for_selector(".status-resolved", timeout=20_000)
-    assert "1 battle, 1 conquest" in gm_page.inner_text("#status")
+    assert "2 battles, 1 conquest" in gm_page.inner_text("#status")
     _shot(gm_page, "06-gm-turn-processed")
 
     # The player reads the report and sees M2 in Nordmark's colour.
@@ -116,7 +123,9 @@ def test_it_plays_a_turn_in_the_browser_from_order_to_report(browser, live_serve
     page.wait_for_selector("#battle-M2")
     report = page.inner_text("#battle-M2")
     assert "Kingdom of Nordmark takes M2" in report and "§7.1" in report
-    assert re.search(r"M2\s+nobody\s+Kingdom of Nordmark", page.inner_text("#changes"))
+    assert re.search(r"M2\s+unowned\s+Kingdom of Nordmark", page.inner_text("#changes"))
+    battle = page.inner_text("#battle-K1")
+    assert "fortune of war" in battle and "KTA" in battle and "loss table row" in battle
     _shot(page, "07-turn-report")
     page.goto(f"{base}/c/demo/")
     assert page.get_attribute("#region-M2 polygon.area", "fill") == nor_color

@@ -37,6 +37,7 @@ def test_it_explains_the_difference_row_losses_and_why_the_region_changed_hands(
     assert card["past_threshold"]
     attacker, defender = card["sides"]
     assert (attacker["losses"], defender["losses"]) == ("JV 2, PA 1", "JV 4, PA 2")
+    assert (attacker["after"], defender["after"]) == ("JV 5, PA 2", "none")
     assert "JV: 20% of 7 × 10/10, rounded up" in attacker["loss_notes"]
     assert card["result"] == "Suomi takes KAR."
     assert "§5 exception 2" in card["decided_by"]
