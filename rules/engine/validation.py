@@ -108,7 +108,8 @@ def _target_reason(world: World, ruleset: Ruleset, order: Order) -> Invalid | No
     if owner == order.nation:
         return Invalid("target", f"{target} is {order.nation}'s own region: move there instead of attacking")
     if owner is not None and not world.at_war(order.nation, owner):
-        return Invalid("target", f"{order.nation} is at peace with {owner}")
+        relation = "allied with" if world.relation(order.nation, owner) == "alliance" else "at peace with"
+        return Invalid("target", f"{order.nation} is {relation} {owner}")
     return None
 
 

@@ -28,13 +28,17 @@ class World:
     adjacency: dict[str, tuple[str, ...]]
     owner: dict[str, str | None]  # at the start of the turn
     units: dict[str, dict[str, Counts]]  # region -> nation -> type -> count, at the start of the turn
-    hostile_pairs: frozenset[frozenset[str]]  # pairs at war (the default for an unlisted pair)
+    not_at_war: dict[frozenset[str], str]  # pair -> peace or alliance; any other pair is at war (§2.2)
     weather: str
     gm_modifiers: dict[tuple[str, str], list]  # (region, nation) -> [GMModifier]
     _within: dict[tuple[str, int], dict[str, int]] = field(default_factory=dict)
 
     def at_war(self, a: str, b: str) -> bool:
-        return frozenset((a, b)) in self.hostile_pairs
+        # §2.2: alliance behaves as peace for every rule.
+        return a != b and frozenset((a, b)) not in self.not_at_war
+
+    def relation(self, a: str, b: str) -> str:
+        return self.not_at_war.get(frozenset((a, b)), RelationKind.WAR)
 
     def region_weather(self, code: str) -> str:
         return self.regions[code].weather or self.weather
@@ -113,7 +117,7 @@ def world_build(turn: TurnInput, ruleset: Ruleset) -> World:
         counts = units.setdefault(stack.region, {}).setdefault(stack.nation, {})
         counts[stack.unit_type] = counts.get(stack.unit_type, 0) + stack.count
 
-    peaceful = set()
+    not_at_war: dict[frozenset[str], str] = {}
     for relation in turn.relations:
         if relation.a not in nation_index or relation.b not in nation_index:
             raise TurnInputError(f"relations: [{relation.a}, {relation.b}] names an unknown nation")
@@ -122,15 +126,10 @@ def world_build(turn: TurnInput, ruleset: Ruleset) -> World:
                 f"relations: [{relation.a}, {relation.b}]: unknown relation {relation.kind!r}"
             )
         pair = frozenset((relation.a, relation.b))
-        # §2.2: alliance behaves as peace for every rule.
         if relation.kind == RelationKind.WAR:
-            peaceful.discard(pair)
+            not_at_war.pop(pair, None)
         else:
-            peaceful.add(pair)
-    hostile = (
-        frozenset(frozenset((a, b)) for i, a in enumerate(turn.nations) for b in turn.nations[i + 1 :])
-        - peaceful
-    )
+            not_at_war[pair] = relation.kind
 
     gm_modifiers: dict[tuple[str, str], list] = {}
     for modifier in turn.gm_modifiers:
@@ -147,7 +146,7 @@ def world_build(turn: TurnInput, ruleset: Ruleset) -> World:
         adjacency={code: tuple(sorted(found)) for code, found in neighbours.items()},
         owner={code: region.owner for code, region in regions.items()},
         units=units,
-        hostile_pairs=hostile,
+        not_at_war=not_at_war,
         weather=turn.weather,
         gm_modifiers=gm_modifiers,
     )

@@ -30,7 +30,7 @@ def test_it_saves_a_valid_order_and_describes_it(player, turn) -> None:
     ("bad", "field", "message"),
     [
         (draft(target="K1"), "target", "K1 is not adjacent to N5"),
-        (draft(target="W2", origin="N4"), "target", "NOR is at peace with WES"),
+        (draft(target="W2", origin="N4"), "target", "NOR is allied with WES"),
         (draft(JV=5), "units", "only 4 JV left in N5, not 5"),
         (draft(TY=1), "units", "TY cannot attack: only ground units can"),
         (draft(origin="K1"), "origin", "K1 is not held by NOR"),

@@ -60,7 +60,7 @@ def order(kind: str, units: dict, target: str | None = "B", origin: str = "A", n
         (order("attack", {"JV": 1}, target="E"), "E is not adjacent to A"),
         (order("attack", {"JV": 1}, target=None), "an order to attack needs a target region"),
         (order("attack", {"JV": 1}, target="D"), "D is RED's own region: move there instead of attacking"),
-        (order("attack", {"JV": 1}, target="C"), "RED is at peace with GREEN"),
+        (order("attack", {"JV": 1}, target="C"), "RED is allied with GREEN"),
         (
             order("move", {"JV": 1}, target="B"),
             "B is not held by RED: units move only within their own regions",
@@ -104,7 +104,7 @@ def test_orders_out_of_one_region_together_may_not_exceed_its_units() -> None:
 
 def test_a_rejected_order_consumes_nothing() -> None:
     assert reasons(order("attack", {"JV": 4}, target="C"), order("attack", {"JV": 4})) == [
-        "RED is at peace with GREEN",
+        "RED is allied with GREEN",
         None,
     ]
 
