@@ -48,7 +48,7 @@ def test_it_saves_an_order_and_says_what_was_saved(api, demo) -> None:
         (
             {"kind": "attack", "origin": "N4", "target": "W2", "units": {"JV": 2}},
             "target",
-            "NOR is at peace with WES",
+            "NOR is allied with WES",
         ),
         (
             {"kind": "attack", "origin": "N5", "target": "M2", "units": {"JV": 5}},

@@ -83,7 +83,7 @@ def test_it_plays_a_turn_in_the_browser_from_order_to_report(browser, live_serve
     page.select_option("#id_target", "W2")
     page.fill("#id_units_JV", "1")
     page.click("#order-form button[type=submit]")
-    assert page.inner_text("#id_target + p.error") == "NOR is at peace with WES"
+    assert page.inner_text("#id_target + p.error") == "NOR is allied with WES"
     _shot(page, "02-order-rejected")
     page.select_option("#id_origin", "N5")
     page.select_option("#id_kind", "attack")
