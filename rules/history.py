@@ -79,7 +79,7 @@ def turn_preview(*, turn_id: int, by: User, now: Clock = timezone.now) -> TurnPr
         turn=turn,
         defaults={
             "fingerprint": loaded.fingerprint,
-            "turn_input": loaded.plain,
+            "input_json": loaded.canonical,
             "result": _json(result.to_dict()),
             "created_at": now(),
             "created_by": by if by.is_authenticated else None,

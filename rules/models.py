@@ -1,11 +1,14 @@
-"""Stored battle reports: the engine's JSON, with what players search by pulled out and indexed."""
+"""Stored battle reports, and the history of each turn: its input (rollback), previews, archives."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from django.conf import settings
 from django.db import models
 
 from campaign.models import Nation, Turn
+from rules.snapshot import input_read
 
 
 class Report(models.Model):
@@ -59,15 +62,22 @@ class TurnSnapshot(models.Model):
     """The engine's input as turn processing read it: the world before the turn, to restore on rollback.
 
     Written by turn processing in its own transaction, so every resolved turn has one. `fingerprint` is the
-    SHA-256 of the input's canonical JSON and the seed: equal fingerprints, equal results.
+    SHA-256 of `input_json`, the input and the seed as canonical JSON (rules.snapshot): equal fingerprints,
+    equal results. Text rather than a JSON column: it is written on every turn, and read only on rollback.
     """
 
     turn = models.OneToOneField(Turn, on_delete=models.CASCADE, related_name="snapshot")
     fingerprint = models.CharField(max_length=64)
-    turn_input = models.JSONField(help_text="The TurnInput, canonical: what the engine was given.")
+    input_json = models.TextField(
+        help_text="The TurnInput and the seed, canonical JSON: what the engine got."
+    )
 
     def __str__(self) -> str:
         return f"snapshot of turn {self.turn_id} ({self.fingerprint[:12]})"
+
+    @property
+    def turn_input(self) -> dict[str, Any]:
+        return input_read(self.input_json)
 
 
 class TurnPreview(models.Model):
@@ -78,7 +88,7 @@ class TurnPreview(models.Model):
 
     turn = models.OneToOneField(Turn, on_delete=models.CASCADE, related_name="preview")
     fingerprint = models.CharField(max_length=64)
-    turn_input = models.JSONField(help_text="The input previewed, to name what changed before publishing.")
+    input_json = models.TextField(help_text="The input previewed, to name what changed before publishing.")
     result = models.JSONField(help_text="The engine's whole TurnResult, as turn processing would store it.")
     created_at = models.DateTimeField()
     created_by = models.ForeignKey(
@@ -92,6 +102,10 @@ class TurnPreview(models.Model):
 
     def __str__(self) -> str:
         return f"preview of turn {self.turn_id} ({self.fingerprint[:12]})"
+
+    @property
+    def turn_input(self) -> dict[str, Any]:
+        return input_read(self.input_json)
 
 
 class TurnArchive(models.Model):

@@ -16,7 +16,6 @@ from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
 from django.db import connection, transaction
 from django.utils import timezone
@@ -36,7 +35,7 @@ from rules.mapping import (
 )
 from rules.models import Report, ReportNation, TurnSnapshot
 from rules.selectors import turn_rows_load
-from rules.snapshot import input_fingerprint, input_plain
+from rules.snapshot import input_canonical, input_fingerprint
 
 logger = logging.getLogger(__name__)
 
@@ -95,7 +94,7 @@ class LoadedTurn:
     rows: Rows
     ids: WorldIds
     turn_input: engine.TurnInput
-    plain: dict[str, Any]
+    canonical: str  # the input and the seed as canonical JSON (rules.snapshot)
     fingerprint: str
 
 
@@ -104,8 +103,8 @@ def turn_load(*, turn: Turn) -> LoadedTurn:
     rows = turn_rows_load(turn=turn)
     ids = world_ids(rows)
     turn_input = turn_input_from_rows(rows, ids)
-    plain = input_plain(turn_input)
-    return LoadedTurn(rows, ids, turn_input, plain, input_fingerprint(plain, turn.seed_value))
+    canonical = input_canonical(turn_input, turn.seed_value)
+    return LoadedTurn(rows, ids, turn_input, canonical, input_fingerprint(canonical))
 
 
 def _turn_resolve(*, turn: Turn, now: Callable[[], datetime], stage: Stage) -> None:
@@ -118,7 +117,7 @@ def _turn_resolve(*, turn: Turn, now: Callable[[], datetime], stage: Stage) -> N
         result = engine.resolve_turn(loaded.turn_input, ruleset, turn.seed_value)
     with stage("write"):
         # The world before the turn, in one row, so that the GM can roll the turn back exactly.
-        TurnSnapshot.objects.create(turn=turn, fingerprint=loaded.fingerprint, turn_input=loaded.plain)
+        TurnSnapshot.objects.create(turn=turn, fingerprint=loaded.fingerprint, input_json=loaded.canonical)
         _result_write(turn=turn, rows=rows, ids=ids, result=result)
         turn.status = Turn.Status.RESOLVED
         turn.result = result.to_dict()

@@ -1,43 +1,47 @@
-"""The engine's input as plain, canonical JSON, and its fingerprint: what a turn was resolved from.
+"""The engine's input as canonical JSON, and its fingerprint: what a turn was resolved from.
 
-Turn processing stores both with the turn (`TurnSnapshot`), the GM's preview stores the fingerprint: the
-engine is deterministic, so the same fingerprint means the same result.
+Turn processing stores both with the turn (`TurnSnapshot`), the GM's preview too (`TurnPreview`): the
+engine is deterministic, so the same fingerprint means the same result. The JSON is kept as text, as
+written: it is what the fingerprint hashes, and a text column takes it faster than a parsed JSON one.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import json
 from collections.abc import Mapping
-from functools import cache
 from typing import Any
 
 from rules.engine import TurnInput
 
-
-def input_plain(turn_input: TurnInput) -> dict[str, Any]:
-    """The TurnInput as JSON data: dataclasses as objects of their fields, tuples as lists."""
-    return _plain(turn_input)
+_LEAVES = (str, int, float, bool, type(None))
 
 
-def input_fingerprint(plain: Mapping[str, Any], seed: int) -> str:
-    """SHA-256 of the input's canonical JSON (sorted keys, no spaces) and the seed."""
-    canonical = json.dumps(
-        {"input": plain, "seed": str(seed)}, sort_keys=True, separators=(",", ":"), ensure_ascii=False
+def input_canonical(turn_input: TurnInput, seed: int) -> str:
+    """The input and the seed as JSON with sorted keys and no spaces: one spelling for one input."""
+    return json.dumps(
+        {"input": _plain(turn_input), "seed": str(seed)},
+        sort_keys=True,
+        separators=(",", ":"),
+        ensure_ascii=False,
     )
+
+
+def input_fingerprint(canonical: str) -> str:
     return hashlib.sha256(canonical.encode()).hexdigest()
 
 
-@cache
-def _field_names(cls: type) -> tuple[str, ...]:
-    return tuple(f.name for f in dataclasses.fields(cls))
+def input_read(canonical: str) -> dict[str, Any]:
+    """The TurnInput back as JSON data: regions, stacks, orders... keyed as the dataclasses' fields."""
+    return json.loads(canonical)["input"]
 
 
 def _plain(value: Any) -> Any:
     # Hand-rolled rather than dataclasses.asdict, which deep-copies every leaf: this runs on every turn.
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {name: _plain(getattr(value, name)) for name in _field_names(type(value))}
+    if isinstance(value, _LEAVES):
+        return value
+    if hasattr(value, "__dataclass_fields__"):
+        return {name: _plain(v) for name, v in vars(value).items()}
     if isinstance(value, (tuple, list)):
         return [_plain(v) for v in value]
     if isinstance(value, Mapping):
