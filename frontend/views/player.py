@@ -14,6 +14,7 @@ from django.views.decorators.http import require_POST
 from campaign.selectors import Viewer, campaigns_of, turn_current
 from frontend.forms import OrderForm, order_initial
 from frontend.map_svg import map_svg
+from frontend.map_table import map_table_rows
 from frontend.selectors import MapData, adjacency_of, map_load, own_stacks, reach_of
 from frontend.views.common import topbar, viewer_for
 from orders.models import Order
@@ -38,16 +39,16 @@ def campaign_page(request: HttpRequest, slug: str) -> HttpResponse:
 def order_create(request: HttpRequest, slug: str) -> HttpResponse:
     viewer = viewer_for(request, slug)
     turn = _open_turn(viewer)
-    entry = _order_entry(viewer, turn, data=request.POST)
-    form = entry["form"]
-    if form.is_valid():
-        try:
-            order = order_submit(user=request.user, turn=turn, draft=form.draft())
-        except OrderError as error:
-            form.service_error(error.field, error.message)
-        else:
-            messages.success(request, f"Order saved: {order_describe(order)}.")
-            return redirect(reverse("frontend:campaign", args=[slug]) + "#orders")
+    form = _order_entry(viewer, turn, data=request.POST)["form"]
+    saved = _order_save(
+        request,
+        slug,
+        form,
+        lambda draft: order_submit(user=request.user, turn=turn, draft=draft),
+        "Order saved: {after}.",
+    )
+    if saved:
+        return saved
     messages.error(request, "The order was not saved: see the message next to the field.")
     return _campaign_render(request, viewer, form=form, origin=request.POST.get("origin"), status=400)
 
@@ -60,16 +61,16 @@ def order_edit(request: HttpRequest, slug: str, order_id: int) -> HttpResponse:
     status = 200
     if request.method == "POST":
         entry = _order_entry(viewer, turn, data=request.POST, editing=order)
-        form = entry["form"]
-        if form.is_valid():
-            before = order_describe(order)
-            try:
-                order = order_change(user=request.user, order=order, draft=form.draft())
-            except OrderError as error:
-                form.service_error(error.field, error.message)
-            else:
-                messages.success(request, f"Order changed: {before} → {order_describe(order)}.")
-                return redirect(reverse("frontend:campaign", args=[slug]) + "#orders")
+        before = order_describe(order)
+        saved = _order_save(
+            request,
+            slug,
+            entry["form"],
+            lambda draft: order_change(user=request.user, order=order, draft=draft),
+            f"Order changed: {before} → {{after}}.",
+        )
+        if saved:
+            return saved
         messages.error(request, "The order was not changed: see the message next to the field.")
         status = 400
     else:
@@ -98,6 +99,20 @@ def order_remove(request: HttpRequest, slug: str, order_id: int) -> HttpResponse
         messages.success(
             request, f"Order deleted: {described}. Those units hold unless you order them again."
         )
+    return redirect(reverse("frontend:campaign", args=[slug]) + "#orders")
+
+
+def _order_save(request: HttpRequest, slug: str, form: OrderForm, save, said: str) -> HttpResponse | None:
+    """Save through the orders service; on success say what happened and go back to the orders.
+    None when the form or the rules refused it: the form then carries the message next to the field."""
+    if not form.is_valid():
+        return None
+    try:
+        order = save(form.draft())
+    except OrderError as error:
+        form.service_error(error.field, error.message)
+        return None
+    messages.success(request, said.format(after=order_describe(order)))
     return redirect(reverse("frontend:campaign", args=[slug]) + "#orders")
 
 
@@ -193,7 +208,7 @@ def _campaign_render(
             link=playing,
             title=f"Map of {viewer.campaign.name}, turn {turn.number if turn else ''}",
         ),
-        "table": _table(data),
+        "table": map_table_rows(data),
         "orders": data.orders,
         "playing": playing,
         "last_turn": viewer.campaign.turns.filter(status="resolved")
@@ -208,20 +223,6 @@ def _campaign_render(
         context.update(entry)
         context["roster"] = _roster(data, viewer, unit_types, entry["left"])
     return render(request, "frontend/campaign.html", context, status=status)
-
-
-def _table(data: MapData) -> list[dict[str, Any]]:
-    return [
-        {
-            "code": r["code"],
-            "name": r["name"],
-            "owner": data.nations[r["owner_id"]] if r["owner_id"] in data.nations else None,
-            "terrain": r["terrain"],
-            "fort": r["fort"],
-            "stacks": data.stacks.get(r["id"], []),
-        }
-        for r in data.regions
-    ]
 
 
 def _roster(data: MapData, viewer: Viewer, unit_types: list[str], left: dict[str, dict[str, int]]) -> dict:

@@ -23,7 +23,7 @@ from campaign.generate import orders_generate, scenario_generate
 from campaign.models import Campaign
 from campaign.scenario import scenario_parse
 from campaign.services import membership_set, scenario_import
-from orders.models import Order
+from rules.management.commands.bench_turn import Command as BenchTurn
 from rules.services import turn_process
 
 GOAL_MS = 300
@@ -59,20 +59,8 @@ class Command(BaseCommand):
     def _run(self, campaign: Campaign, data: dict, seed: int, repeat: int) -> None:
         turn = campaign.turns.get(number=1)
         orders = orders_generate(scenario=data, seed=seed)
+        BenchTurn()._orders_place(turn, orders)
         nation_ids = dict(campaign.nations.values_list("code", "id"))
-        region_ids = dict(campaign.regions.values_list("code", "id"))
-        Order.objects.bulk_create(
-            Order(
-                turn=turn,
-                nation_id=nation_ids[o["nation"]],
-                kind=o["kind"],
-                origin_id=region_ids[o["origin"]],
-                target_id=region_ids[o["target"]],
-                units=o["units"],
-                sequence=i + 1,
-            )
-            for i, o in enumerate(orders)
-        )
         busiest = max(nation_ids, key=lambda code: sum(o["nation"] == code for o in orders))
         nation = campaign.nations.get(code=busiest)
         player = membership_set(
