@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from frontend.rules_doc import rule_anchor
+
 KIND_WORDS = {
     "normal": "normal battle",
     "meeting": "meeting engagement",
@@ -39,6 +41,7 @@ def battle_card(
         "weather": data.get("weather"),
         "conquest": bool(data.get("conquest")),
         "decided_by": data.get("decided_by", ""),
+        "decided_anchor": rule_anchor(data.get("decided_by")),
         "owner_after": name(data.get("owner_after")) if "owner_after" in data else None,
         "title": ("Meeting engagement of " if kind == "meeting" else "Battle of ")
         + region.replace("|", " and "),
@@ -173,7 +176,7 @@ def _term_rows(sides: list[dict[str, Any]]) -> list[dict[str, Any]]:
     for term in order:
         cells = [terms.get(term) for terms in by_side]
         rule = next((c.get("rule") for c in cells if c and c.get("rule")), "")
-        rows.append({"term": term, "rule": rule, "cells": cells})
+        rows.append({"term": term, "rule": rule, "anchor": rule_anchor(rule), "cells": cells})
     return rows
 
 

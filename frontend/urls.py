@@ -12,6 +12,7 @@ urlpatterns = [
     path("accounts/login/", auth_views.LoginView.as_view(next_page="frontend:home"), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(next_page="frontend:login"), name="logout"),
     path("", player.campaign_list, name="home"),
+    path("rules/", turns.rules_page, name="rules"),
     path("c/<slug:slug>/", player.campaign_page, name="campaign"),
     path("c/<slug:slug>/orders/", player.order_create, name="order_create"),
     path("c/<slug:slug>/orders/<int:order_id>/", player.order_edit, name="order_edit"),

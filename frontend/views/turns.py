@@ -11,6 +11,7 @@ from campaign.models import Turn
 from campaign.selectors import regions_changed_hands, reports_visible, turn_current
 from frontend.map_svg import map_svg
 from frontend.reports import battle_card
+from frontend.rules_doc import rules_html
 from frontend.selectors import map_at_turn, support_of, turns_resolved
 from frontend.views.common import topbar, viewer_for
 
@@ -71,3 +72,8 @@ def _summary(turn: Turn, cards: list[dict], changes: list[dict], own: str | None
     else:
         parts.append(f"{len(changes)} region{'s' if len(changes) != 1 else ''} changed hands")
     return ", ".join(parts)
+
+
+def rules_page(request: HttpRequest) -> HttpResponse:
+    """The rules every report links to; public, like a rulebook."""
+    return render(request, "frontend/rules.html", {"rules": rules_html()})

@@ -116,6 +116,10 @@ def test_it_plays_a_turn_in_the_browser_from_order_to_report(browser, live_serve
     gm_page.wait_for_selector(".status-resolved", timeout=20_000)
     assert "2 battles, 1 conquest" in gm_page.inner_text("#status")
     _shot(gm_page, "06-gm-turn-processed")
+    # The status of a turn not yet done updates itself: the page polls its JSON status.
+    with gm_page.expect_request(lambda r: r.url.endswith("/c/demo/gm/turns/2/status.json"), timeout=10_000):
+        gm_page.goto(f"{base}/c/demo/gm/turns/2/")
+    assert "waiting for processing" in gm_page.inner_text("#status")
 
     # The player reads the report and sees M2 in Nordmark's colour.
     page.goto(f"{base}/c/demo/turns/")
@@ -127,6 +131,10 @@ def test_it_plays_a_turn_in_the_browser_from_order_to_report(browser, live_serve
     battle = page.inner_text("#battle-K1")
     assert "fortune of war" in battle and "KTA" in battle and "loss table row" in battle
     _shot(page, "07-turn-report")
+    page.click("#battle-K1 .report tr:has-text('fortune of war') .rule a")
+    page.wait_for_url(re.compile(r"/rules/#s4$"))
+    assert page.inner_text("#s4") == "4. Combat value (KTA)"
+    page.screenshot(path=str(SCREENSHOTS / "09-rules.png"))
     page.goto(f"{base}/c/demo/")
     assert page.get_attribute("#region-M2 polygon.area", "fill") == nor_color
     page.click("#map-table summary")

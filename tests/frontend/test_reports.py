@@ -114,3 +114,16 @@ def test_it_draws_the_new_owner_on_the_map_after_the_turn(client, player, battle
     assert 'id="region-M2" data-region="M2" data-owner="NOR"' in page
     turn_page = client.get(reverse("frontend:turn", args=["demo", 1])).content.decode()
     assert 'id="region-M2" data-region="M2" data-owner="NOR"' in turn_page
+
+
+def test_it_links_every_term_to_the_section_of_the_rules_that_produced_it(client, karelia):
+    from frontend.rules_doc import rule_anchor, rules_html
+
+    card = battle_card(karelia[0], names=NAMES)
+    page = client.get(reverse("frontend:rules")).content.decode()
+    assert page.count("<h2") >= 13 and str(rules_html()) in page
+    for row in card["term_rows"]:
+        assert f'id="{row["anchor"]}"' in page, row
+    assert rule_anchor("the defender loses the region (§5 exception 2)") == "s5"
+    assert rule_anchor("no defending ground units (§7.1)") == "s7-1"
+    assert 'id="s7-1"' in page

@@ -1,0 +1,99 @@
+"""The rules document (frontend/rules/IRON_FIST.md, a copy of the project's canonical shared/rules) as a
+page, so that each term of a battle report can link to the section that produced it.
+
+A small reader for the Markdown the document uses (headings, paragraphs, lists, tables, **bold**,
+`code`), not a general one: the project takes no Markdown dependency for one page.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from html import escape
+from pathlib import Path
+
+from django.utils.safestring import SafeString, mark_safe
+
+DOCUMENT = Path(__file__).parent / "rules" / "IRON_FIST.md"
+SECTION = re.compile(r"§(\d+(?:\.\d+)?)")
+
+
+def rule_anchor(rule: str | None) -> str | None:
+    """ "§5 exception 2" -> "s5"; "§7.1" -> "s7-1"; None when the text names no section."""
+    match = SECTION.search(rule or "")
+    return "s" + match.group(1).replace(".", "-") if match else None
+
+
+def _inline(text: str) -> str:
+    text = escape(text, quote=False)
+    text = re.sub(r"`([^`]+)`", r"<code>\1</code>", text)
+    text = re.sub(r"\*\*([^*]+)\*\*", r"<strong>\1</strong>", text)
+    return re.sub(r"\*([^*\s][^*]*)\*", r"<em>\1</em>", text)
+
+
+@cache
+def rules_html() -> SafeString:
+    out: list[str] = []
+    block: list[str] = []
+    kind = None
+
+    def flush() -> None:
+        nonlocal kind
+        if kind == "p":
+            out.append(f"<p>{_inline(' '.join(block))}</p>")
+        elif kind in ("ul", "ol"):
+            items = "".join(f"<li>{_inline(item)}</li>" for item in block)
+            out.append(f"<{kind}>{items}</{kind}>")
+        elif kind == "table":
+            rows = [[c.strip() for c in line.strip().strip("|").split("|")] for line in block]
+            rows = [r for r in rows if not all(set(c) <= set("-: ") for c in r)]
+            head = "".join(f'<th scope="col">{_inline(c)}</th>' for c in rows[0])
+            body = "".join("<tr>" + "".join(f"<td>{_inline(c)}</td>" for c in r) + "</tr>" for r in rows[1:])
+            out.append(
+                f'<div class="scroll"><table class="grid"><thead><tr>{head}</tr></thead>{body}</table></div>'
+            )
+        elif kind == "pre":
+            out.append(f"<pre>{escape(chr(10).join(block))}</pre>")
+        block.clear()
+        kind = None
+
+    for line in DOCUMENT.read_text(encoding="utf-8").splitlines():
+        if kind == "pre":
+            if line.startswith("```"):
+                flush()
+            else:
+                block.append(line)
+            continue
+        stripped = line.strip()
+        heading = re.match(r"(#{1,3}) (.*)", line)
+        if line.startswith("```"):
+            flush()
+            kind = "pre"
+        elif heading:
+            flush()
+            level, title = len(heading.group(1)), heading.group(2)
+            number = re.match(r"(\d+(?:\.\d+)?)\.? ", title)
+            anchor = f' id="s{number.group(1).replace(".", "-")}"' if number else ""
+            out.append(f"<h{level}{anchor}>{_inline(title)}</h{level}>")
+        elif not stripped:
+            flush()
+        elif stripped.startswith("|"):
+            if kind != "table":
+                flush()
+                kind = "table"
+            block.append(stripped)
+        elif re.match(r"(- |\d+\. )", stripped):
+            listing = "ul" if stripped.startswith("- ") else "ol"
+            if kind != listing:
+                flush()
+                kind = listing
+            block.append(re.sub(r"^(- |\d+\. )", "", stripped))
+        elif kind in ("ul", "ol") and line.startswith(" "):
+            block[-1] += " " + stripped
+        else:
+            if kind != "p":
+                flush()
+                kind = "p"
+            block.append(stripped)
+    flush()
+    return mark_safe("\n".join(out))
