@@ -3,3 +3,11 @@ from django.apps import AppConfig
 
 class CampaignConfig(AppConfig):
     name = "campaign"
+
+    def ready(self) -> None:
+        from django.contrib.auth.signals import user_logged_in
+
+        from campaign.middleware import time_zone_remember
+
+        # The time zone goes into the session at login, so that no page pays a query for it.
+        user_logged_in.connect(time_zone_remember, dispatch_uid="campaign.time_zone_remember")

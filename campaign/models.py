@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 from datetime import timedelta
+from zoneinfo import available_timezones
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -41,6 +42,19 @@ class Campaign(models.Model):
     fog_of_war = models.BooleanField(
         default=True, help_text="Players see other nations' stacks only in and next to their own regions."
     )
+    # The play-by-mail life cycle (campaign/lifecycle.py): reminders, process early, pause, civil disorder.
+    reminder_before = models.DurationField(
+        default=timedelta(hours=12), help_text="Players without orders get a reminder this long before."
+    )
+    process_early = models.BooleanField(
+        default=False, help_text="Process the turn as soon as every active nation has orders in."
+    )
+    civil_disorder_after = models.PositiveSmallIntegerField(
+        default=3, help_text="Missed turns in a row after which a nation falls into civil disorder."
+    )
+    # Set while the GM has paused the campaign: the deadline is frozen with this much time left.
+    paused_at = models.DateTimeField(null=True, blank=True)
+    paused_remaining = models.DurationField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -70,6 +84,12 @@ class Nation(models.Model):
     color = models.CharField(max_length=7, default="#888888")
     # Nation-id order (IRON_FIST.md §1) is creation order; kept explicit so it survives any re-import.
     position = models.PositiveIntegerField()
+    # Counted by turn processing (campaign.lifecycle.nations_missed_count) for nations with a player.
+    turns_missed = models.PositiveIntegerField(default=0, help_text="Turns without orders, in all.")
+    turns_missed_in_row = models.PositiveIntegerField(default=0, help_text="Turns without orders, lately.")
+    civil_disorder = models.BooleanField(
+        default=False, help_text="Holds and defends; takes no orders until the GM assigns a new player."
+    )
 
     class Meta:
         ordering = ["campaign", "position"]
@@ -240,6 +260,9 @@ class Turn(models.Model):
         null=True, blank=True, editable=False, help_text="The engine's whole TurnResult."
     )
     processed_at = models.DateTimeField(null=True, blank=True)
+    # Claims that make the beat's work happen once even with two beats running: an update from null.
+    queued_at = models.DateTimeField(null=True, blank=True, help_text="When the deadline queued it.")
+    reminded_at = models.DateTimeField(null=True, blank=True, help_text="When its reminders went out.")
 
     class Meta:
         ordering = ["campaign", "number"]
@@ -313,3 +336,31 @@ class AuditEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.created_at:%Y-%m-%d %H:%M} {self.action}: {self.summary}"
+
+
+class Profile(models.Model):
+    """A user's own settings, across campaigns: the time zone deadlines are shown in (stored in UTC)."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile")
+    time_zone = models.CharField(max_length=64, default="UTC", help_text="An IANA name: Europe/Helsinki.")
+
+    def __str__(self) -> str:
+        return f"{self.user}: {self.time_zone}"
+
+    def clean(self) -> None:
+        if self.time_zone not in available_timezones():
+            raise ValidationError({"time_zone": f"unknown time zone {self.time_zone!r}, try Europe/Helsinki"})
+
+
+class InboundMail(models.Model):
+    """An email read by `read_order_mail`, by its Message-ID: each is handled once, however often read."""
+
+    message_id = models.CharField(max_length=255, unique=True)
+    sender = models.CharField(max_length=255, blank=True)
+    subject = models.CharField(max_length=255, blank=True)
+    campaign = models.ForeignKey(Campaign, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    received_at = models.DateTimeField()
+    outcome = models.CharField(max_length=300, blank=True, help_text="What came of it, in words.")
+
+    def __str__(self) -> str:
+        return f"{self.message_id} from {self.sender}: {self.outcome}"

@@ -61,3 +61,32 @@ def env_url(name: str, schemes: tuple[str, ...]) -> str | None:
             f"{name}: expected a URL starting with {' or '.join(schemes)}://, got {raw!r}"
         )
     return raw
+
+
+def env_email(name: str) -> dict[str, object] | None:
+    """Django's SMTP settings from one URL: smtp://user:password@host:587 (STARTTLS unless ?tls=false),
+    smtps://user:password@host:465 (TLS from the start). None when the variable is unset or empty."""
+    raw = env_url(name, ("smtp", "smtps"))
+    if raw is None:
+        return None
+    from urllib.parse import parse_qs, unquote, urlsplit
+
+    url = urlsplit(raw)
+    try:
+        port = url.port
+    except ValueError:
+        raise ImproperlyConfigured(f"{name}: the port must be a whole number") from None
+    if not url.hostname:
+        raise ImproperlyConfigured(f"{name}: no host, expected smtp://user:password@host:587")
+    ssl = url.scheme == "smtps"
+    tls = parse_qs(url.query).get("tls", ["false" if ssl else "true"])[-1].strip().lower()
+    if tls not in _TRUE | _FALSE:
+        raise ImproperlyConfigured(f"{name}: ?tls= expects true or false, got {tls!r}")
+    return {
+        "EMAIL_HOST": url.hostname,
+        "EMAIL_PORT": port or (465 if ssl else 587),
+        "EMAIL_HOST_USER": unquote(url.username or ""),
+        "EMAIL_HOST_PASSWORD": unquote(url.password or ""),
+        "EMAIL_USE_SSL": ssl,
+        "EMAIL_USE_TLS": not ssl and tls in _TRUE,
+    }

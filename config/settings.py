@@ -9,7 +9,7 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
-from config.env import env_bool, env_int, env_list, env_str, env_url
+from config.env import env_bool, env_email, env_int, env_list, env_str, env_url
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -50,6 +50,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Times shown in the user's own time zone (their profile; UTC by default). Stored times stay UTC.
+    "campaign.middleware.TimeZoneMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
@@ -150,7 +152,34 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE = {
     "process-due-turns": {"task": "rules.tasks.process_due_turns", "schedule": 60.0},
+    "remind-due-turns": {"task": "campaign.tasks.remind_due_turns", "schedule": 60.0},
+    "process-ready-turns": {"task": "campaign.tasks.process_ready_turns", "schedule": 60.0},
 }
+
+# Email is the mail in play-by-mail: printed to the console unless EMAIL_URL or EMAIL_HOST names a server.
+_email = env_email("EMAIL_URL")
+if _email is None and env_str("EMAIL_HOST"):
+    _email = {
+        "EMAIL_HOST": env_str("EMAIL_HOST"),
+        "EMAIL_PORT": env_int("EMAIL_PORT", 587, minimum=1),
+        "EMAIL_HOST_USER": env_str("EMAIL_HOST_USER", ""),
+        "EMAIL_HOST_PASSWORD": env_str("EMAIL_HOST_PASSWORD", ""),
+        "EMAIL_USE_TLS": env_bool("EMAIL_USE_TLS", True),
+        "EMAIL_USE_SSL": env_bool("EMAIL_USE_SSL", False),
+    }
+if _email is None:
+    EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+else:
+    if _email["EMAIL_USE_TLS"] and _email["EMAIL_USE_SSL"]:
+        raise ImproperlyConfigured("EMAIL_USE_TLS and EMAIL_USE_SSL: choose one (587: TLS, 465: SSL)")
+    EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    globals().update(_email)
+EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 30, minimum=1)
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Iron Fist <ironfist@localhost>")
+# Where players send orders by email (read by `manage.py read_order_mail`); the Reply-To of turn mails.
+IRONFIST_ORDERS_EMAIL = env_str("IRONFIST_ORDERS_EMAIL", "")
+# The links in mails: the site as players reach it.
+IRONFIST_SITE_URL = env_url("IRONFIST_SITE_URL", ("http", "https")) or "http://127.0.0.1:8000"
 
 # Production hardening; every value can be turned off for a plain-HTTP local stack.
 _secure = not DEBUG

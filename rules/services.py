@@ -20,6 +20,7 @@ from datetime import datetime
 from django.db import connection, transaction
 from django.utils import timezone
 
+from campaign import lifecycle
 from campaign.models import Campaign, Region, Stack, Turn
 from campaign.services import turn_create
 from rules import engine
@@ -125,6 +126,8 @@ def _turn_resolve(*, turn: Turn, now: Callable[[], datetime], stage: Stage) -> N
         turn.processed_at = now()
         turn.save(update_fields=["status", "result", "error", "processed_at"])
         turn_create(campaign=campaign, number=turn.number + 1, now=now())
+        # Missed turns and civil disorder, in this transaction; the results mail once it commits.
+        lifecycle.turn_resolved(turn=turn)
 
 
 def _result_write(*, turn: Turn, rows: Rows, ids: WorldIds, result: engine.TurnResult) -> None:
@@ -161,7 +164,9 @@ def _report_nations_insert(*, turn_id: int, rows: list[dict[str, int]]) -> None:
 def turn_reopen(*, turn_id: int) -> bool:
     """Reopen a failed turn (the GM has read the error). False when the turn was not failed."""
     return (
-        Turn.objects.filter(pk=turn_id, status=Turn.Status.FAILED).update(status=Turn.Status.OPEN, error="")
+        Turn.objects.filter(pk=turn_id, status=Turn.Status.FAILED).update(
+            status=Turn.Status.OPEN, error="", queued_at=None
+        )
         == 1
     )
 
@@ -176,16 +181,29 @@ def turn_retry(*, turn_id: int) -> bool:
 
 
 def turns_due_queue(*, now: Callable[[], datetime] = timezone.now) -> int:
-    """Queue every open turn whose deadline has passed; Celery beat runs this every minute."""
+    """Queue every open turn whose deadline has passed, once; Celery beat runs this every minute.
+
+    Each turn is claimed first (campaign.lifecycle.turn_queue_claim), so two beats running at once queue
+    it once. A paused campaign's deadline is frozen: its turn waits for the GM to resume.
+    """
+    moment = now()
     due = list(
-        Turn.objects.filter(status=Turn.Status.OPEN, deadline__lte=now())
+        Turn.objects.filter(
+            status=Turn.Status.OPEN,
+            deadline__lte=moment,
+            queued_at__isnull=True,
+            campaign__paused_at__isnull=True,
+        )
         .order_by("deadline")
         .values_list("pk", flat=True)
     )
+    queued = 0
     with transaction.atomic():
         for turn_id in due:
-            turn_queue(turn_id=turn_id)
-    return len(due)
+            if lifecycle.turn_queue_claim(turn_id=turn_id, now=moment):
+                turn_queue(turn_id=turn_id)
+                queued += 1
+    return queued
 
 
 def turn_queue(*, turn_id: int) -> None:

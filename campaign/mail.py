@@ -1,0 +1,163 @@
+"""Email is the mail in play-by-mail: the reminder before a deadline and each reader's own turn results.
+
+Every mail is built for one reader from what that reader may see on the web (campaign.selectors: a
+player's results hold only the battle reports of `reports_visible` for its nation), in the reader's own
+time zone. Plain text first, HTML second. Subjects sort in an inbox:
+`[The Grenzwald Crisis] Turn 4 results — Kingdom of Nordmark`,
+`[The Grenzwald Crisis] Turn 5 orders due in 12 hours`.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterable
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.core.mail import EmailMultiAlternatives, get_connection
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import timezone
+
+from campaign.lifecycle import time_zone_of
+from campaign.models import Campaign, Membership, Turn
+from campaign.selectors import Viewer, regions_changed_hands, reports_visible
+from frontend.reports import battle_card
+from frontend.selectors import support_of
+from orders.models import Order
+
+logger = logging.getLogger(__name__)
+
+
+def turn_results_send(*, turn_id: int) -> int:
+    """Mail every member with an address the results of a resolved turn, as they may read them.
+
+    Returns how many mails went out. One reader's failed send is logged and does not stop the others,
+    and nothing here writes to the turn: mail is sent after the turn has committed.
+    """
+    turn = Turn.objects.select_related("campaign").defer("result").get(pk=turn_id)
+    if turn.status != Turn.Status.RESOLVED:
+        logger.info("turn %s is %s: no results to send", turn_id, turn.status)
+        return 0
+    campaign = turn.campaign
+    names = {n.code: n.name for n in campaign.nations.all()}
+    changes = regions_changed_hands(turn=turn)
+    messages = []
+    for membership in _members(campaign):
+        viewer = Viewer(campaign=campaign, user=membership.user, membership=membership)
+        nation = membership.nation
+        support = support_of(turn=turn, nation_code=nation.code) if nation else None
+        cards = [
+            battle_card(r.data, names=names, support=support)
+            for r in reports_visible(viewer=viewer, turn=turn)
+        ]
+        context = {
+            "campaign": campaign,
+            "turn": turn,
+            "nation": nation,
+            "cards": cards,
+            "summary": _summary(turn=turn, battles=len(cards), changes=changes, own=nation, names=names),
+            "missed": nation is not None and nation.turns_missed_in_row > 0,
+            "url": site_url(reverse("frontend:turn", args=[campaign.slug, turn.number])),
+        }
+        reader = nation.name if nation else "game master"
+        subject = f"[{campaign.name}] Turn {turn.number} results — {reader}"
+        messages.append(_message(membership, subject, "campaign/email/results", context))
+    return mail_send(messages)
+
+
+def turn_reminders_send(*, turn_id: int, now: Callable[[], datetime] = timezone.now) -> int:
+    """Remind each player whose nation has no orders in yet; the GM's claim makes this once per turn."""
+    turn = Turn.objects.select_related("campaign").defer("result").get(pk=turn_id)
+    if turn.status != Turn.Status.OPEN:
+        return 0
+    campaign = turn.campaign
+    left = turn.deadline - now()
+    if left <= timedelta(0):
+        return 0
+    submitted = set(Order.objects.filter(turn=turn).values_list("nation_id", flat=True).distinct())
+    messages = []
+    for membership in _members(campaign, players_only=True):
+        nation = membership.nation
+        if nation.pk in submitted or nation.civil_disorder:
+            continue
+        context = {
+            "campaign": campaign,
+            "turn": turn,
+            "nation": nation,
+            "due_in": due_in_words(left),
+            "url": site_url(reverse("frontend:campaign", args=[campaign.slug])),
+            "orders_address": settings.IRONFIST_ORDERS_EMAIL,
+        }
+        subject = f"[{campaign.name}] Turn {turn.number} orders due in {context['due_in']}"
+        messages.append(_message(membership, subject, "campaign/email/reminder", context))
+    return mail_send(messages)
+
+
+def mail_send(messages: Iterable[EmailMultiAlternatives]) -> int:
+    """Send over one connection; a message that fails is logged and the rest still go."""
+    sent = 0
+    with get_connection() as connection:
+        for message in messages:
+            message.connection = connection
+            try:
+                sent += message.send()
+            except Exception:
+                logger.exception("mail to %s failed: %s", ", ".join(message.to), message.subject)
+    return sent
+
+
+def site_url(path: str) -> str:
+    return settings.IRONFIST_SITE_URL.rstrip("/") + path
+
+
+def due_in_words(left: timedelta) -> str:
+    """ "12 hours", "2 days", "45 minutes": whole hours (rounded) from an hour and a half up."""
+    minutes = round(left.total_seconds() / 60)
+    if minutes < 90:
+        return f"{minutes} minute{'' if minutes == 1 else 's'}"
+    hours = round(minutes / 60)
+    if hours >= 48 and hours % 24 == 0:
+        return f"{hours // 24} days"
+    return f"{hours} hours"
+
+
+def _members(campaign: Campaign, *, players_only: bool = False):
+    members = Membership.objects.filter(campaign=campaign).exclude(user__email="")
+    if players_only:
+        members = members.filter(role=Membership.Role.PLAYER)
+    return members.select_related("user", "nation").order_by("nation__position", "user__username")
+
+
+def _message(
+    membership: Membership, subject: str, template: str, context: dict[str, Any]
+) -> EmailMultiAlternatives:
+    """One reader's mail, rendered in the reader's own time zone."""
+    user = membership.user
+    zone = time_zone_of(user=user)
+    context = {**context, "user": user, "time_zone": zone.key}
+    with timezone.override(zone):
+        text = render_to_string(f"{template}.txt", context)
+        html = render_to_string(f"{template}.html", context)
+    reply_to = [settings.IRONFIST_ORDERS_EMAIL] if settings.IRONFIST_ORDERS_EMAIL else None
+    message = EmailMultiAlternatives(subject=subject, body=text, to=[user.email], reply_to=reply_to)
+    message.attach_alternative(html, "text/html")
+    return message
+
+
+def _summary(*, turn: Turn, battles: int, changes: list[dict], own, names: dict[str, str]) -> str:
+    """ "Turn 4: 3 battles you fought in; you took M2; you lost N5." Region owners are public (the map)."""
+    parts = [f"Turn {turn.number}: {battles} battle{'' if battles == 1 else 's'}"]
+    if own is None:
+        moved = len(changes)
+        parts[0] += f"; {moved} region{'' if moved == 1 else 's'} changed hands"
+        return parts[0] + "."
+    parts[0] += " you fought in"
+    took = [c["region"] for c in changes if c["to"] == own.code]
+    lost = [f"{c['region']} (to {names.get(c['to'], 'nobody')})" for c in changes if c["from"] == own.code]
+    if took:
+        parts.append("you took " + ", ".join(took))
+    if lost:
+        parts.append("you lost " + ", ".join(lost))
+    return "; ".join(parts) + "."

@@ -1,0 +1,31 @@
+"""The life-cycle cast: the shared demo cast with email addresses, and a clock the tests set."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+
+@pytest.fixture
+def mailed(gm, player, rival):
+    """The GM, the player (NOR) and the rival (EST), each with an address; returns them in that order."""
+    for user in (gm, player, rival):
+        user.email = f"{user.username}@example.org"
+        user.save(update_fields=["email"])
+    return gm, player, rival
+
+
+class Clock:
+    """An injectable `now`: set it, move it, call it."""
+
+    def __init__(self, at: datetime) -> None:
+        self.at = at
+
+    def __call__(self) -> datetime:
+        return self.at
+
+
+@pytest.fixture
+def clock():
+    return Clock(datetime(2026, 10, 20, 12, 0, tzinfo=UTC))
