@@ -183,11 +183,19 @@ def gm_dashboard_load(*, campaign_id: int, turn: Turn | None) -> dict[str, Any]:
             "nation_a_id", "nation_b_id", "kind"
         )
     }
-    players: dict[int, list[str]] = defaultdict(list)
-    for nation_id, username in Membership.objects.filter(
+    players: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    for nation_id, username, last_login in Membership.objects.filter(
         campaign_id=campaign_id, role=Membership.Role.PLAYER
-    ).values_list("nation_id", "user__username"):
-        players[nation_id].append(username)
+    ).values_list("nation_id", "user__username", "user__last_login"):
+        players[nation_id].append({"username": username, "last_seen": last_login})
+    # Missed turns: resolved turns in which the nation gave no order at all.
+    resolved = Turn.objects.filter(campaign_id=campaign_id, status=Turn.Status.RESOLVED).count()
+    played = dict(
+        Order.objects.filter(turn__campaign_id=campaign_id, turn__status=Turn.Status.RESOLVED)
+        .values("nation_id")
+        .annotate(turns=Count("turn", distinct=True))
+        .values_list("nation_id", "turns")
+    )
     ids = list(nations)
     matrix = [
         {
@@ -209,7 +217,12 @@ def gm_dashboard_load(*, campaign_id: int, turn: Turn | None) -> dict[str, Any]:
     )
     return {
         "nations": [
-            {**n, "submitted": n["id"] in submitted, "players": players.get(n["id"], [])}
+            {
+                **n,
+                "submitted": n["id"] in submitted,
+                "players": players.get(n["id"], []),
+                "missed": resolved - played.get(n["id"], 0),
+            }
             for n in nations.values()
         ],
         "modifiers": modifiers,

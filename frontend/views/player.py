@@ -9,6 +9,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from campaign.selectors import Viewer, campaigns_of, turn_current
@@ -49,7 +50,7 @@ def order_create(request: HttpRequest, slug: str) -> HttpResponse:
     )
     if saved:
         return saved
-    messages.error(request, "The order was not saved: see the message next to the field.")
+    messages.error(request, _refusal("The order was not saved", form))
     return _campaign_render(request, viewer, form=form, origin=request.POST.get("origin"), status=400)
 
 
@@ -71,7 +72,7 @@ def order_edit(request: HttpRequest, slug: str, order_id: int) -> HttpResponse:
         )
         if saved:
             return saved
-        messages.error(request, "The order was not changed: see the message next to the field.")
+        messages.error(request, _refusal("The order was not changed", entry["form"]))
         status = 400
     else:
         entry = _order_entry(viewer, turn, initial=order_initial(order), editing=order)
@@ -114,6 +115,12 @@ def _order_save(request: HttpRequest, slug: str, form: OrderForm, save, said: st
         return None
     messages.success(request, said.format(after=order_describe(order)))
     return redirect(reverse("frontend:campaign", args=[slug]) + "#orders")
+
+
+def _refusal(what: str, form: OrderForm) -> str:
+    # A refusal of the whole order (the deadline has passed) is said in the message itself.
+    whole = " ".join(form.non_field_errors())
+    return f"{what}: {whole}." if whole else f"{what}: see the message next to the field."
 
 
 def _open_turn(viewer: Viewer):
@@ -211,6 +218,8 @@ def _campaign_render(
         "table": map_table_rows(data),
         "orders": data.orders,
         "playing": playing,
+        # Edit and delete until the deadline; after it (or while the turn is processed) the list stays.
+        "orders_open": playing and turn.status == "open" and turn.deadline > timezone.now(),
         "last_turn": viewer.campaign.turns.filter(status="resolved")
         .order_by("-number")
         .values("number")

@@ -105,10 +105,18 @@ def test_it_says_what_is_wrong_with_a_gm_input(as_gm, turn1):
     assert "the deadline must be in the future" in response.content.decode()
 
 
-def test_it_shows_which_nations_have_submitted(as_gm, turn1, place_orders):
+def test_it_shows_which_nations_have_submitted_and_how_many_turns_they_missed(
+    as_gm, demo, turn1, player, place_orders
+):
+    from rules.services import turn_process
+
     place_orders(turn1, [("NOR", "attack", "N5", "M2", {"JV": 1})])
+    turn_process(turn_id=turn1.pk)
+    place_orders(demo.turns.get(number=2), [("EST", "hold", "E1", None, {"JV": 1})])
     nations = {n["code"]: n for n in as_gm.get(_url("gm")).context["nations"]}
-    assert nations["NOR"]["submitted"] and not nations["EST"]["submitted"]
+    assert (nations["NOR"]["submitted"], nations["NOR"]["missed"]) == (False, 0)
+    assert (nations["EST"]["submitted"], nations["EST"]["missed"]) == (True, 1)
+    assert [p["username"] for p in nations["NOR"]["players"]] == ["player"]
 
 
 def test_it_processes_the_turn_and_shows_the_summary_with_every_report(

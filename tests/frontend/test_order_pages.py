@@ -102,7 +102,9 @@ def test_it_refuses_orders_after_the_deadline(as_player, turn1):
     response = as_player.post(CREATE, {"origin": "N5", "kind": "attack", "target": "M2", "units_JV": "1"})
     assert response.status_code == 400
     assert "the deadline of turn 1 has passed" in response.content.decode()
-    assert "deadline passed" in response.content.decode()
+    page = as_player.get(CAMPAIGN).content.decode()
+    assert "Orders for turn 1 are closed (the deadline has passed)" in page
+    assert 'id="order-form"' not in page
 
 
 def test_it_lets_a_click_on_the_map_choose_the_origin_without_script(as_player, turn1):

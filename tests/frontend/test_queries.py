@@ -8,8 +8,9 @@ from django.urls import reverse
 
 from rules.services import turn_process
 
-# Session, user, campaign, membership, turn, regions, nations, stacks in sight, orders, borders: 14 at most.
-CEILING = 15
+# The campaign page: session, user, campaign, membership, turn, regions, nations, stacks in sight, orders,
+# borders (14); the GM dashboard: its turn inputs, relations, players, missed turns, audit log (16).
+CEILING = 16
 
 
 def _pages(slug, turn_number):
