@@ -30,23 +30,17 @@ class ResultDiff:
 
 def result_diff(before: Result, after: Result) -> ResultDiff:
     battles = _battles_diff(before.get("battles") or [], after.get("battles") or [])
+    owners_before, owners_after = before.get("owners") or {}, after.get("owners") or {}
     owners = [
         {"region": code, "before": was, "after": now}
-        for code in sorted(set(before.get("owners") or {}) | set(after.get("owners") or {}))
-        if (was := (before.get("owners") or {}).get(code)) != (now := (after.get("owners") or {}).get(code))
+        for code in sorted(set(owners_before) | set(owners_after))
+        if (was := owners_before.get(code)) != (now := owners_after.get(code))
     ]
     stacks_before, stacks_after = _stacks(before), _stacks(after)
     stacks = [
-        {
-            "region": r,
-            "nation": n,
-            "unit_type": t,
-            "before": stacks_before.get(key, 0),
-            "after": stacks_after.get(key, 0),
-        }
-        for key in sorted(set(stacks_before) | set(stacks_after))
-        for r, n, t in [key]
-        if stacks_before.get(key, 0) != stacks_after.get(key, 0)
+        {"region": r, "nation": n, "unit_type": t, "before": was, "after": now}
+        for r, n, t in sorted(set(stacks_before) | set(stacks_after))
+        if (was := stacks_before.get((r, n, t), 0)) != (now := stacks_after.get((r, n, t), 0))
     ]
     lines = [_battle_line(b) for b in battles]
     lines += [f"{o['region']}: owner {o['before'] or 'nobody'} → {o['after'] or 'nobody'}" for o in owners]
