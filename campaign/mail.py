@@ -60,6 +60,7 @@ def turn_results_send(*, turn_id: int) -> int:
             "summary": _summary(turn=turn, battles=len(cards), changes=changes, own=nation, names=names),
             "missed": nation is not None and nation.turns_missed_in_row > 0,
             "url": site_url(reverse("frontend:turn", args=[campaign.slug, turn.number])),
+            "orders_address": settings.IRONFIST_ORDERS_EMAIL,
         }
         reader = nation.name if nation else "game master"
         subject = f"[{campaign.name}] Turn {turn.number} results — {reader}"
@@ -139,7 +140,8 @@ def _message(
     context = {**context, "user": user, "time_zone": zone.key}
     with timezone.override(zone):
         text = render_to_string(f"{template}.txt", context)
-        html = render_to_string(f"{template}.html", context)
+        # The web's battle cards link to the rules by path: a mail needs the whole address.
+        html = render_to_string(f"{template}.html", context).replace('href="/', f'href="{site_url("/")}')
     reply_to = [settings.IRONFIST_ORDERS_EMAIL] if settings.IRONFIST_ORDERS_EMAIL else None
     message = EmailMultiAlternatives(subject=subject, body=text, to=[user.email], reply_to=reply_to)
     message.attach_alternative(html, "text/html")

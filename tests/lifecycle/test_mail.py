@@ -160,3 +160,22 @@ def test_it_does_not_remind_a_paused_campaign_nor_one_whose_reminder_is_off(turn
 )
 def test_it_says_how_long_is_left_in_round_words(left, words):
     assert due_in_words(left) == words
+
+
+def test_it_invites_replies_with_orders_when_an_orders_address_is_set(turn1, mailed, settings):
+    settings.IRONFIST_ORDERS_EMAIL = "orders@ironfist.example.org"
+    turn_reminders_send(turn_id=turn1.pk, now=lambda: DEADLINE - timedelta(hours=12))
+    message = next(m for m in mail.outbox if m.to == ["player@example.org"])
+    assert message.reply_to == ["orders@ironfist.example.org"]
+    assert "keeping [demo] in the subject" in message.body
+
+
+def test_it_links_the_rules_in_a_mail_by_the_whole_address(
+    turn1, mailed, place_orders, settings, django_capture_on_commit_callbacks
+):
+    settings.IRONFIST_SITE_URL = "https://ironfist.example.org"
+    place_orders(turn1, ORDERS)
+    _process(turn1, django_capture_on_commit_callbacks)
+    _, html = _mail_to("rival@example.org")
+    assert 'href="https://ironfist.example.org/c/demo/turns/1/"' in html
+    assert 'href="/' not in html
