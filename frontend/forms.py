@@ -144,6 +144,9 @@ class RelationForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.fields["nation_a"].choices = nations
         self.fields["nation_b"].choices = nations
+        if len(nations) > 1:
+            # Two different nations to start from: a pair with itself is refused anyway.
+            self.fields["nation_b"].initial = nations[1][0]
 
 
 class RosterForm(forms.Form):
