@@ -11,6 +11,7 @@ Services (writes)
   turn_resolved(turn=)                              turn processing: count missed turns, queue the results
   campaign_pause / campaign_resume(campaign=, by=)  the GM stops and restarts the clock
   deadline_extend(turn=, by=, extra=)               the GM gives more time
+  lifecycle_settings_set(campaign=, by=, ...)       process early, reminder time, civil disorder after
   nation_assign(campaign=, nation=, user=, by=)     the GM gives a nation a (new) player
   time_zone_set(user=, time_zone=)                  a user's own time zone
 Selectors (reads)
@@ -253,6 +254,47 @@ def deadline_extend(
             )
         _audit(by, campaign, "deadline", summary, reason, moment)
     return turn
+
+
+def lifecycle_settings_set(
+    *,
+    campaign: Campaign,
+    by: User,
+    process_early: bool | None = None,
+    reminder_before: timedelta | None = None,
+    civil_disorder_after: int | None = None,
+    now: Clock = timezone.now,
+) -> Campaign:
+    """The GM's settings of the life cycle; None leaves a setting as it is."""
+    gm_check(user=by, campaign=campaign)
+    if reminder_before is not None and reminder_before < timedelta(0):
+        raise GMInputError("reminder_before", "a reminder comes before the deadline: 0 or more")
+    if civil_disorder_after is not None and civil_disorder_after < 0:
+        raise GMInputError("civil_disorder_after", "0 (never) or more missed turns")
+    changes = {
+        name: value
+        for name, value in (
+            ("process_early", process_early),
+            ("reminder_before", reminder_before),
+            ("civil_disorder_after", civil_disorder_after),
+        )
+        if value is not None and getattr(campaign, name) != value
+    }
+    if not changes:
+        return campaign
+    with transaction.atomic():
+        for name, value in changes.items():
+            setattr(campaign, name, value)
+        campaign.save(update_fields=list(changes))
+        words = {
+            "process_early": lambda v: "process early " + ("on" if v else "off"),
+            "reminder_before": lambda v: f"reminder {_duration_words(v)} before" if v else "no reminder",
+            "civil_disorder_after": lambda v: (
+                f"civil disorder after {v} missed turns" if v else "no civil disorder"
+            ),
+        }
+        _audit(by, campaign, "lifecycle", "; ".join(words[n](v) for n, v in changes.items()), "", now())
+    return campaign
 
 
 def nation_assign(

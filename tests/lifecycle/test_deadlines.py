@@ -178,3 +178,22 @@ def test_it_gives_the_next_turn_its_whole_length_when_processed_by_hand_while_pa
     campaign_resume(campaign=turn1.campaign, by=gm, now=clock)
     turn2 = turn1.campaign.turns.get(number=2)
     assert turn2.deadline == clock.at + turn1.campaign.turn_length
+
+
+def test_it_lets_the_gm_set_the_life_cycle_and_records_it(demo, gm, player, clock):
+    from campaign.lifecycle import lifecycle_settings_set
+
+    with pytest.raises(PermissionDenied):
+        lifecycle_settings_set(campaign=demo, by=player, process_early=True, now=clock)
+    lifecycle_settings_set(
+        campaign=demo, by=gm, process_early=True, reminder_before=timedelta(hours=6), now=clock
+    )
+    demo.refresh_from_db()
+    assert (demo.process_early, demo.reminder_before, demo.civil_disorder_after) == (
+        True,
+        timedelta(hours=6),
+        3,
+    )
+    assert demo.audit_entries.first().summary == "process early on; reminder 6 hours before"
+    with pytest.raises(GMInputError, match="0 \\(never\\) or more"):
+        lifecycle_settings_set(campaign=demo, by=gm, civil_disorder_after=-1, now=clock)
