@@ -142,10 +142,11 @@ def turn_rollback(
 ) -> RollbackOutcome:
     """Undo the campaign's last resolved turn: the world as it was before it, the turn open again.
 
-    Stacks and owners come back from the turn's snapshot; its reports leave the players' view and its
-    result is archived for the GM; the turn keeps its orders and GM inputs. The next turn, opened by
-    processing, is deleted: when it has orders or GM inputs already, only with `force`. The reopened turn
-    gets a new deadline (`deadline`, or one turn length from now) so that it is not processed at once.
+    Stacks, owners and the nations' missed-turn counts come back from the turn's snapshot; its reports
+    leave the players' view and its result is archived for the GM; the turn keeps its orders and GM
+    inputs. The next turn, opened by processing, is deleted: when it has orders or GM inputs already,
+    only with `force`. The reopened turn gets a new deadline (`deadline`, or one turn length from now)
+    so that it is not processed at once, and is unclaimed so that that deadline queues it again.
     """
     with transaction.atomic():
         turn = Turn.objects.select_for_update(of=("self",)).select_related("campaign").get(pk=turn_id)
@@ -183,6 +184,7 @@ def turn_rollback(
             reason=reason[:300],
         )
         _world_restore(campaign_id=campaign.pk, turn_input=snapshot.turn_input)
+        rows_update(model=Nation, key="id", columns=TurnSnapshot.NATION_FIELDS, rows=snapshot.nations)
         Report.objects.filter(turn=turn).delete()
         if following is not None:
             following.delete()
@@ -192,7 +194,20 @@ def turn_rollback(
         turn.error = ""
         turn.processed_at = None
         turn.deadline = deadline or now() + campaign.turn_length
-        turn.save(update_fields=["status", "result", "error", "processed_at", "deadline"])
+        # Unclaimed, so that the new deadline queues it and reminds its players again (campaign.lifecycle).
+        turn.queued_at = None
+        turn.reminded_at = None
+        turn.save(
+            update_fields=[
+                "status",
+                "result",
+                "error",
+                "processed_at",
+                "deadline",
+                "queued_at",
+                "reminded_at",
+            ]
+        )
         _audit(by, campaign, "rollback", f"turn {turn.number} rolled back; its result archived", reason, now)
     return RollbackOutcome(turn=turn, archive=archive, removed=removed)
 

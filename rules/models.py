@@ -66,11 +66,16 @@ class TurnSnapshot(models.Model):
     equal results. Text rather than a JSON column: it is written on every turn, and read only on rollback.
     """
 
+    # What processing changes on the nations besides the engine's world (campaign.lifecycle counts missed
+    # turns): kept too, so that a rollback does not count a turn twice. A new such field belongs here.
+    NATION_FIELDS = ("turns_missed", "turns_missed_in_row", "civil_disorder")
+
     turn = models.OneToOneField(Turn, on_delete=models.CASCADE, related_name="snapshot")
     fingerprint = models.CharField(max_length=64)
     input_json = models.TextField(
         help_text="The TurnInput and the seed, canonical JSON: what the engine got."
     )
+    nations = models.JSONField(default=list, help_text="Each nation's id and NATION_FIELDS before the turn.")
 
     def __str__(self) -> str:
         return f"snapshot of turn {self.turn_id} ({self.fingerprint[:12]})"

@@ -21,7 +21,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from campaign import lifecycle
-from campaign.models import Campaign, Region, Stack, Turn
+from campaign.models import Campaign, Nation, Region, Stack, Turn
 from campaign.services import turn_create
 from rules import engine
 from rules.bulk import rows_insert, rows_payload, rows_table, rows_update
@@ -118,7 +118,14 @@ def _turn_resolve(*, turn: Turn, now: Callable[[], datetime], stage: Stage) -> N
         result = engine.resolve_turn(loaded.turn_input, ruleset, turn.seed_value)
     with stage("write"):
         # The world before the turn, in one row, so that the GM can roll the turn back exactly.
-        TurnSnapshot.objects.create(turn=turn, fingerprint=loaded.fingerprint, input_json=loaded.canonical)
+        TurnSnapshot.objects.create(
+            turn=turn,
+            fingerprint=loaded.fingerprint,
+            input_json=loaded.canonical,
+            nations=list(
+                Nation.objects.filter(campaign_id=campaign.pk).values("id", *TurnSnapshot.NATION_FIELDS)
+            ),
+        )
         _result_write(turn=turn, rows=rows, ids=ids, result=result)
         turn.status = Turn.Status.RESOLVED
         turn.result = result.to_dict()

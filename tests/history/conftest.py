@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from campaign.models import Region, Stack, Turn
+from campaign.models import Nation, Region, Stack, Turn
 from orders.models import Order
 from rules.models import Report, ReportNation
 
@@ -49,6 +49,11 @@ def world_rows(campaign) -> dict:
         "orders": sorted(
             Order.objects.filter(turn__campaign=campaign).values_list(
                 "id", "turn_id", "nation_id", "kind", "origin_id", "target_id", "units", "sequence"
+            )
+        ),
+        "nations": sorted(
+            Nation.objects.filter(campaign=campaign).values_list(
+                "id", "turns_missed", "turns_missed_in_row", "civil_disorder"
             )
         ),
         "reports": Report.objects.filter(turn__campaign=campaign).count(),

@@ -7,20 +7,23 @@ import pytest
 from django.core.exceptions import PermissionDenied
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
 from campaign import gm_services
 from campaign.generate import orders_generate, scenario_generate
 from campaign.gm_services import GMInputError
-from campaign.models import AuditEntry, GMModifier, Turn
+from campaign.models import AuditEntry, GMModifier, Nation, Turn
 from campaign.scenario import scenario_parse
 from campaign.services import membership_set, scenario_import
 from rules.history import turn_archives, turn_result_diff, turn_rollback
 from rules.models import Report, TurnArchive, TurnSnapshot
-from rules.services import turn_process
+from rules.services import turn_process, turns_due_queue
 from tests.history.conftest import world_rows
 
 
-def test_it_restores_every_row_exactly_as_it_was_before_processing(demo, gm, busy_turn1):
+def test_it_restores_every_row_exactly_as_it_was_before_processing(demo, gm, player, nations, busy_turn1):
+    # NOR missed two turns before this one; its orders now reset the count, the rollback must not.
+    Nation.objects.filter(pk=nations["NOR"].pk).update(turns_missed=2, turns_missed_in_row=2)
     before = world_rows(demo)
     turn_process(turn_id=busy_turn1.pk)
     assert world_rows(demo) != before
@@ -32,6 +35,20 @@ def test_it_restores_every_row_exactly_as_it_was_before_processing(demo, gm, bus
     assert outcome.turn.deadline == deadline
     assert not TurnSnapshot.objects.exists()
     assert list(demo.turns.values_list("number", "status")) == [(1, "open")]
+
+
+def test_it_lets_the_deadline_queue_the_reopened_turn_again(
+    demo, gm, busy_turn1, django_capture_on_commit_callbacks
+):
+    now = timezone.now()
+    assert turns_due_queue(now=lambda: busy_turn1.deadline) == 1, "queued by its deadline"
+    turn_process(turn_id=busy_turn1.pk)
+
+    outcome = turn_rollback(turn_id=busy_turn1.pk, by=gm, now=lambda: now)
+
+    assert outcome.turn.deadline == now + demo.turn_length, "a new deadline: not processed at once"
+    assert turns_due_queue(now=lambda: now) == 0
+    assert turns_due_queue(now=lambda: outcome.turn.deadline) == 1
 
 
 def test_it_archives_the_rolled_back_result_for_the_gm_and_hides_its_reports(demo, gm, player, busy_turn1):
