@@ -19,15 +19,23 @@ def orders_of(*, turn: Turn, nation: Nation) -> QuerySet[Order]:
 
 
 def order_world_load(
-    *, turn: Turn, nation: Nation, origin: Region, target: Region | None, ruleset: Ruleset
+    *,
+    turn: Turn,
+    nation: Nation,
+    origin: Region,
+    target: Region | None,
+    ruleset: Ruleset,
+    reach: int | None = None,
 ) -> TurnInput:
     """The world around `origin` that the rules need to judge the nation's orders from it (§2.1).
 
     Validation only looks at the origin, its units, the regions within the longest support range (for
     adjacency and rebasing) and the target; loading just that keeps order entry fast on any map size.
     A fixed number of queries: one per border ring, then regions, nations, stacks and relations.
+    `reach` is how many rings to load: by default the longest range, which only a rebase needs; the
+    other orders only look at the origin's neighbours.
     """
-    reach = max([1, *ruleset.ranges.values()])
+    reach = reach or max([1, *ruleset.ranges.values()])
     ball, frontier, borders = {origin.pk}, {origin.pk}, set()
     for _ in range(reach):
         ring = set(

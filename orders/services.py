@@ -50,10 +50,12 @@ def order_submit(
 ) -> Order:
     """Add an order at the end of the nation's list; raises OrderError saying what is wrong and where."""
     with transaction.atomic():
-        turn = _turn_locked(turn, now)
-        nation = _nation_of(user, turn)
+        turn = _turn_open(turn, now)
+        nation = _nation_locked(user, turn)
         origin, target, units = _parsed(turn, draft)
-        sequence = (Order.objects.filter(turn=turn).aggregate(m=Max("sequence"))["m"] or 0) + 1
+        earlier = list(_orders_from(turn, nation, origin))
+        # A provisional place after the nation's earlier orders: the real one is taken under the turn lock.
+        subject = max((o.sequence for o in earlier), default=0) + 1
         new = Order(
             turn=turn,
             nation=nation,
@@ -61,10 +63,13 @@ def order_submit(
             origin=origin,
             target=target,
             units=units,
-            sequence=sequence,
+            sequence=subject,
         )
-        earlier = list(_orders_from(turn, nation, origin))
-        _judge(turn, nation, origin, target, before=earlier, after=[*earlier, new], subject=sequence)
+        _judge(turn, nation, origin, target, before=earlier, after=[*earlier, new], subject=subject)
+        new.turn = turn = _turn_locked(turn, now)
+        # Read after the lock, in a statement of its own: a subquery in the locking SELECT would see the
+        # snapshot from before the wait for the lock, and two orders would take the same place.
+        new.sequence = (Order.objects.filter(turn=turn).aggregate(m=Max("sequence"))["m"] or 0) + 1
         new.save()
         return new
 
@@ -74,8 +79,8 @@ def order_change(
 ) -> Order:
     """Change an order in place: it keeps its place in the submission order."""
     with transaction.atomic():
-        turn = _turn_locked(order.turn, now)
-        nation = _nation_of(user, turn)
+        turn = _turn_open(order.turn, now)
+        nation = _nation_locked(user, turn)
         if order.nation_id != nation.pk:
             raise OrderError("order", "this order is not your nation's")
         origin, target, units = _parsed(turn, draft)
@@ -84,16 +89,18 @@ def order_change(
         before = [o for o in _orders_from(turn, nation, origin) if o.pk != order.pk]
         after = sorted([*before, order], key=lambda o: o.sequence)
         _judge(turn, nation, origin, target, before=before, after=after, subject=order.sequence)
+        order.turn = _turn_locked(turn, now)
         order.save(update_fields=["kind", "origin", "target", "units"])
         return order
 
 
 def order_delete(*, user: AbstractBaseUser, order: Order, now: Callable[[], datetime] = timezone.now) -> None:
     with transaction.atomic():
-        turn = _turn_locked(order.turn, now)
-        nation = _nation_of(user, turn)
+        turn = _turn_open(order.turn, now)
+        nation = _nation_locked(user, turn)
         if order.nation_id != nation.pk:
             raise OrderError("order", "this order is not your nation's")
+        _turn_locked(turn, now)
         order.delete()
 
 
@@ -106,23 +113,46 @@ def order_describe(order: Order) -> str:
     return f"{units} {kind} {order.target.code} from {order.origin.code}"
 
 
+# Locking. Judging an order is the slow part (the map around it, the rules), and it only depends on the
+# nation's own orders: so a nation's orders are judged one at a time under a lock on the nation's row,
+# while other nations' orders are judged side by side. The turn's row is locked only at the end, briefly,
+# to take the next place in the submission order and to be sure the turn is still open as the order is
+# written: processing claims the turn with FOR UPDATE, which waits for these locks and they for it.
+# Both are FOR NO KEY UPDATE, which does not block the key-share locks that inserting rows referring to
+# the nation or the turn take (processing writes stacks of every nation), so the two cannot deadlock.
+
+
+def _turn_open(turn: Turn, now: Callable[[], datetime]) -> Turn:
+    """Refuse at once an order for a turn the caller saw closed; it is checked again under the lock."""
+    _open_check(turn, now)
+    return turn
+
+
 def _turn_locked(turn: Turn, now: Callable[[], datetime]) -> Turn:
-    # Lock the turn row: processing claims it the same way, so no order slips in while it is resolved.
-    turn = Turn.objects.select_for_update().select_related("campaign").get(pk=turn.pk)
+    """The turn's row, locked till the end of the transaction."""
+    locked = Turn.objects.select_for_update(no_key=True).get(pk=turn.pk)
+    locked.campaign = turn.campaign
+    _open_check(locked, now)
+    return locked
+
+
+def _open_check(turn: Turn, now: Callable[[], datetime]) -> None:
     if turn.status != Turn.Status.OPEN:
         raise OrderError("turn", f"turn {turn.number} is {turn.status}: orders are closed")
     if now() >= turn.deadline:
         raise OrderError("turn", f"the deadline of turn {turn.number} has passed")
-    return turn
 
 
-def _nation_of(user: AbstractBaseUser, turn: Turn) -> Nation:
+def _nation_locked(user: AbstractBaseUser, turn: Turn) -> Nation:
+    """The user's nation, its row locked until the transaction ends: its orders are judged one at a time."""
     membership = (
         Membership.objects.select_related("nation")
-        .filter(user=user, campaign_id=turn.campaign_id, role=Membership.Role.PLAYER)
+        .select_for_update(of=("nation",), no_key=True)
+        # nation__isnull=False makes the join an inner one: PostgreSQL locks no row of an outer join.
+        .filter(user=user, campaign_id=turn.campaign_id, role=Membership.Role.PLAYER, nation__isnull=False)
         .first()
     )
-    if membership is None or membership.nation is None:
+    if membership is None:
         raise OrderError("nation", "only a player of a nation in this campaign can give orders")
     return membership.nation
 
@@ -179,7 +209,10 @@ def _judge(
     when it would make a later order invalid that was valid without it.
     """
     ruleset = turn.campaign.ruleset()
-    world = order_world_load(turn=turn, nation=nation, origin=origin, target=target, ruleset=ruleset)
+    rebase = any(o.kind == OrderKind.REBASE for o in after)
+    world = order_world_load(
+        turn=turn, nation=nation, origin=origin, target=target, ruleset=ruleset, reach=None if rebase else 1
+    )
     try:
         already = {r.order.ref for r in orders_check(world, ruleset, _engine_orders(nation, before))}
         rejected = orders_check(world, ruleset, _engine_orders(nation, after))
