@@ -6,6 +6,7 @@ returns plain dicts and lists, so templates never query.
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict, deque
 from dataclasses import dataclass, field
 from typing import Any
@@ -18,6 +19,7 @@ from orders.models import Order
 from orders.selectors import orders_of
 
 UNOWNED_COLOR = "#e3e3e3"
+COLOR = re.compile(r"#[0-9a-fA-F]{3,8}")
 
 
 @dataclass
@@ -31,12 +33,15 @@ class MapData:
     orders: list[dict[str, Any]] = field(default_factory=list)
 
 
+def color_safe(color: str) -> str:
+    """A nation's colour as it goes into SVG and style attributes: a hex colour or the default grey."""
+    return color if COLOR.fullmatch(color or "") else "#888888"
+
+
 def nations_of(*, campaign_id: int) -> dict[int, dict[str, Any]]:
+    nations = Nation.objects.filter(campaign_id=campaign_id).order_by("position")
     return {
-        n["id"]: n
-        for n in Nation.objects.filter(campaign_id=campaign_id)
-        .order_by("position")
-        .values("id", "code", "name", "color")
+        n["id"]: {**n, "color": color_safe(n["color"])} for n in nations.values("id", "code", "name", "color")
     }
 
 

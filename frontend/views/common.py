@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from campaign.models import Campaign, Turn
 from campaign.selectors import Viewer, viewer_get
+from frontend.selectors import color_safe
 
 
 def viewer_for(request: HttpRequest, slug: str) -> Viewer:
@@ -37,7 +38,9 @@ def topbar(viewer: Viewer, turn: Turn | None) -> dict[str, Any]:
         "campaign": viewer.campaign,
         "turn": turn,
         "is_gm": viewer.is_gm,
-        "nation": {"code": nation.code, "name": nation.name, "color": nation.color} if nation else None,
+        "nation": {"code": nation.code, "name": nation.name, "color": color_safe(nation.color)}
+        if nation
+        else None,
     }
     if turn is not None:
         left = turn.deadline - timezone.now()
