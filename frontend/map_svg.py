@@ -26,8 +26,11 @@ DEFS = """<defs>
 ARROW_DASH = {"attack": "", "move": "6 3", "rebase": "1.5 3"}
 
 
-def map_svg(*, data: MapData, link: bool = False, title: str = "Campaign map") -> SafeString:
-    """The SVG of the map; with `link`, each region links to ?origin=CODE (choose it as an order's origin)."""
+def map_svg(
+    *, data: MapData, link: bool = False, title: str = "Campaign map", marked: frozenset[str] = frozenset()
+) -> SafeString:
+    """The SVG of the map; with `link`, each region links to ?origin=CODE (choose it as an order's origin);
+    regions in `marked` (those that changed hands) get a heavy outline."""
     bounds = _bounds(data.regions)
     if bounds is None:
         return mark_safe('<p class="muted">This map has no drawing; see the table below.</p>')
@@ -49,7 +52,7 @@ def map_svg(*, data: MapData, link: bool = False, title: str = "Campaign map") -
         size = _size(shape)
         lx, ly = region["geometry"].get("label") or _centroid(shape)
         centres[region["code"]] = (lx, ly, size)
-        out.append(_region(region, data, shape, lx, ly, size, link))
+        out.append(_region(region, data, shape, lx, ly, size, link, region["code"] in marked))
     out.append("</g>")
     if data.orders:
         out.append('<g class="arrows">')
@@ -61,7 +64,14 @@ def map_svg(*, data: MapData, link: bool = False, title: str = "Campaign map") -
 
 
 def _region(
-    region: dict[str, Any], data: MapData, shape: list, lx: float, ly: float, size: float, link: bool
+    region: dict[str, Any],
+    data: MapData,
+    shape: list,
+    lx: float,
+    ly: float,
+    size: float,
+    link: bool,
+    marked: bool,
 ) -> str:
     code = escape(region["code"])
     owner = data.nations.get(region["owner_id"])
@@ -70,7 +80,8 @@ def _region(
     points = " ".join(f"{x:g},{y:g}" for x, y in shape)
     font = max(1.5, size / 7)
     parts = [
-        f'<g class="region" id="region-{code}" data-region="{code}" data-owner="'
+        f'<g class="{"region changed" if marked else "region"}" id="region-{code}" data-region="{code}" '
+        'data-owner="'
         f'{escape(owner["code"]) if owner else ""}">',
         f"<title>{code} {escape(region['name'])}: {escape(owner_name)}, {region['terrain']}, "
         f"fort {region['fort']}</title>",

@@ -41,6 +41,14 @@ def turn_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         for c in regions_changed_hands(turn=turn)
     ]
     data = map_at_turn(campaign_id=viewer.campaign.pk, turn=turn)
+    before = request.GET.get("map") == "before"
+    if before:
+        # The owners before the turn are those after it, with every change of hands undone.
+        by_code = {n["code"]: n["id"] for n in data.nations.values()}
+        undo = {c["region"]: by_code.get(c["from"]) for c in changes}
+        for region in data.regions:
+            if region["code"] in undo:
+                region["owner_id"] = undo[region["code"]]
     own = viewer.nation.code if viewer.nation else None
     context = {
         "bar": topbar(viewer, turn_current(campaign=viewer.campaign)),
@@ -48,7 +56,12 @@ def turn_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         "cards": cards,
         "summary": _summary(turn, cards, changes, own, nations),
         "changes": changes,
-        "map": map_svg(data=data, title=f"Map after turn {turn.number}"),
+        "map": map_svg(
+            data=data,
+            title=f"Map {'before' if before else 'after'} turn {turn.number}",
+            marked=frozenset(c["region"] for c in changes),
+        ),
+        "before": before,
         "previous": Turn.objects.filter(
             campaign=viewer.campaign, number=number - 1, status=Turn.Status.RESOLVED
         ).exists(),

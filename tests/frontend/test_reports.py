@@ -127,3 +127,13 @@ def test_it_links_every_term_to_the_section_of_the_rules_that_produced_it(client
     assert rule_anchor("the defender loses the region (§5 exception 2)") == "s5"
     assert rule_anchor("no defending ground units (§7.1)") == "s7-1"
     assert 'id="s7-1"' in page
+
+
+def test_it_shows_the_map_before_and_after_the_turn_with_the_changes_outlined(client, player, battle_played):
+    client.force_login(player)
+    url = reverse("frontend:turn", args=["demo", 1])
+    after = client.get(url).content.decode()
+    before = client.get(url + "?map=before").content.decode()
+    assert 'class="region changed" id="region-M2" data-region="M2" data-owner="NOR"' in after
+    assert 'class="region changed" id="region-M2" data-region="M2" data-owner=""' in before
+    assert 'id="region-K1" data-region="K1" data-owner="KAR"' in before
