@@ -1,6 +1,7 @@
 """The GM's control over a turn's result: preview it, publish it, roll it back, compare two results.
 
 turn_preview(turn_id=, by=)                  dry run on the orders of the moment; writes only the preview
+turn_preview_get(turn_id=, by=)              the last preview, to read its reports
 turn_publish(turn_id=, by=)                  process for real; says whether the result is the previewed one
 turn_rollback(turn_id=, by=, force=, ...)    undo the last resolved turn exactly; its result is archived
 turn_result_diff(turn_id=, by=)              what changed between the archived result and the current one
@@ -89,6 +90,13 @@ def turn_preview(*, turn_id: int, by: User, now: Clock = timezone.now) -> TurnPr
         },
     )
     return preview
+
+
+def turn_preview_get(*, turn_id: int, by: User) -> TurnPreview | None:
+    """The turn's last preview, for the GM to read its reports (`result["battles"]`); None if none."""
+    turn = Turn.objects.select_related("campaign").get(pk=turn_id)
+    gm_check(user=by, campaign=turn.campaign)
+    return TurnPreview.objects.filter(turn=turn).first()
 
 
 def turn_publish(*, turn_id: int, by: User, now: Clock = timezone.now) -> PublishOutcome:

@@ -7,19 +7,7 @@ import pytest
 from campaign.models import Nation, Region, Stack, Turn
 from orders.models import Order
 from rules.models import Report, ReportNation
-
-# A busy first turn on the demo map (the same as tests/campaign): a meeting engagement, an attack on a
-# home region, a joint occupation, an unopposed occupation, a stand-down and an order the engine rejects.
-ORDERS = [
-    ("KAR", "attack", "K4", "E2", {"JV": 4, "PA": 2}),
-    ("EST", "attack", "E2", "K4", {"JV": 3, "PA": 3}),
-    ("SUD", "attack", "S1", "E4", {"JV": 3, "PA": 2}),
-    ("WES", "attack", "W4", "M4", {"JV": 3, "PA": 1}),
-    ("SUD", "attack", "S2", "M4", {"JV": 2, "PA": 1}),
-    ("NOR", "attack", "N5", "M1", {"JV": 3, "PA": 2}),
-    ("KAR", "stand_down", "K2", None, {"IV": 1}),
-    ("NOR", "attack", "N1", "K3", {"JV": 2}),
-]
+from tests.campaign.test_turn_processing import ORDERS  # a busy first turn on the demo map
 
 
 def world_rows(campaign) -> dict:

@@ -7,7 +7,7 @@ from django.core.exceptions import PermissionDenied
 
 from campaign.gm_services import GMInputError
 from campaign.models import Turn
-from rules.history import turn_preview, turn_publish
+from rules.history import turn_preview, turn_preview_get, turn_publish
 from rules.models import Report, TurnPreview
 from tests.history.conftest import world_rows
 
@@ -22,6 +22,7 @@ def test_it_previews_the_turn_without_writing_to_the_world(demo, gm, busy_turn1)
     busy_turn1.refresh_from_db()
     assert (busy_turn1.status, busy_turn1.result) == (Turn.Status.OPEN, None)
     assert preview.result["battles"], "the GM reads every report of the dry run"
+    assert turn_preview_get(turn_id=busy_turn1.pk, by=gm) == preview
     assert len(preview.fingerprint) == 64
 
 
@@ -76,6 +77,8 @@ def test_it_lets_only_the_gm_preview_and_publish(request, demo, busy_turn1, who)
         turn_preview(turn_id=busy_turn1.pk, by=user)
     with pytest.raises(PermissionDenied):
         turn_publish(turn_id=busy_turn1.pk, by=user)
+    with pytest.raises(PermissionDenied):
+        turn_preview_get(turn_id=busy_turn1.pk, by=user)
     busy_turn1.refresh_from_db()
     assert busy_turn1.status == Turn.Status.OPEN
     assert not TurnPreview.objects.exists()
