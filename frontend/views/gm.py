@@ -25,6 +25,7 @@ from frontend.forms import DeadlineForm, ModifierForm, RelationForm, RosterForm,
 from frontend.reports import KIND_WORDS
 from frontend.selectors import gm_dashboard_load
 from frontend.views.common import gm_for, topbar
+from frontend.views.turns import CARDS_PER_PAGE
 
 
 def _nation_choices(viewer: Viewer) -> list[tuple[str, str]]:
@@ -256,9 +257,10 @@ def turn_status_page(request: HttpRequest, slug: str, number: int) -> HttpRespon
                 "kind": KIND_WORDS.get(r.kind, r.kind),
                 "conquest": r.conquest,
                 "anchor": "battle-" + r.region.replace("|", "-"),
+                "page": i // CARDS_PER_PAGE + 1,
                 "nations": ", ".join(names.get(n, n) for n in r.data.get("nations", [])),
             }
-            for r in reports_visible(viewer=viewer, turn=turn)
+            for i, r in enumerate(reports_visible(viewer=viewer, turn=turn))
         ]
         context["changes"] = regions_changed_hands(turn=turn)
     return render(request, "frontend/gm_turn.html", context)

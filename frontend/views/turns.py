@@ -4,6 +4,7 @@ the public list of regions that changed hands)."""
 from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
@@ -14,6 +15,8 @@ from frontend.reports import battle_card
 from frontend.rules_doc import rules_html
 from frontend.selectors import map_at_turn, support_of, turns_resolved
 from frontend.views.common import topbar, viewer_for
+
+CARDS_PER_PAGE = 50
 
 
 @login_required
@@ -34,8 +37,10 @@ def turn_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     )
     nations = {n.code: n.name for n in viewer.campaign.nations.all()}
     support = support_of(turn=turn, nation_code=viewer.nation.code) if viewer.nation else None
-    reports = list(reports_visible(viewer=viewer, turn=turn))
-    cards = [battle_card(r.data, names=nations, support=support) for r in reports]
+    # A big turn has hundreds of battles (the GM reads them all): a page of cards at a time.
+    pages = Paginator(reports_visible(viewer=viewer, turn=turn), CARDS_PER_PAGE)
+    page = pages.get_page(request.GET.get("page"))
+    cards = [battle_card(r.data, names=nations, support=support) for r in page.object_list]
     changes = [
         {**c, "from_name": nations.get(c["from"], "unowned"), "to_name": nations.get(c["to"], "unowned")}
         for c in regions_changed_hands(turn=turn)
@@ -54,7 +59,8 @@ def turn_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         "bar": topbar(viewer, turn_current(campaign=viewer.campaign)),
         "turn": turn,
         "cards": cards,
-        "summary": _summary(turn, cards, changes, own, nations),
+        "page": page,
+        "summary": _summary(turn, pages.count, changes, own),
         "changes": changes,
         "map": map_svg(
             data=data,
@@ -72,9 +78,9 @@ def turn_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     return render(request, "frontend/turn.html", context)
 
 
-def _summary(turn: Turn, cards: list[dict], changes: list[dict], own: str | None, names: dict) -> str:
+def _summary(turn: Turn, battles: int, changes: list[dict], own: str | None) -> str:
     """ "Turn 4: 3 battles, you took Karelia, you lost Ladoga" for a player; the count for the GM."""
-    parts = [f"Turn {turn.number}: {len(cards)} battle{'s' if len(cards) != 1 else ''}"]
+    parts = [f"Turn {turn.number}: {battles} battle{'s' if battles != 1 else ''}"]
     if own is not None:
         took = [c["region"] for c in changes if c["to"] == own]
         lost = [c["region"] for c in changes if c["from"] == own]

@@ -138,7 +138,7 @@ def test_it_processes_the_turn_and_shows_the_summary_with_every_report(
     }
     page = as_gm.get(_url("gm_turn", 1)).content.decode()
     assert "1 battle, 1 conquest" in page
-    assert f'href="{_url("turn", 1)}#battle-M2"' in page
+    assert f'href="{_url("turn", 1)}?page=1#battle-M2"' in page
 
 
 def test_it_shows_the_error_of_a_failed_turn_and_retries_it(

@@ -137,3 +137,19 @@ def test_it_shows_the_map_before_and_after_the_turn_with_the_changes_outlined(cl
     assert 'class="region changed" id="region-M2" data-region="M2" data-owner="NOR"' in after
     assert 'class="region changed" id="region-M2" data-region="M2" data-owner=""' in before
     assert 'id="region-K1" data-region="K1" data-owner="KAR"' in before
+
+
+def test_it_pages_the_cards_of_a_turn_with_many_battles(client, gm, demo, turn1, place_orders, monkeypatch):
+    from frontend.views import turns
+    from rules.services import turn_process
+
+    monkeypatch.setattr(turns, "CARDS_PER_PAGE", 1)
+    place_orders(turn1, [("NOR", "attack", "N3", "K1", {"JV": 2}), ("NOR", "attack", "N5", "M2", {"JV": 1})])
+    turn_process(turn_id=turn1.pk)
+    client.force_login(gm)
+    url = reverse("frontend:turn", args=["demo", 1])
+    first, second = client.get(url), client.get(url + "?page=2")
+    assert [c["region"] for c in first.context["cards"]] == ["K1"]
+    assert [c["region"] for c in second.context["cards"]] == ["M2"]
+    assert first.context["summary"] == "Turn 1: 2 battles, 1 region changed hands"
+    assert "Battles 1–1 of 2" in first.content.decode()
