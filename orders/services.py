@@ -17,7 +17,7 @@ from django.db import transaction
 from django.db.models import Max, QuerySet
 from django.utils import timezone
 
-from campaign.models import Membership, Nation, Region, Turn
+from campaign.models import Campaign, Membership, Nation, Region, Turn
 from orders.models import Order
 from orders.selectors import order_world_load
 from rules.engine import Order as EngineOrder
@@ -139,7 +139,11 @@ def _turn_locked(turn: Turn, now: Callable[[], datetime]) -> Turn:
 def _open_check(turn: Turn, now: Callable[[], datetime]) -> None:
     if turn.status != Turn.Status.OPEN:
         raise OrderError("turn", f"turn {turn.number} is {turn.status}: orders are closed")
-    if now() >= turn.deadline:
+    # While the GM has paused the campaign its deadline is frozen: orders stay open past it.
+    if (
+        now() >= turn.deadline
+        and not Campaign.objects.filter(pk=turn.campaign_id, paused_at__isnull=False).exists()
+    ):
         raise OrderError("turn", f"the deadline of turn {turn.number} has passed")
 
 
@@ -154,6 +158,12 @@ def _nation_locked(user: AbstractBaseUser, turn: Turn) -> Nation:
     )
     if membership is None:
         raise OrderError("nation", "only a player of a nation in this campaign can give orders")
+    if membership.nation.civil_disorder:
+        raise OrderError(
+            "nation",
+            f"{membership.nation.name} is in civil disorder: it takes orders again once the GM "
+            "assigns it a player",
+        )
     return membership.nation
 
 

@@ -197,3 +197,17 @@ def test_it_lets_the_gm_set_the_life_cycle_and_records_it(demo, gm, player, cloc
     assert demo.audit_entries.first().summary == "process early on; reminder 6 hours before"
     with pytest.raises(GMInputError, match="0 \\(never\\) or more"):
         lifecycle_settings_set(campaign=demo, by=gm, civil_disorder_after=-1, now=clock)
+
+
+def test_it_keeps_orders_open_past_the_old_deadline_while_paused(turn1, gm, player, clock):
+    from orders.services import OrderDraft, OrderError, order_submit
+
+    hold = OrderDraft(kind="hold", origin="N2", target=None, units={"JV": 4})
+    clock.at = turn1.deadline - timedelta(hours=1)
+    campaign_pause(campaign=turn1.campaign, by=gm, now=clock)
+    clock.at = turn1.deadline + timedelta(hours=5)
+    assert order_submit(user=player, turn=turn1, draft=hold, now=clock).kind == "hold"
+    campaign_resume(campaign=turn1.campaign, by=gm, now=clock)
+    clock.at += timedelta(hours=1, seconds=1)
+    with pytest.raises(OrderError, match="the deadline of turn 1 has passed"):
+        order_submit(user=player, turn=turn1, draft=hold, now=clock)

@@ -80,3 +80,15 @@ def test_it_assigns_only_for_the_gm_and_not_a_player_of_another_nation(demo, nat
         nation_assign(campaign=demo, nation=nations["EST"], user=player, by=gm)
     with pytest.raises(GMInputError, match="already runs"):
         nation_assign(campaign=demo, nation=nations["EST"], user=gm, by=gm)
+
+
+def test_it_refuses_the_orders_of_a_nation_in_civil_disorder_on_every_channel(demo, nations, rival):
+    from orders.services import OrderDraft, OrderError, order_submit
+
+    Nation.objects.filter(pk=nations["EST"].pk).update(civil_disorder=True)
+    with pytest.raises(OrderError, match="Ostland Federation is in civil disorder"):
+        order_submit(
+            user=rival,
+            turn=demo.turns.get(number=1),
+            draft=OrderDraft(kind="hold", origin="E1", target=None, units={"JV": 4}),
+        )
