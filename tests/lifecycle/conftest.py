@@ -29,3 +29,12 @@ class Clock:
 @pytest.fixture
 def clock():
     return Clock(datetime(2026, 10, 20, 12, 0, tzinfo=UTC))
+
+
+@pytest.fixture(autouse=True)
+def tasks_in_process(monkeypatch):
+    """Mail tasks run in process here even when REDIS_URL names a broker: the tests read the outbox of
+    this process (tests/campaign/test_turn_worker.py covers the real worker)."""
+    from config.celery import app
+
+    monkeypatch.setitem(app.conf, "task_always_eager", True)
