@@ -27,7 +27,12 @@ ARROW_DASH = {"attack": "", "move": "6 3", "rebase": "1.5 3"}
 
 
 def map_svg(
-    *, data: MapData, link: bool = False, title: str = "Campaign map", marked: frozenset[str] = frozenset()
+    *,
+    data: MapData,
+    link: bool = False,
+    title: str = "Campaign map",
+    marked: frozenset[str] = frozenset(),
+    focus: str | None = None,
 ) -> SafeString:
     """The SVG of the map; with `link`, each region links to ?origin=CODE (choose it as an order's origin);
     regions in `marked` (those that changed hands) get a heavy outline."""
@@ -38,8 +43,8 @@ def map_svg(
     pad = 4
     view = f"{x0 - pad:g} {y0 - pad:g} {x1 - x0 + 2 * pad:g} {y1 - y0 + 2 * pad:g}"
     out = [
-        f'<svg class="map" viewBox="{view}" role="img" aria-labelledby="map-title" '
-        f'xmlns="http://www.w3.org/2000/svg" preserveAspectRatio="xMidYMid meet">'
+        f'<div class="map-frame"><svg class="map" viewBox="{view}" role="img" aria-labelledby="map-title" '
+        f'xmlns="http://www.w3.org/2000/svg" preserveAspectRatio="xMidYMid meet"{_zoom(data, focus)}>'
         f'<title id="map-title">{escape(title)}</title>',
         DEFS,
         '<g class="regions">',
@@ -59,7 +64,7 @@ def map_svg(
         for order in data.orders:
             out.append(_arrow(order, centres))
         out.append("</g>")
-    out.append("</svg>")
+    out.append("</svg></div>")
     return mark_safe("".join(out))
 
 
@@ -139,6 +144,16 @@ def _arrow(order: dict[str, Any], centres: dict[str, tuple[float, float, float]]
         f'y2="{by:.2f}" stroke-width="{width:.2f}"{dash_attr} marker-end="url(#head)">'
         f"<title>{escape(order['describe'])}</title></line>"
     )
+
+
+def _zoom(data: MapData, focus: str | None) -> str:
+    """A large map is drawn big enough to read (about 72 px a region across) inside a scrolling frame,
+    scrolled by the page's script to `focus`, a region of the viewer's; a small one fits the page."""
+    across = math.sqrt(len(data.regions))
+    if across <= 12:
+        return ""
+    attrs = f' style="min-width: {across * 72:.0f}px; max-height: none"'
+    return attrs + (f' data-focus="{escape(focus)}"' if focus else "")
 
 
 def _bounds(regions: list[dict[str, Any]]) -> tuple[float, float, float, float] | None:

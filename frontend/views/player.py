@@ -214,6 +214,7 @@ def _campaign_render(
             data=data,
             link=playing,
             title=f"Map of {viewer.campaign.name}, turn {turn.number if turn else ''}",
+            focus=_first_own(data, viewer),
         ),
         "table": map_table_rows(data),
         "orders": data.orders,
@@ -232,6 +233,11 @@ def _campaign_render(
         context.update(entry)
         context["roster"] = _roster(data, viewer, unit_types, entry["left"])
     return render(request, "frontend/campaign.html", context, status=status)
+
+
+def _first_own(data: MapData, viewer: Viewer) -> str | None:
+    own = viewer.nation.pk if viewer.nation else None
+    return next((r["code"] for r in data.regions if own is not None and r["owner_id"] == own), None)
 
 
 def _roster(data: MapData, viewer: Viewer, unit_types: list[str], left: dict[str, dict[str, int]]) -> dict:

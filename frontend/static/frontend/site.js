@@ -12,6 +12,18 @@
     }
   });
 
+  // A large map scrolls in its frame: start at one of the viewer's own regions.
+  var focus = document.querySelector("svg.map[data-focus]");
+  if (focus) {
+    var spot = focus.querySelector('[data-region="' + focus.dataset.focus + '"]');
+    var frame = focus.parentNode;
+    if (spot) {
+      var box = spot.getBoundingClientRect(), outer = frame.getBoundingClientRect();
+      frame.scrollLeft += box.left - outer.left - frame.clientWidth / 2;
+      frame.scrollTop += box.top - outer.top - frame.clientHeight / 2;
+    }
+  }
+
   // Order form: an origin narrows the targets to those in reach and caps the counts at what is left.
   var origin = document.querySelector("[data-origin-select]");
   var target = document.querySelector("[data-target-select]");
