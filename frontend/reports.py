@@ -36,7 +36,7 @@ def battle_card(
         "kind": kind,
         "kind_words": KIND_WORDS.get(kind, kind),
         "region": region,
-        "anchor": "battle-" + region.replace("|", "-"),
+        "anchor": card_anchor(kind, region),
         "terrain": data.get("terrain"),
         "weather": data.get("weather"),
         "conquest": bool(data.get("conquest")),
@@ -114,7 +114,9 @@ def battle_card(
         if cap
         else ""
     )
-    if card["conquest"]:
+    if kind == "meeting":
+        card["result"] = _meeting_result(data, card["winner"], name)
+    elif card["conquest"]:
         card["result"] = f"{card['owner_after'] or card['winner']} takes {region}."
     elif card["winner"]:
         card["result"] = f"{card['winner']} wins; {region} does not change hands."
@@ -123,6 +125,23 @@ def battle_card(
     card["subtitle"] = _subtitle(card)
     _support_rows(card, data, support, names)
     return card
+
+
+def card_anchor(kind: str, region: str) -> str:
+    """The card's id on the turn page; a battle for control follows a joint conquest of the same region."""
+    return f"battle-{region.replace('|', '-')}" + ("-control" if kind == "control" else "")
+
+
+def _meeting_result(data: dict[str, Any], winner: str | None, name) -> str:
+    """A meeting engagement takes no region: past the threshold the winner goes on, the rest go home."""
+    said = f"{winner} wins the meeting engagement" if winner else "The meeting engagement is a draw"
+    going_on = data.get("continues")
+    if going_on:
+        said += f"; {units_text(going_on.get('units'))} go on to attack {going_on.get('into')}"
+    home = [f"{name(n)} to {origin}" for n, origin in (data.get("returned") or {}).items()]
+    if home:
+        said += "; back home: " + ", ".join(home)
+    return said + "."
 
 
 def _subtitle(card: dict[str, Any]) -> str:

@@ -22,7 +22,7 @@ from campaign.gm_services import GMInputError
 from campaign.models import Nation, Region, Turn
 from campaign.selectors import Viewer, regions_changed_hands, reports_visible, turn_current
 from frontend.forms import DeadlineForm, ModifierForm, RelationForm, RosterForm, WeatherForm
-from frontend.reports import KIND_WORDS
+from frontend.reports import KIND_WORDS, card_anchor
 from frontend.selectors import gm_dashboard_load
 from frontend.views.common import gm_for, topbar
 from frontend.views.turns import CARDS_PER_PAGE
@@ -256,7 +256,7 @@ def turn_status_page(request: HttpRequest, slug: str, number: int) -> HttpRespon
                 "region": r.region,
                 "kind": KIND_WORDS.get(r.kind, r.kind),
                 "conquest": r.conquest,
-                "anchor": "battle-" + r.region.replace("|", "-"),
+                "anchor": card_anchor(r.kind, r.region),
                 "page": i // CARDS_PER_PAGE + 1,
                 "nations": ", ".join(names.get(n, n) for n in r.data.get("nations", [])),
             }

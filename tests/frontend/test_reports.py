@@ -153,3 +153,36 @@ def test_it_pages_the_cards_of_a_turn_with_many_battles(client, gm, demo, turn1,
     assert [c["region"] for c in second.context["cards"]] == ["M2"]
     assert first.context["summary"] == "Turn 1: 2 battles, 1 region changed hands"
     assert "Battles 1–1 of 2" in first.content.decode()
+
+
+def test_it_renders_meeting_engagements_and_joint_attacks(client, gm, demo, turn1, place_orders):
+    from rules.models import Report
+    from rules.services import turn_process
+
+    place_orders(
+        turn1,
+        [
+            ("NOR", "attack", "N3", "K1", {"JV": 2}),
+            ("KAR", "attack", "K1", "N3", {"JV": 3}),
+            ("NOR", "attack", "N5", "M2", {"JV": 4}),
+            ("WES", "attack", "W2", "M2", {"JV": 5}),
+            ("EST", "attack", "E2", "M3", {"JV": 4}),
+            ("SUD", "attack", "S1", "M3", {"JV": 4}),
+        ],
+    )
+    assert turn_process(turn_id=turn1.pk).status == "resolved"
+    kinds = set(Report.objects.filter(turn=turn1).values_list("kind", flat=True))
+    assert {"meeting", "joint"} <= kinds or {"meeting", "unopposed"} <= kinds, kinds
+    client.force_login(gm)
+    response = client.get(reverse("frontend:turn", args=["demo", 1]))
+    assert response.status_code == 200
+    titles = [card["title"] for card in response.context["cards"]]
+    assert any(t.startswith("Meeting engagement of ") for t in titles), titles
+    for card in response.context["cards"]:
+        assert card["result"] and card["subtitle"]
+    meeting = next(c for c in response.context["cards"] if c["kind"] == "meeting")
+    assert meeting["result"].startswith(
+        ("Karelian Republic wins the meeting", "Kingdom of Nordmark wins the meeting")
+    )
+    anchors = [c["anchor"] for c in response.context["cards"]]
+    assert len(anchors) == len(set(anchors)) and "battle-K1-N3" in anchors
