@@ -36,7 +36,8 @@ from django.db.models import Case, Exists, F, OuterRef, Value, When
 from django.utils import timezone
 
 from campaign.gm_services import GMInputError, gm_check
-from campaign.models import AuditEntry, Campaign, Membership, Nation, Profile, Turn
+from campaign.gm_services import _audit as gm_audit
+from campaign.models import Campaign, Membership, Nation, Profile, Turn
 from orders.models import Order
 
 logger = logging.getLogger(__name__)
@@ -342,14 +343,8 @@ def _turn_open(campaign: Campaign) -> Turn | None:
 
 
 def _audit(user: User, campaign: Campaign, action: str, summary: str, reason: str, at: datetime) -> None:
-    AuditEntry.objects.create(
-        campaign=campaign,
-        user=user if user.is_authenticated else None,
-        created_at=at,
-        action=action,
-        summary=summary[:300],
-        reason=reason[:300],
-    )
+    # The GM's audit log, written as the GM's other inputs write it.
+    gm_audit(user, campaign, action, summary, reason, lambda: at)
 
 
 # --- Reads ----------------------------------------------------------------------------------------------

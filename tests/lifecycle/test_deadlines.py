@@ -211,3 +211,20 @@ def test_it_keeps_orders_open_past_the_old_deadline_while_paused(turn1, gm, play
     clock.at += timedelta(hours=1, seconds=1)
     with pytest.raises(OrderError, match="the deadline of turn 1 has passed"):
         order_submit(user=player, turn=turn1, draft=hold, now=clock)
+
+
+def test_it_ticks_from_the_command_line_as_beat_does(
+    demo, player, capsys, django_capture_on_commit_callbacks
+):
+    from django.core.management import call_command
+
+    Turn.objects.filter(campaign=demo).update(deadline=datetime(2020, 1, 1, tzinfo=UTC))
+    with django_capture_on_commit_callbacks(execute=True):
+        call_command("lifecycle_tick")
+        call_command("lifecycle_tick")
+    out = capsys.readouterr().out.splitlines()
+    assert out == [
+        "1 turn(s) due, 0 ready early, 0 reminder(s) queued",
+        "0 turn(s) due, 0 ready early, 0 reminder(s) queued",
+    ]
+    assert demo.turns.get(number=1).status == Turn.Status.RESOLVED

@@ -1,0 +1,21 @@
+"""One tick of what Celery beat does every minute, for a machine without beat (`make run`, cron).
+
+Safe beside a running beat: every step claims its turn first, so a turn is queued or reminded once.
+"""
+
+from __future__ import annotations
+
+from django.core.management.base import BaseCommand
+
+from campaign.lifecycle import turns_early_queue, turns_remind
+from rules.services import turns_due_queue
+
+
+class Command(BaseCommand):
+    help = "Queue the turns past their deadline or ready early, and the reminders due: what beat does."
+
+    def handle(self, *args, **options) -> None:
+        due = turns_due_queue()
+        early = turns_early_queue()
+        reminded = turns_remind()
+        self.stdout.write(f"{due} turn(s) due, {early} ready early, {reminded} reminder(s) queued")
