@@ -172,7 +172,9 @@ def _parsed(turn: Turn, draft: OrderDraft) -> tuple[Region, Region | None, dict[
         kinds = ", ".join(k.value for k in OrderKind)
         raise OrderError("kind", f"unknown kind of order {draft.kind!r}: one of {kinds}")
     codes = [draft.origin] + ([draft.target] if draft.target else [])
-    regions = {r.code: r for r in Region.objects.filter(campaign_id=turn.campaign_id, code__in=codes)}
+    # Without the map drawing: order entry never needs it, and it is the bulk of a region's row.
+    found = Region.objects.filter(campaign_id=turn.campaign_id, code__in=codes).defer("geometry")
+    regions = {r.code: r for r in found}
     origin = regions.get(draft.origin)
     if origin is None:
         raise OrderError("origin", f"unknown region {draft.origin!r}")
@@ -200,7 +202,11 @@ def _parsed(turn: Turn, draft: OrderDraft) -> tuple[Region, Region | None, dict[
 
 
 def _orders_from(turn: Turn, nation: Nation, origin: Region) -> QuerySet[Order]:
-    return Order.objects.filter(turn=turn, nation=nation, origin=origin).select_related("origin", "target")
+    return (
+        Order.objects.filter(turn=turn, nation=nation, origin=origin)
+        .select_related("origin", "target")
+        .defer("origin__geometry", "target__geometry")
+    )
 
 
 def _judge(
