@@ -18,6 +18,9 @@ KIND_WORDS = {
 }
 
 
+TITLES = {"meeting": "Meeting engagement of ", "control": "Battle for control of "}
+
+
 def units_text(units: dict[str, int] | None) -> str:
     return ", ".join(f"{t} {c}" for t, c in (units or {}).items() if c) or "none"
 
@@ -43,8 +46,7 @@ def battle_card(
         "decided_by": data.get("decided_by", ""),
         "decided_anchor": rule_anchor(data.get("decided_by")),
         "owner_after": name(data.get("owner_after")) if "owner_after" in data else None,
-        "title": ("Meeting engagement of " if kind == "meeting" else "Battle of ")
-        + region.replace("|", " and "),
+        "title": TITLES.get(kind, "Battle of ") + region.replace("|", " and "),
     }
     if kind == "unopposed":
         attackers = data.get("nations", [])
@@ -59,6 +61,9 @@ def battle_card(
             + (f"from {name(data['defender'])} " if data.get("defender") else "(unowned) ")
             + "without a fight."
         )
+        holder = data.get("owner_after")
+        if len(attackers) > 1 and holder:
+            card["result"] += f" {name(holder)} holds it (§7.2)."
         card["sides"] = []
         card["subtitle"] = _subtitle(card)
         _support_rows(card, data, support, names)

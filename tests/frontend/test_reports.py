@@ -186,3 +186,22 @@ def test_it_renders_meeting_engagements_and_joint_attacks(client, gm, demo, turn
     )
     anchors = [c["anchor"] for c in response.context["cards"]]
     assert len(anchors) == len(set(anchors)) and "battle-K1-N3" in anchors
+
+
+def test_it_says_who_holds_a_region_taken_by_several_nations():
+    data = {
+        "kind": "unopposed",
+        "region": "M2",
+        "nations": ["NOR", "WES"],
+        "defender": None,
+        "units": {"NOR": {"JV": 4}, "WES": {"JV": 5}},
+        "conquest": True,
+        "decided_by": "no defending ground units (§7.1)",
+        "owner_after": "WES",
+    }
+    card = battle_card(data, names={"NOR": "Nordmark", "WES": "Westmark"})
+    assert (
+        card["result"] == "Nordmark and Westmark take M2 (unowned) without a fight. Westmark holds it (§7.2)."
+    )
+    control = battle_card({**data, "kind": "control", "sides": []}, names={})
+    assert control["title"] == "Battle for control of M2"
