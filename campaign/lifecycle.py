@@ -71,7 +71,7 @@ def _turn_queue(turn_id: int) -> None:
 def turns_early_queue(*, now: Clock = timezone.now) -> int:
     """Queue, once, the open turns of campaigns that process early and whose active nations all have
     orders in. Run every minute by Celery beat, so a player entering several orders one after another has
-    a minute's grace; a paused campaign waits. Two queries, and one claim per turn queued.
+    a minute's grace; a paused campaign waits. One query finds them, one claim per turn queues each.
     """
     moment = now()
     candidates = Turn.objects.filter(
@@ -81,16 +81,12 @@ def turns_early_queue(*, now: Clock = timezone.now) -> int:
         campaign__status=Campaign.Status.ACTIVE,
         campaign__paused_at__isnull=True,
     )
-    waiting = _active_nations().filter(campaign_id=OuterRef("campaign_id"))
+    active = _active_nations().filter(campaign_id=OuterRef("campaign_id"))
+    has_orders = Order.objects.filter(turn_id=OuterRef(OuterRef("pk")), nation_id=OuterRef("pk"))
+    # Ready: the campaign has active nations, and none of them is without orders.
     ready = list(
-        candidates.filter(Exists(waiting))
-        .exclude(
-            Exists(
-                waiting.exclude(
-                    Exists(Order.objects.filter(turn_id=OuterRef(OuterRef("pk")), nation_id=OuterRef("pk")))
-                )
-            )
-        )
+        candidates.filter(Exists(active))
+        .exclude(Exists(active.exclude(Exists(has_orders))))
         .values_list("pk", flat=True)
     )
     queued = 0

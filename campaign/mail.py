@@ -69,7 +69,7 @@ def turn_results_send(*, turn_id: int) -> int:
 
 
 def turn_reminders_send(*, turn_id: int, now: Callable[[], datetime] = timezone.now) -> int:
-    """Remind each player whose nation has no orders in yet; the GM's claim makes this once per turn."""
+    """Remind each player whose nation has no orders in yet; the beat's claim makes this once per turn."""
     turn = Turn.objects.select_related("campaign").defer("result").get(pk=turn_id)
     if turn.status != Turn.Status.OPEN:
         return 0

@@ -55,6 +55,8 @@ _ORDER = re.compile(
 _UNITS = re.compile(r"^(?P<type>[A-Za-z]\w*)\s+(?P<count>\d+)$")
 _TAG = re.compile(r"\[([^\[\]]+)\]")
 KINDS = {k.value for k in OrderKind}
+# Refusals about the turn or the nation rather than the order (deadline passed, civil disorder).
+WHOLE_MAIL = frozenset(("turn", "nation"))
 
 
 @dataclass(frozen=True)
@@ -194,11 +196,6 @@ def _mail_handle(
             _reply(user, subject, f"You run {campaign.name}: only players give orders.\n"),
             campaign,
         )
-    if membership.nation.civil_disorder:
-        text = (
-            f"{membership.nation.name} is in civil disorder: the game master must assign it a player first.\n"
-        )
-        return MailOutcome("refused: civil disorder", _reply(user, subject, text), campaign)
     turn = turn_current(campaign=campaign)
     if turn is None or turn.status != Turn.Status.OPEN:
         return MailOutcome(
@@ -253,6 +250,9 @@ def _orders_enter(
                     with transaction.atomic():
                         order_submit(user=user, turn=turn, draft=item.draft, now=now)
                 except OrderError as error:
+                    if error.field in WHOLE_MAIL:
+                        errors = [error.message]  # the same for every line: say it once
+                        break
                     errors.append(f"line {item.line}: {error.message}")
             if errors:
                 raise _Refused

@@ -164,3 +164,14 @@ def test_it_refuses_orders_of_the_gm_and_of_a_nation_in_civil_disorder(demo, mai
     gm_reply, rival_reply = sorted(mail.outbox, key=lambda m: m.to)
     assert "only players give orders" in gm_reply.body
     assert "Ostland Federation is in civil disorder" in rival_reply.body
+    assert "line 1" not in rival_reply.body, "said once for the whole mail"
+
+
+def test_it_says_once_that_the_deadline_has_passed(demo, mailed, mbox, read):
+    from datetime import UTC, datetime
+
+    demo.turns.filter(number=1).update(deadline=datetime(2020, 1, 1, tzinfo=UTC))
+    read(mbox(_mail("player@example.org", "[demo]", "hold N2: JV 4\nhold N4: JV 3\n", "<11@x>")))
+    [reply] = mail.outbox
+    assert "your mail changed nothing" in reply.body
+    assert reply.body.count("the deadline of turn 1 has passed") == 1
