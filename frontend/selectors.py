@@ -161,10 +161,16 @@ def support_of(*, turn: Turn, nation_code: str) -> dict[str, list[dict[str, Any]
     }
 
 
-def turns_resolved(*, campaign_id: int) -> list[Turn]:
+def turns_resolved(*, viewer: Viewer) -> list[Turn]:
+    """The campaign's past turns with their counts of battles and conquests: all of them for the GM; for a
+    player only those its nation fought in or supported (how busy the others were is theirs to know)."""
+    mine = Q() if viewer.is_gm else Q(reports__reportnation__nation=viewer.nation)
     return list(
-        Turn.objects.filter(campaign_id=campaign_id, status=Turn.Status.RESOLVED)
-        .annotate(battles=Count("reports"), conquests=Count("reports", filter=Q(reports__conquest=True)))
+        Turn.objects.filter(campaign=viewer.campaign, status=Turn.Status.RESOLVED)
+        .annotate(
+            battles=Count("reports", filter=mine, distinct=True),
+            conquests=Count("reports", filter=mine & Q(reports__conquest=True), distinct=True),
+        )
         .defer("result")
         .order_by("-number")
     )

@@ -24,7 +24,7 @@ def turn_list(request: HttpRequest, slug: str) -> HttpResponse:
     viewer = viewer_for(request, slug)
     context = {
         "bar": topbar(viewer, turn_current(campaign=viewer.campaign)),
-        "turns": turns_resolved(campaign_id=viewer.campaign.pk),
+        "turns": turns_resolved(viewer=viewer),
     }
     return render(request, "frontend/turn_list.html", context)
 

@@ -205,3 +205,15 @@ def test_it_says_who_holds_a_region_taken_by_several_nations():
     )
     control = battle_card({**data, "kind": "control", "sides": []}, names={})
     assert control["title"] == "Battle for control of M2"
+
+
+def test_it_counts_in_the_turn_list_only_the_battles_a_player_may_read(
+    client, player, rival, gm, battle_played
+):
+    url = reverse("frontend:turns", args=["demo"])
+    counts = {}
+    for who in (player, rival, gm):
+        client.force_login(who)
+        turn = client.get(url).context["turns"][0]
+        counts[who.username] = (turn.battles, turn.conquests)
+    assert counts == {"player": (2, 1), "rival": (0, 0), "gm": (2, 1)}
