@@ -143,3 +143,12 @@ def test_it_draws_a_nation_with_a_colour_that_is_not_a_hex_colour_in_grey(as_pla
     page = as_player.get(CAMPAIGN).content.decode()
     assert "alert(1)" not in page
     assert 'fill="#888888"' in page
+
+
+def test_it_says_so_when_the_nation_has_no_units_left(as_player, turn1, nations):
+    from campaign.models import Stack
+
+    Stack.objects.filter(nation=nations["NOR"]).update(count=0)
+    page = as_player.get(CAMPAIGN).content.decode()
+    assert "Your nation has no units left to give orders to." in page
+    assert 'id="order-form"' not in page
