@@ -15,6 +15,7 @@ import threading
 import time
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 from django.core.servers.basehttp import WSGIRequestHandler, WSGIServer, get_internal_wsgi_application
 from django.test import Client, override_settings
@@ -54,7 +55,11 @@ class Command(BaseCommand):
             self._run(campaign, data, seed, repeat)
         finally:
             if not keep:
+                # Its two users too: they were made for this run and belong to nothing else.
+                users = get_user_model().objects.filter(memberships__campaign=campaign)
+                users = list(users.values_list("pk", flat=True))
                 campaign.delete()
+                get_user_model().objects.filter(pk__in=users).delete()
 
     def _run(self, campaign: Campaign, data: dict, seed: int, repeat: int) -> None:
         turn = campaign.turns.get(number=1)
