@@ -61,7 +61,7 @@ def deadline_set(*, user: User, turn: Turn, deadline: datetime, now: Clock = tim
         before = turn.deadline
         turn.deadline = deadline
         turn.save(update_fields=["deadline"])
-        _audit(
+        audit_write(
             user,
             turn.campaign,
             "deadline",
@@ -102,7 +102,7 @@ def weather_set(
         turn.region_weather = {code: value for code, value in sorted(region_weather.items())}
         turn.save(update_fields=["weather", "region_weather"])
         local = ", ".join(f"{c} {v}" for c, v in turn.region_weather.items()) or "none"
-        _audit(
+        audit_write(
             user, turn.campaign, "weather", f"turn {turn.number}: {weather}; by region: {local}", reason, now
         )
     return turn
@@ -130,7 +130,7 @@ def gm_modifier_set(
             modifier, _ = GMModifier.objects.update_or_create(
                 turn=turn, region=region, nation=nation, defaults={"value": value, "reason": reason}
             )
-        _audit(
+        audit_write(
             user,
             turn.campaign,
             "gm_modifier",
@@ -162,7 +162,7 @@ def relation_set(
             relation, _ = Relation.objects.update_or_create(
                 nation_a=low, nation_b=high, defaults={"kind": kind}
             )
-        _audit(user, campaign, "relation", f"{low.code}–{high.code}: {kind}", reason, now)
+        audit_write(user, campaign, "relation", f"{low.code}–{high.code}: {kind}", reason, now)
     return relation
 
 
@@ -194,7 +194,7 @@ def roster_change(
         if not created:
             stack.count = count
             stack.save(update_fields=["count"])
-        _audit(
+        audit_write(
             user,
             campaign,
             "roster",
@@ -210,7 +210,7 @@ def turn_process_request(*, user: User, turn: Turn, now: Clock = timezone.now) -
     gm_check(user=user, campaign=turn.campaign)
     _open_check(turn)
     with transaction.atomic():
-        _audit(user, turn.campaign, "process", f"turn {turn.number} queued for processing", "", now)
+        audit_write(user, turn.campaign, "process", f"turn {turn.number} queued for processing", "", now)
         turn_services.turn_queue(turn_id=turn.pk)
 
 
@@ -220,7 +220,9 @@ def turn_retry_request(*, user: User, turn: Turn, now: Clock = timezone.now) -> 
     with transaction.atomic():
         retried = turn_services.turn_retry(turn_id=turn.pk)
         if retried:
-            _audit(user, turn.campaign, "process", f"turn {turn.number} retried after a failure", "", now)
+            audit_write(
+                user, turn.campaign, "process", f"turn {turn.number} retried after a failure", "", now
+            )
     return retried
 
 
@@ -236,7 +238,8 @@ def _same_campaign(campaign: Campaign, *, region: Region, nation: Nation) -> Non
         raise GMInputError("nation", f"{nation.code} is not in this campaign")
 
 
-def _audit(user: User, campaign: Campaign, action: str, summary: str, reason: str, now: Clock) -> None:
+def audit_write(user: User, campaign: Campaign, action: str, summary: str, reason: str, now: Clock) -> None:
+    """One line of the campaign's audit log; every GM-side change (pages, life cycle, history) writes here."""
     AuditEntry.objects.create(
         campaign=campaign,
         user=user if user.is_authenticated else None,
@@ -245,3 +248,7 @@ def _audit(user: User, campaign: Campaign, action: str, summary: str, reason: st
         summary=summary[:300],
         reason=reason[:300],
     )
+
+
+# The name other modules imported before this writer was public; kept so they need no change today.
+_audit = audit_write
