@@ -248,7 +248,3 @@ def audit_write(user: User, campaign: Campaign, action: str, summary: str, reaso
         summary=summary[:300],
         reason=reason[:300],
     )
-
-
-# The name other modules imported before this writer was public; kept so they need no change today.
-_audit = audit_write

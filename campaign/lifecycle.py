@@ -35,8 +35,7 @@ from django.db import transaction
 from django.db.models import Case, Exists, F, OuterRef, Value, When
 from django.utils import timezone
 
-from campaign.gm_services import GMInputError, gm_check
-from campaign.gm_services import _audit as gm_audit
+from campaign.gm_services import GMInputError, audit_write, gm_check
 from campaign.models import Campaign, Membership, Nation, Profile, Turn
 from orders.models import Order
 
@@ -340,7 +339,7 @@ def _turn_open(campaign: Campaign) -> Turn | None:
 
 def _audit(user: User, campaign: Campaign, action: str, summary: str, reason: str, at: datetime) -> None:
     # The GM's audit log, written as the GM's other inputs write it.
-    gm_audit(user, campaign, action, summary, reason, lambda: at)
+    audit_write(user, campaign, action, summary, reason, lambda: at)
 
 
 # --- Reads ----------------------------------------------------------------------------------------------

@@ -23,7 +23,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from campaign.gm_services import GMInputError, User, _audit, gm_check
+from campaign.gm_services import GMInputError, User, audit_write, gm_check
 from campaign.models import GMModifier, Nation, Region, Stack, Turn
 from orders.models import Order
 from rules import engine
@@ -116,7 +116,7 @@ def turn_publish(*, turn_id: int, by: User, now: Clock = timezone.now) -> Publis
         raise GMInputError("turn", f"turn {turn.number} failed:\n{processed.error}")
     processed.refresh_from_db()
     preview = TurnPreview.objects.filter(turn=processed).first()
-    _audit(by, processed.campaign, "process", f"turn {processed.number} published", "", now)
+    audit_write(by, processed.campaign, "process", f"turn {processed.number} published", "", now)
     if preview is None:
         return PublishOutcome(turn=processed, preview=None, matched=None)
     snapshot = TurnSnapshot.objects.get(turn=processed)
@@ -216,7 +216,9 @@ def turn_rollback(
                 "reminded_at",
             ]
         )
-        _audit(by, campaign, "rollback", f"turn {turn.number} rolled back; its result archived", reason, now)
+        audit_write(
+            by, campaign, "rollback", f"turn {turn.number} rolled back; its result archived", reason, now
+        )
     return RollbackOutcome(turn=turn, archive=archive, removed=removed)
 
 
