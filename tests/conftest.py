@@ -32,6 +32,21 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(skip)
 
 
+@pytest.fixture(autouse=True)
+def celery_in_process(request):
+    """Tests run queued tasks in process, as `make run` does, even where REDIS_URL names a real broker:
+    only the tests marked `celery_worker` send them to the real worker they start."""
+    if "celery_worker" in request.keywords:
+        yield
+        return
+    from config.celery import app
+
+    was = app.conf.task_always_eager
+    app.conf.task_always_eager = True
+    yield
+    app.conf.task_always_eager = was
+
+
 @pytest.fixture
 def demo(db):
     """The demo campaign, freshly imported, turn 1 open."""
