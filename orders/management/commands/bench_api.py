@@ -224,6 +224,7 @@ class Command(BaseCommand):
             "IRONFIST_BENCH": "1",
         }
         bind = f"{HOST}:{o['port'] or free_port()}"
+        scripts: dict[str, Path] = {}
         server = subprocess.Popen(
             [
                 sys.executable,
@@ -247,10 +248,10 @@ class Command(BaseCommand):
             self._wait_until_serving(
                 f"http://{bind}/api/campaigns/{campaign.slug}/", clients[0]["token"], server
             )
-            scripts = {
-                "minimal write": self._lua(clients, "/api/bench/ping-write/", PING, o),
-                "order submission": self._lua(clients, f"/api/campaigns/{campaign.slug}/orders/", None, o),
-            }
+            scripts["minimal write"] = self._lua(clients, "/api/bench/ping-write/", PING, o)
+            scripts["order submission"] = self._lua(
+                clients, f"/api/campaigns/{campaign.slug}/orders/", None, o
+            )
             self.stdout.write(
                 f"gunicorn: {o['workers']} sync workers on {bind}, CONN_MAX_AGE 600; wrk: {o['clients']} "
                 f"clients, {o['seconds']} s per run, {o['rounds']} round(s)"
@@ -268,6 +269,8 @@ class Command(BaseCommand):
         finally:
             server.terminate()
             server.wait(timeout=30)
+            for script in scripts.values():
+                script.unlink(missing_ok=True)
         self._verdict(runs, written)
 
     def _wait_until_serving(self, url: str, token: str, server: subprocess.Popen) -> None:
