@@ -29,6 +29,7 @@ from functools import partial
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -333,6 +334,13 @@ def time_zone_set(*, user: AbstractBaseUser, time_zone: str) -> Profile:
     return profile
 
 
+def language_set(*, user: AbstractBaseUser, language: str) -> None:
+    """The language the user's mails are written in: the one they chose on the web (one of LANGUAGES)."""
+    if language not in dict(settings.LANGUAGES):
+        raise GMInputError("language", f"unknown language {language!r}")
+    Profile.objects.update_or_create(user=user, defaults={"language": language})
+
+
 def _turn_open(campaign: Campaign) -> Turn | None:
     return Turn.objects.filter(campaign=campaign, status=Turn.Status.OPEN).first()
 
@@ -354,6 +362,12 @@ def time_zone_of(*, user: AbstractBaseUser | AnonymousUser) -> ZoneInfo:
         return ZoneInfo(name) if name else UTC
     except (ZoneInfoNotFoundError, ValueError):
         return UTC
+
+
+def language_of(*, user: AbstractBaseUser) -> str:
+    """The language to write to a user in: their profile's, the site's default when they have none."""
+    name = Profile.objects.filter(user=user).values_list("language", flat=True).first()
+    return name if name in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
 
 
 def nations_missed(*, campaign: Campaign, turn: Turn | None) -> list[dict[str, Any]]:

@@ -339,10 +339,17 @@ class AuditEntry(models.Model):
 
 
 class Profile(models.Model):
-    """A user's own settings, across campaigns: the time zone deadlines are shown in (stored in UTC)."""
+    """A user's own settings, across campaigns: the time zone deadlines are shown in (stored in UTC), and the
+    language mails are written in (the one last chosen in the top bar; the site's default until then)."""
 
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile")
     time_zone = models.CharField(max_length=64, default="UTC", help_text="An IANA name: Europe/Helsinki.")
+    language = models.CharField(
+        max_length=8,
+        blank=True,
+        default="",
+        help_text="A code of settings.LANGUAGES, like fi; empty: the default.",
+    )
 
     def __str__(self) -> str:
         return f"{self.user}: {self.time_zone}"

@@ -6,5 +6,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/", include("config.api_urls", namespace="api")),
+    # set_language: the language chooser in the top bar posts here.
+    path("i18n/", include("django.conf.urls.i18n")),
     path("", include("frontend.urls")),
 ]

@@ -6,12 +6,20 @@ from datetime import UTC
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from campaign.models import Relation, Turn
+from frontend.terms import WORDS
 from orders.models import Order
 from orders.services import OrderDraft
 
-NO_TARGET = ("", "— none (hold, stand down) —")
+NO_TARGET = ("", gettext_lazy("— none (hold, stand down) —"))
+
+
+def _choices(choices: list[tuple[str, str]], kind: str) -> list[tuple[str, Any]]:
+    """A model's choices with their labels in the reader's language (frontend/terms.py)."""
+    return [(value, WORDS[kind].get(value, label)) for value, label in choices]
 
 
 class RegionField(forms.ChoiceField):
@@ -25,9 +33,9 @@ class RegionField(forms.ChoiceField):
 class OrderForm(forms.Form):
     """Origin, kind, target and a count per unit type; unit types come from the campaign's ruleset."""
 
-    origin = RegionField(label="From")
-    kind = forms.ChoiceField(label="Order", choices=Order.Kind.choices)
-    target = RegionField(label="To", required=False)
+    origin = RegionField(label=gettext_lazy("From"))
+    kind = forms.ChoiceField(label=gettext_lazy("Order"), choices=_choices(Order.Kind.choices, "order"))
+    target = RegionField(label=gettext_lazy("To"), required=False)
 
     def __init__(
         self,
@@ -87,7 +95,7 @@ def order_initial(order: Order) -> dict[str, Any]:
 
 class DeadlineForm(forms.Form):
     deadline = forms.DateTimeField(
-        label="Deadline (UTC)",
+        label=gettext_lazy("Deadline (UTC)"),
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
         input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M", "%Y-%m-%dT%H:%M:%S"],
     )
@@ -99,14 +107,16 @@ class DeadlineForm(forms.Form):
 
 
 class WeatherForm(forms.Form):
-    weather = forms.ChoiceField(label="Weather everywhere", choices=Turn.Weather.choices)
+    weather = forms.ChoiceField(
+        label=gettext_lazy("Weather everywhere"), choices=_choices(Turn.Weather.choices, "weather")
+    )
     region_weather = forms.CharField(
-        label="By region",
+        label=gettext_lazy("By region"),
         required=False,
-        help_text="One per line or comma-separated, like: M1 snow, N5 rain",
+        help_text=gettext_lazy("One per line or comma-separated, like: M1 snow, N5 rain"),
         widget=forms.Textarea(attrs={"rows": 2}),
     )
-    reason = forms.CharField(required=False, max_length=300)
+    reason = forms.CharField(label=gettext_lazy("Reason"), required=False, max_length=300)
 
     def clean_region_weather(self) -> dict[str, str]:
         text = self.cleaned_data["region_weather"]
@@ -117,17 +127,21 @@ class WeatherForm(forms.Form):
                 continue
             if len(words) != 2:
                 raise forms.ValidationError(
-                    f"{item.strip()!r}: write a region code and a weather, like M1 snow"
+                    _("%(item)r: write a region code and a weather, like M1 snow") % {"item": item.strip()}
                 )
             pairs[words[0].upper()] = words[1].lower()
         return pairs
 
 
 class ModifierForm(forms.Form):
-    region = forms.CharField(max_length=16, help_text="Region code")
-    nation = forms.ChoiceField()
-    value = forms.IntegerField(help_text="Added to the nation's KTA there; 0 removes it")
-    reason = forms.CharField(max_length=200, required=False)
+    region = forms.CharField(
+        label=gettext_lazy("Region"), max_length=16, help_text=gettext_lazy("Region code")
+    )
+    nation = forms.ChoiceField(label=gettext_lazy("Nation"))
+    value = forms.IntegerField(
+        label=gettext_lazy("Value"), help_text=gettext_lazy("Added to the nation's KTA there; 0 removes it")
+    )
+    reason = forms.CharField(label=gettext_lazy("Reason"), max_length=200, required=False)
 
     def __init__(self, *args: Any, nations: list[tuple[str, str]], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -135,10 +149,10 @@ class ModifierForm(forms.Form):
 
 
 class RelationForm(forms.Form):
-    nation_a = forms.ChoiceField(label="Nation")
-    nation_b = forms.ChoiceField(label="and nation")
-    kind = forms.ChoiceField(choices=Relation.Kind.choices)
-    reason = forms.CharField(max_length=300, required=False)
+    nation_a = forms.ChoiceField(label=gettext_lazy("Nation"))
+    nation_b = forms.ChoiceField(label=gettext_lazy("and nation"))
+    kind = forms.ChoiceField(label=gettext_lazy("Kind"), choices=_choices(Relation.Kind.choices, "relation"))
+    reason = forms.CharField(label=gettext_lazy("Reason"), max_length=300, required=False)
 
     def __init__(self, *args: Any, nations: list[tuple[str, str]], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -150,11 +164,15 @@ class RelationForm(forms.Form):
 
 
 class RosterForm(forms.Form):
-    region = forms.CharField(max_length=16, help_text="Region code")
-    nation = forms.ChoiceField()
-    unit_type = forms.ChoiceField(label="Unit type")
-    count = forms.IntegerField(min_value=0, help_text="The new count")
-    reason = forms.CharField(max_length=300)
+    region = forms.CharField(
+        label=gettext_lazy("Region"), max_length=16, help_text=gettext_lazy("Region code")
+    )
+    nation = forms.ChoiceField(label=gettext_lazy("Nation"))
+    unit_type = forms.ChoiceField(label=gettext_lazy("Unit type"))
+    count = forms.IntegerField(
+        label=gettext_lazy("Count"), min_value=0, help_text=gettext_lazy("The new count")
+    )
+    reason = forms.CharField(label=gettext_lazy("Reason"), max_length=300)
 
     def __init__(
         self, *args: Any, nations: list[tuple[str, str]], unit_types: list[str], **kwargs: Any

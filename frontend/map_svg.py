@@ -11,8 +11,10 @@ from html import escape
 from typing import Any
 
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
 
 from frontend.selectors import UNOWNED_COLOR, MapData
+from frontend.terms import WORDS
 
 DEFS = """<defs>
 <pattern id="hatch" width="4" height="4" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
@@ -30,7 +32,7 @@ def map_svg(
     *,
     data: MapData,
     link: bool = False,
-    title: str = "Campaign map",
+    title: str = "",
     marked: frozenset[str] = frozenset(),
     focus: str | None = None,
 ) -> SafeString:
@@ -38,18 +40,25 @@ def map_svg(
     regions in `marked` (those that changed hands) get a heavy outline."""
     bounds = _bounds(data.regions)
     if bounds is None:
-        return mark_safe('<p class="muted">This map has no drawing; see the table below.</p>')
+        return mark_safe(f'<p class="muted">{escape(_("This map has no drawing; see the table below."))}</p>')
     x0, y0, x1, y1 = bounds
     pad = 4
     view = f"{x0 - pad:g} {y0 - pad:g} {x1 - x0 + 2 * pad:g} {y1 - y0 + 2 * pad:g}"
     out = [
         f'<div class="map-frame"><svg class="map" viewBox="{view}" role="img" aria-labelledby="map-title" '
         f'xmlns="http://www.w3.org/2000/svg" preserveAspectRatio="xMidYMid meet"{_zoom(data, focus)}>'
-        f'<title id="map-title">{escape(title)}</title>',
+        f'<title id="map-title">{escape(title or _("Campaign map"))}</title>',
         DEFS,
         '<g class="regions">',
     ]
     centres: dict[str, tuple[float, float, float]] = {}
+    # Translated once per map, not once per region: a big map has thousands.
+    words = {
+        "terrain": {t: str(w) for t, w in WORDS["terrain"].items()},
+        "fort": _("fort %(level)s"),
+        "pick": _("Give orders from %(region)s"),
+        "unowned": _("unowned"),
+    }
     for region in data.regions:
         shape = region["geometry"].get("shape") if region["geometry"] else None
         if not shape:
@@ -57,7 +66,7 @@ def map_svg(
         size = _size(shape)
         lx, ly = region["geometry"].get("label") or _centroid(shape)
         centres[region["code"]] = (lx, ly, size)
-        out.append(_region(region, data, shape, lx, ly, size, link, region["code"] in marked))
+        out.append(_region(region, data, shape, lx, ly, size, link, region["code"] in marked, words))
     out.append("</g>")
     if data.orders:
         out.append('<g class="arrows">')
@@ -77,19 +86,21 @@ def _region(
     size: float,
     link: bool,
     marked: bool,
+    words: dict[str, Any],
 ) -> str:
     code = escape(region["code"])
     owner = data.nations.get(region["owner_id"])
     fill = owner["color"] if owner else UNOWNED_COLOR
-    owner_name = owner["name"] if owner else "unowned"
+    owner_name = owner["name"] if owner else words["unowned"]
     points = " ".join(f"{x:g},{y:g}" for x, y in shape)
     font = max(1.5, size / 7)
     parts = [
         f'<g class="{"region changed" if marked else "region"}" id="region-{code}" data-region="{code}" '
         'data-owner="'
         f'{escape(owner["code"]) if owner else ""}">',
-        f"<title>{code} {escape(region['name'])}: {escape(owner_name)}, {region['terrain']}, "
-        f"fort {region['fort']}</title>",
+        f"<title>{code} {escape(region['name'])}: {escape(owner_name)}, "
+        f"{escape(words['terrain'].get(region['terrain'], region['terrain']))}, "
+        f"{escape(words['fort'] % {'level': region['fort']})}</title>",
         f'<polygon class="area" points="{points}" fill="{escape(fill)}"/>',
     ]
     if region["terrain"] == "rough":
@@ -122,7 +133,8 @@ def _region(
     parts.append("</g>")
     body = "".join(parts)
     if link:
-        return f'<a href="?origin={code}#order" class="pick" aria-label="Give orders from {code}">{body}</a>'
+        label = escape(words["pick"] % {"region": region["code"]})
+        return f'<a href="?origin={code}#order" class="pick" aria-label="{label}">{body}</a>'
     return body
 
 

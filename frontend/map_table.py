@@ -9,12 +9,16 @@ from __future__ import annotations
 from html import escape
 
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
 
 from frontend.selectors import MapData
+from frontend.terms import WORDS
 
 
 def map_table_rows(data: MapData) -> SafeString:
     rows = []
+    unowned = f'<span class="muted">{escape(_("unowned"))}</span>'
+    terrains = {t: str(w) for t, w in WORDS["terrain"].items()}
     for r in data.regions:
         code = escape(r["code"])
         owner = data.nations.get(r["owner_id"])
@@ -22,7 +26,7 @@ def map_table_rows(data: MapData) -> SafeString:
             swatch = f'<span class="swatch" style="background: {escape(owner["color"])}"></span>'
             owner_cell = swatch + escape(owner["name"])
         else:
-            owner_cell = '<span class="muted">unowned</span>'
+            owner_cell = unowned
         stacks = (
             "".join(
                 f'<span class="stack-line">{escape(s["nation"])}: {escape(s["label"])}</span>'
@@ -32,7 +36,8 @@ def map_table_rows(data: MapData) -> SafeString:
         )
         rows.append(
             f'<tr id="row-{code}"><th scope="row">{code} <span class="muted">{escape(r["name"])}</span></th>'
-            f'<td>{owner_cell}</td><td>{escape(r["terrain"])}</td><td class="num">{r["fort"]}</td>'
+            f"<td>{owner_cell}</td><td>{escape(terrains.get(r['terrain'], r['terrain']))}</td>"
+            f'<td class="num">{r["fort"]}</td>'
             f"<td>{stacks}</td></tr>"
         )
     return mark_safe("\n".join(rows))

@@ -7,22 +7,22 @@ from __future__ import annotations
 
 from typing import Any
 
-from frontend.rules_doc import rule_anchor
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 
-KIND_WORDS = {
-    "normal": "normal battle",
-    "meeting": "meeting engagement",
-    "joint": "joint attack",
-    "control": "battle for control",
-    "unopposed": "unopposed",
+from frontend.rules_doc import rule_anchor
+from frontend.terms import WORDS, and_list, kta_term, phrase, word
+
+KIND_WORDS = WORDS["battle"]
+
+TITLES = {
+    "meeting": gettext_lazy("Meeting engagement of %(region)s"),
+    "control": gettext_lazy("Battle for control of %(region)s"),
 }
 
 
-TITLES = {"meeting": "Meeting engagement of ", "control": "Battle for control of "}
-
-
 def units_text(units: dict[str, int] | None) -> str:
-    return ", ".join(f"{t} {c}" for t, c in (units or {}).items() if c) or "none"
+    return ", ".join(f"{t} {c}" for t, c in (units or {}).items() if c) or _("none")
 
 
 def battle_card(
@@ -33,37 +33,44 @@ def battle_card(
     region = data.get("region", "")
 
     def name(code: str | None) -> str:
-        return names.get(code, code) if code else "nobody"
+        return names.get(code, code) if code else _("nobody")
 
     card: dict[str, Any] = {
         "kind": kind,
-        "kind_words": KIND_WORDS.get(kind, kind),
+        "kind_words": word("battle", kind),
         "region": region,
         "anchor": card_anchor(kind, region),
-        "terrain": data.get("terrain"),
-        "weather": data.get("weather"),
+        "terrain": word("terrain", data.get("terrain")) or None,
+        "weather": word("weather", data.get("weather")) or None,
         "conquest": bool(data.get("conquest")),
-        "decided_by": data.get("decided_by", ""),
+        "decided_by": phrase(data.get("decided_by", "")),
         "decided_anchor": rule_anchor(data.get("decided_by")),
         "owner_after": name(data.get("owner_after")) if "owner_after" in data else None,
-        "title": TITLES.get(kind, "Battle of ") + region.replace("|", " and "),
+        "title": str(TITLES.get(kind, gettext_lazy("Battle of %(region)s")))
+        % {"region": and_list(region.split("|"))},
     }
     if kind == "unopposed":
         attackers = data.get("nations", [])
-        card["headline"] = (
-            f"{' and '.join(name(n) for n in attackers)} attack{'s' if len(attackers) == 1 else ''}"
-        )
+        who = and_list(name(n) for n in attackers)
+        card["headline"] = ngettext("%(who)s attacks", "%(who)s attack", len(attackers)) % {"who": who}
         card["unopposed"] = [
             {"nation": name(n), "units": units_text(data.get("units", {}).get(n))} for n in attackers
         ]
-        card["result"] = (
-            f"{' and '.join(name(n) for n in attackers)} take{'s' if len(attackers) == 1 else ''} {region} "
-            + (f"from {name(data['defender'])} " if data.get("defender") else "(unowned) ")
-            + "without a fight."
-        )
+        if data.get("defender"):
+            card["result"] = ngettext(
+                "%(who)s takes %(region)s from %(defender)s without a fight.",
+                "%(who)s take %(region)s from %(defender)s without a fight.",
+                len(attackers),
+            ) % {"who": who, "region": region, "defender": name(data["defender"])}
+        else:
+            card["result"] = ngettext(
+                "%(who)s takes %(region)s (unowned) without a fight.",
+                "%(who)s take %(region)s (unowned) without a fight.",
+                len(attackers),
+            ) % {"who": who, "region": region}
         holder = data.get("owner_after")
         if len(attackers) > 1 and holder:
-            card["result"] += f" {name(holder)} holds it (§7.2)."
+            card["result"] += " " + _("%(nation)s holds it (§7.2).") % {"nation": name(holder)}
         card["sides"] = []
         card["subtitle"] = _subtitle(card)
         _support_rows(card, data, support, names)
@@ -72,22 +79,28 @@ def battle_card(
     sides = data.get("sides", [])
     card["sides"] = [
         {
-            "name": " and ".join(name(n) for n in side.get("nations", [side.get("name")])),
-            "role": side.get("role", ""),
+            "name": and_list(name(n) for n in side.get("nations", [side.get("name")])),
+            "role": word("role", side.get("role", "")),
             "units": "; ".join(
                 (f"{name(n)}: " if len(side.get("units", {})) > 1 else "") + units_text(u)
                 for n, u in side.get("units", {}).items()
             )
-            or "none",
+            or _("none"),
             "kta": side.get("kta"),
             "dice": side.get("dice", []),
-            "outcome": side.get("outcome", ""),
+            "outcome": word("outcome", side.get("outcome", "")),
             "loss_percent": side.get("loss_percent"),
             "losses": units_text(_side_losses(side, data.get("losses", {}))),
             "after": units_text(_after(side, data.get("losses", {}))),
-            "loss_notes": [f"{t}: {note}" for t, note in (side.get("loss_notes") or {}).items()],
+            "loss_notes": [f"{t}: {phrase(note)}" for t, note in (side.get("loss_notes") or {}).items()],
             "support": [
-                f"{s.get('count')} {s.get('unit_type')} of {name(s.get('nation'))} from {s.get('region')}"
+                _("%(count)s %(unit_type)s of %(nation)s from %(region)s")
+                % {
+                    "count": s.get("count"),
+                    "unit_type": s.get("unit_type"),
+                    "nation": name(s.get("nation")),
+                    "region": s.get("region"),
+                }
                 for s in side.get("support", [])
             ],
         }
@@ -95,7 +108,13 @@ def battle_card(
     ]
     roles = [s["role"] for s in card["sides"]]
     card["headline"] = (
-        f"{card['sides'][0]['name']} ({roles[0]}) against {card['sides'][1]['name']} ({roles[1]})"
+        _("%(first)s (%(first_role)s) against %(second)s (%(second_role)s)")
+        % {
+            "first": card["sides"][0]["name"],
+            "first_role": roles[0],
+            "second": card["sides"][1]["name"],
+            "second_role": roles[1],
+        }
         if len(sides) == 2
         else ""
     )
@@ -103,10 +122,11 @@ def battle_card(
     card["max_kta"] = max([1, *(s["kta"] or 0 for s in card["sides"])])
     low, high = ([*(data.get("row_range") or []), None, None])[:2]
     loser, winner = ([*(data.get("row") or []), None, None])[:2]
-    span = f"{low}–{high}" if high is not None else f"{low} or more"
+    span = f"{low}–{high}" if high is not None else _("%(low)s or more") % {"low": low}
     card["difference"] = data.get("difference")
     card["row_text"] = (
-        f"loss table row {span}: the loser loses {loser} %, the winner {winner} %"
+        _("loss table row %(span)s: the loser loses %(loser)s %%, the winner %(winner)s %%")
+        % {"span": span, "loser": loser, "winner": winner}
         if loser is not None
         else ""
     )
@@ -114,19 +134,32 @@ def battle_card(
     card["winner"] = name(_side_name(sides, data.get("winner"))) if data.get("winner") else None
     cap = data.get("winners_cap")
     card["cap_text"] = (
-        f"{name(_side_name(sides, cap.get('side')))}'s losses capped from {cap.get('from')} "
-        f"to {cap.get('to')}: a winner never loses more units than the loser"
+        _(
+            "%(side)s's losses capped from %(before)s to %(after)s: "
+            "a winner never loses more units than the loser"
+        )
+        % {
+            "side": name(_side_name(sides, cap.get("side"))),
+            "before": cap.get("from"),
+            "after": cap.get("to"),
+        }
         if cap
         else ""
     )
     if kind == "meeting":
         card["result"] = _meeting_result(data, card["winner"], name)
     elif card["conquest"]:
-        card["result"] = f"{card['owner_after'] or card['winner']} takes {region}."
+        card["result"] = _("%(nation)s takes %(region)s.") % {
+            "nation": card["owner_after"] or card["winner"],
+            "region": region,
+        }
     elif card["winner"]:
-        card["result"] = f"{card['winner']} wins; {region} does not change hands."
+        card["result"] = _("%(nation)s wins; %(region)s does not change hands.") % {
+            "nation": card["winner"],
+            "region": region,
+        }
     else:
-        card["result"] = f"A draw; {region} does not change hands."
+        card["result"] = _("A draw; %(region)s does not change hands.") % {"region": region}
     card["subtitle"] = _subtitle(card)
     _support_rows(card, data, support, names)
     return card
@@ -139,13 +172,22 @@ def card_anchor(kind: str, region: str) -> str:
 
 def _meeting_result(data: dict[str, Any], winner: str | None, name) -> str:
     """A meeting engagement takes no region: past the threshold the winner goes on, the rest go home."""
-    said = f"{winner} wins the meeting engagement" if winner else "The meeting engagement is a draw"
+    if winner:
+        said = _("%(nation)s wins the meeting engagement") % {"nation": winner}
+    else:
+        said = _("The meeting engagement is a draw")
     going_on = data.get("continues")
     if going_on:
-        said += f"; {units_text(going_on.get('units'))} go on to attack {going_on.get('into')}"
-    home = [f"{name(n)} to {origin}" for n, origin in (data.get("returned") or {}).items()]
+        said += "; " + _("%(units)s go on to attack %(region)s") % {
+            "units": units_text(going_on.get("units")),
+            "region": going_on.get("into"),
+        }
+    home = [
+        _("%(nation)s to %(region)s") % {"nation": name(n), "region": origin}
+        for n, origin in (data.get("returned") or {}).items()
+    ]
     if home:
-        said += "; back home: " + ", ".join(home)
+        said += "; " + _("back home: %(list)s") % {"list": ", ".join(home)}
     return said + "."
 
 
@@ -199,8 +241,9 @@ def _term_rows(sides: list[dict[str, Any]]) -> list[dict[str, Any]]:
     rows = []
     for term in order:
         cells = [terms.get(term) for terms in by_side]
+        cells = [{**c, "detail": phrase(c.get("detail"))} if c else c for c in cells]
         rule = next((c.get("rule") for c in cells if c and c.get("rule")), "")
-        rows.append({"term": term, "rule": rule, "anchor": rule_anchor(rule), "cells": cells})
+        rows.append({"term": kta_term(term), "rule": rule, "anchor": rule_anchor(rule), "cells": cells})
     return rows
 
 

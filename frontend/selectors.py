@@ -82,16 +82,17 @@ def _counter(nation: dict[str, Any], units: dict[str, int], rank: dict[str, int]
 
 
 def order_row(order: Order) -> dict[str, Any]:
-    from orders.services import order_describe
+    from frontend.terms import order_words
 
+    target = order.target.code if order.target_id else None
     return {
         "id": order.pk,
         "sequence": order.sequence,
         "kind": order.kind,
         "origin": order.origin.code,
-        "target": order.target.code if order.target_id else None,
+        "target": target,
         "units": dict(order.units),
-        "describe": order_describe(order),
+        "describe": order_words(kind=order.kind, origin=order.origin.code, target=target, units=order.units),
     }
 
 

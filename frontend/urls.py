@@ -3,7 +3,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from frontend.views import gm, player, turns
+from frontend.views import gm, language, player, settings, turns
 
 app_name = "frontend"
 
@@ -13,6 +13,7 @@ urlpatterns = [
     path("accounts/logout/", auth_views.LogoutView.as_view(next_page="frontend:login"), name="logout"),
     path("", player.campaign_list, name="home"),
     path("rules/", turns.rules_page, name="rules"),
+    path("language/", language.language_choose, name="language"),
     path("c/<slug:slug>/", player.campaign_page, name="campaign"),
     path("c/<slug:slug>/orders/", player.order_create, name="order_create"),
     path("c/<slug:slug>/orders/<int:order_id>/", player.order_edit, name="order_edit"),
@@ -28,4 +29,14 @@ urlpatterns = [
     path("c/<slug:slug>/gm/process/", gm.process_post, name="gm_process"),
     path("c/<slug:slug>/gm/turns/<int:number>/", gm.turn_status_page, name="gm_turn"),
     path("c/<slug:slug>/gm/turns/<int:number>/status.json", gm.turn_status_json, name="gm_turn_status"),
+    path("c/<slug:slug>/gm/pause/", gm.pause_post, name="gm_pause"),
+    path("c/<slug:slug>/gm/resume/", gm.resume_post, name="gm_resume"),
+    path("c/<slug:slug>/gm/extend/", gm.extend_post, name="gm_extend"),
+    path("c/<slug:slug>/gm/lifecycle/", gm.lifecycle_post, name="gm_lifecycle"),
+    path("c/<slug:slug>/gm/assign/", gm.assign_post, name="gm_assign"),
+    path("c/<slug:slug>/gm/turns/<int:number>/preview/", gm.preview_page, name="gm_preview"),
+    path("c/<slug:slug>/gm/turns/<int:number>/publish/", gm.publish_post, name="gm_publish"),
+    path("c/<slug:slug>/gm/turns/<int:number>/rollback/", gm.rollback_post, name="gm_rollback"),
+    path("c/<slug:slug>/gm/export.json", gm.export_download, name="gm_export"),
+    path("settings/", settings.settings_page, name="settings"),
 ]

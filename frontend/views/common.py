@@ -8,6 +8,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from campaign.models import Campaign, Turn
 from campaign.selectors import Viewer, viewer_get
@@ -53,12 +54,12 @@ def topbar(viewer: Viewer, turn: Turn | None) -> dict[str, Any]:
 def _duration(left) -> str:
     seconds = int(left.total_seconds())
     if seconds <= 0:
-        return "deadline passed"
+        return _("deadline passed")
     days, rest = divmod(seconds, 86400)
     hours, rest = divmod(rest, 3600)
     minutes = rest // 60
     if days:
-        return f"{days} d {hours} h left"
+        return _("%(days)s d %(hours)s h left") % {"days": days, "hours": hours}
     if hours:
-        return f"{hours} h {minutes} min left"
-    return f"{minutes} min left"
+        return _("%(hours)s h %(minutes)s min left") % {"hours": hours, "minutes": minutes}
+    return _("%(minutes)s min left") % {"minutes": minutes}

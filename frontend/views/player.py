@@ -10,6 +10,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from campaign.selectors import Viewer, campaigns_of, turn_current
@@ -17,10 +18,11 @@ from frontend.forms import OrderForm, order_initial
 from frontend.map_svg import map_svg
 from frontend.map_table import map_table_rows
 from frontend.selectors import MapData, adjacency_of, map_load, own_stacks, reach_of
+from frontend.terms import order_words
 from frontend.views.common import topbar, viewer_for
 from orders.models import Order
 from orders.selectors import orders_of
-from orders.services import OrderError, order_change, order_delete, order_describe, order_submit
+from orders.services import OrderError, order_change, order_delete, order_submit
 
 
 @login_required
@@ -46,11 +48,11 @@ def order_create(request: HttpRequest, slug: str) -> HttpResponse:
         slug,
         form,
         lambda draft: order_submit(user=request.user, turn=turn, draft=draft),
-        "Order saved: {after}.",
+        _("Order saved: {after}."),
     )
     if saved:
         return saved
-    messages.error(request, _refusal("The order was not saved", form))
+    messages.error(request, _refusal(_("The order was not saved"), form))
     return _campaign_render(request, viewer, form=form, origin=request.POST.get("origin"), status=400)
 
 
@@ -62,24 +64,24 @@ def order_edit(request: HttpRequest, slug: str, order_id: int) -> HttpResponse:
     status = 200
     if request.method == "POST":
         entry = _order_entry(viewer, turn, data=request.POST, editing=order)
-        before = order_describe(order)
+        before = _describe(order)
         saved = _order_save(
             request,
             slug,
             entry["form"],
             lambda draft: order_change(user=request.user, order=order, draft=draft),
-            f"Order changed: {before} → {{after}}.",
+            _("Order changed: %(before)s → {after}.") % {"before": before},
         )
         if saved:
             return saved
-        messages.error(request, _refusal("The order was not changed", entry["form"]))
+        messages.error(request, _refusal(_("The order was not changed"), entry["form"]))
         status = 400
     else:
         entry = _order_entry(viewer, turn, initial=order_initial(order), editing=order)
     context = {
         "bar": topbar(viewer, turn),
         "order": order,
-        "describe": order_describe(order),
+        "describe": _describe(order),
         **entry,
     }
     return render(request, "frontend/order_edit.html", context, status=status)
@@ -91,14 +93,16 @@ def order_remove(request: HttpRequest, slug: str, order_id: int) -> HttpResponse
     viewer = viewer_for(request, slug)
     turn = _open_turn(viewer)
     order = _own_order(viewer, turn, order_id)
-    described = order_describe(order)
+    described = _describe(order)
     try:
         order_delete(user=request.user, order=order)
     except OrderError as error:
-        messages.error(request, f"The order was not deleted: {error.message}.")
+        messages.error(request, _("The order was not deleted: %(why)s.") % {"why": error.message})
     else:
         messages.success(
-            request, f"Order deleted: {described}. Those units hold unless you order them again."
+            request,
+            _("Order deleted: %(order)s. Those units hold unless you order them again.")
+            % {"order": described},
         )
     return redirect(reverse("frontend:campaign", args=[slug]) + "#orders")
 
@@ -113,14 +117,22 @@ def _order_save(request: HttpRequest, slug: str, form: OrderForm, save, said: st
     except OrderError as error:
         form.service_error(error.field, error.message)
         return None
-    messages.success(request, said.format(after=order_describe(order)))
+    messages.success(request, said.format(after=_describe(order)))
     return redirect(reverse("frontend:campaign", args=[slug]) + "#orders")
 
 
 def _refusal(what: str, form: OrderForm) -> str:
     # A refusal of the whole order (the deadline has passed) is said in the message itself.
     whole = " ".join(form.non_field_errors())
-    return f"{what}: {whole}." if whole else f"{what}: see the message next to the field."
+    if whole:
+        return _("%(what)s: %(why)s.") % {"what": what, "why": whole}
+    return _("%(what)s: see the message next to the field.") % {"what": what}
+
+
+def _describe(order: Order) -> str:
+    """The order in the reader's language: "6 JV attack K7 from V3" (as orders.services.order_describe)."""
+    target = order.target.code if order.target_id else None
+    return order_words(kind=order.kind, origin=order.origin.code, target=target, units=order.units)
 
 
 def _open_turn(viewer: Viewer):
@@ -213,7 +225,8 @@ def _campaign_render(
         "map": map_svg(
             data=data,
             link=playing,
-            title=f"Map of {viewer.campaign.name}, turn {turn.number if turn else ''}",
+            title=_("Map of %(campaign)s, turn %(number)s")
+            % {"campaign": viewer.campaign.name, "number": turn.number if turn else ""},
             focus=_first_own(data, viewer),
         ),
         "table": map_table_rows(data),

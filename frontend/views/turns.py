@@ -7,6 +7,8 @@ from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from campaign.models import Turn
 from campaign.selectors import regions_changed_hands, reports_visible, turn_current
@@ -42,7 +44,11 @@ def turn_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     page = pages.get_page(request.GET.get("page"))
     cards = [battle_card(r.data, names=nations, support=support) for r in page.object_list]
     changes = [
-        {**c, "from_name": nations.get(c["from"], "unowned"), "to_name": nations.get(c["to"], "unowned")}
+        {
+            **c,
+            "from_name": nations.get(c["from"], _("unowned")),
+            "to_name": nations.get(c["to"], _("unowned")),
+        }
         for c in regions_changed_hands(turn=turn)
     ]
     data = map_at_turn(campaign_id=viewer.campaign.pk, turn=turn)
@@ -64,7 +70,8 @@ def turn_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         "changes": changes,
         "map": map_svg(
             data=data,
-            title=f"Map {'before' if before else 'after'} turn {turn.number}",
+            title=(_("Map before turn %(number)s") if before else _("Map after turn %(number)s"))
+            % {"number": turn.number},
             marked=frozenset(c["region"] for c in changes),
         ),
         "before": before,
@@ -80,16 +87,22 @@ def turn_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 def _summary(turn: Turn, battles: int, changes: list[dict], own: str | None) -> str:
     """ "Turn 4: 3 battles, you took Karelia, you lost Ladoga" for a player; the count for the GM."""
-    parts = [f"Turn {turn.number}: {battles} battle{'s' if battles != 1 else ''}"]
+    parts = [
+        ngettext("Turn %(number)s: %(count)s battle", "Turn %(number)s: %(count)s battles", battles)
+        % {"number": turn.number, "count": battles}
+    ]
     if own is not None:
         took = [c["region"] for c in changes if c["to"] == own]
         lost = [c["region"] for c in changes if c["from"] == own]
         if took:
-            parts.append("you took " + ", ".join(took))
+            parts.append(_("you took %(regions)s") % {"regions": ", ".join(took)})
         if lost:
-            parts.append("you lost " + ", ".join(lost))
+            parts.append(_("you lost %(regions)s") % {"regions": ", ".join(lost)})
     else:
-        parts.append(f"{len(changes)} region{'s' if len(changes) != 1 else ''} changed hands")
+        parts.append(
+            ngettext("%(count)s region changed hands", "%(count)s regions changed hands", len(changes))
+            % {"count": len(changes)}
+        )
     return ", ".join(parts)
 
 

@@ -1,0 +1,212 @@
+"""The game's words in the reader's language, in one place: what the engine and the models store as English
+data ("rough", "pincer", "attack") is translated here, at the edge, for the pages and the mails.
+
+The rules' own abbreviations (KTA, JV, PA, TY, IV) are the same in both languages and never translated; a
+unit type's full name comes from the ruleset (`unit_types.JV.name.fi: jalkaväki`). Words not listed here
+(a custom ruleset's term, a new engine phrase) are shown as they are stored.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+
+from django.utils.translation import get_language, gettext, pgettext_lazy
+from django.utils.translation import gettext_lazy as _
+
+from rules.engine.ruleset import Ruleset
+
+# Short words by what they name: the same English word ("open", "attack") may need different Finnish ones.
+WORDS: dict[str, Mapping[str, object]] = {
+    "terrain": {
+        "open": pgettext_lazy("terrain", "open"),
+        "rough": pgettext_lazy("terrain", "rough"),
+        "city": pgettext_lazy("terrain", "city"),
+    },
+    "weather": {
+        "clear": pgettext_lazy("weather", "clear"),
+        "rain": pgettext_lazy("weather", "rain"),
+        "snow": pgettext_lazy("weather", "snow"),
+        "storm": pgettext_lazy("weather", "storm"),
+    },
+    # A campaign's status as its model labels it ("Active").
+    "campaign": {
+        "setup": pgettext_lazy("campaign status", "Setup"),
+        "active": pgettext_lazy("campaign status", "Active"),
+        "finished": pgettext_lazy("campaign status", "Finished"),
+    },
+    "status": {
+        "open": pgettext_lazy("turn status", "open"),
+        "processing": pgettext_lazy("turn status", "processing"),
+        "resolved": pgettext_lazy("turn status", "resolved"),
+        "failed": pgettext_lazy("turn status", "failed"),
+    },
+    "relation": {
+        "war": pgettext_lazy("relation", "war"),
+        "peace": pgettext_lazy("relation", "peace"),
+        "alliance": pgettext_lazy("relation", "alliance"),
+    },
+    "role": {
+        "attacker": pgettext_lazy("side", "attacker"),
+        "defender": pgettext_lazy("side", "defender"),
+    },
+    "outcome": {
+        "won": pgettext_lazy("side", "won"),
+        "lost": pgettext_lazy("side", "lost"),
+        "draw": pgettext_lazy("side", "draw"),
+    },
+    # As a player chooses an order in the form: "attack", "stand down".
+    "order": {
+        "attack": pgettext_lazy("order", "attack"),
+        "move": pgettext_lazy("order", "move"),
+        "rebase": pgettext_lazy("order", "rebase"),
+        "hold": pgettext_lazy("order", "hold"),
+        "stand_down": pgettext_lazy("order", "stand down"),
+    },
+    "battle": {
+        "normal": _("normal battle"),
+        "meeting": _("meeting engagement"),
+        "joint": _("joint attack"),
+        "control": _("battle for control"),
+        "unopposed": _("unopposed"),
+    },
+    # The terms of a KTA (IRON_FIST §4) as the engine's reports name them.
+    "kta": {
+        "fortification": _("fortification"),
+        "home defence": _("home defence"),
+        "pincer": _("pincer"),
+        "GM modifier": _("GM modifier"),
+        "fortune of war": _("fortune of war"),
+    },
+}
+
+# Engine phrases with numbers in them (a term's arithmetic, a loss note, why a region changed hands): each
+# pattern with its wording; the English wording gives back the engine's own text.
+PHRASES: list[tuple[re.Pattern[str], object]] = [
+    (re.compile(r"level (?P<level>\d+) × (?P<bonus>\d+)"), _("level %(level)s × %(bonus)s")),
+    (re.compile(r"home region"), _("home region")),
+    (re.compile(r"from (?P<count>\d+) regions"), _("from %(count)s regions")),
+    (re.compile(r"(?P<die>\S+) rolled (?P<rolls>\S+)"), _("%(die)s rolled %(rolls)s")),
+    (
+        re.compile(r"(?P<count>\d+) × (?P<value>\d+) \((?P<sources>.*)\)"),
+        _("%(count)s × %(value)s (%(sources)s)"),
+    ),
+    (
+        re.compile(
+            r"(?P<p>\d+)% of (?P<n>\d+) × (?P<big>\d+)/(?P<all>\d+), rounded up"
+            r"(?P<all_of>, more than it had: all \d+)?"
+        ),
+        _("%(p)s%% of %(n)s × %(big)s/%(all)s, rounded up"),
+    ),
+    (
+        re.compile(
+            r"(?P<p>\d+)% of (?P<n>\d+) × (?P<big>\d+)/(?P<all>\d+), rounded down: superiority"
+            r"(?P<all_of>, more than it had: all \d+)?"
+        ),
+        _("%(p)s%% of %(n)s × %(big)s/%(all)s, rounded down: superiority"),
+    ),
+    (
+        re.compile(r"the attacker has no ground units left and conquers nothing \((?P<rule>§[^)]*)\)"),
+        _("the attacker has no ground units left and conquers nothing (%(rule)s)"),
+    ),
+    (
+        re.compile(r"the defender has no ground units left and loses the region \((?P<rule>§[^)]*)\)"),
+        _("the defender has no ground units left and loses the region (%(rule)s)"),
+    ),
+    (
+        re.compile(r"a draw: the region stays with the defender \((?P<rule>§[^)]*)\)"),
+        _("a draw: the region stays with the defender (%(rule)s)"),
+    ),
+    (
+        re.compile(r"the defender won and holds the region \((?P<rule>§[^)]*)\)"),
+        _("the defender won and holds the region (%(rule)s)"),
+    ),
+    (
+        re.compile(
+            r"the attacker won by (?P<d>\d+), past the conquest threshold of (?P<t>\d+) \((?P<rule>§[^)]*)\)"
+        ),
+        _("the attacker won by %(d)s, past the conquest threshold of %(t)s (%(rule)s)"),
+    ),
+    (
+        re.compile(
+            r"the attacker won by (?P<d>\d+), not past the conquest threshold of (?P<t>\d+) "
+            r"\((?P<rule>§[^)]*)\)"
+        ),
+        _("the attacker won by %(d)s, not past the conquest threshold of %(t)s (%(rule)s)"),
+    ),
+    (
+        re.compile(r"no defending ground units \((?P<rule>§[^)]*)\)"),
+        _("no defending ground units (%(rule)s)"),
+    ),
+]
+_SUFFIX_ALL = re.compile(r", more than it had: all (?P<n>\d+)$")
+_SOURCE = re.compile(r"(?P<n>\d+) from (?P<r>[^,\s]+)")
+
+
+def word(kind: str, value: str | None) -> str:
+    """A stored word ("rough", "war", "attacker") in the reader's language; unknown words as they are."""
+    if value is None:
+        return ""
+    return str(WORDS.get(kind, {}).get(value, value))
+
+
+def kta_term(term: str) -> str:
+    """A KTA term's name: "pincer" -> "saarrostusuhka"; "JV" and "IV support" keep their abbreviations."""
+    if term.endswith(" support"):
+        return gettext("%(unit_type)s support") % {"unit_type": term.removesuffix(" support")}
+    return word("kta", term)
+
+
+def phrase(text: str | None) -> str:
+    """One of the engine's phrases with numbers in it, in the reader's language; any other text as it is."""
+    if not text or get_language() in (None, "en"):
+        return text or ""
+    for pattern, wording in PHRASES:
+        match = pattern.fullmatch(text)
+        if match is None:
+            continue
+        values = {k: v for k, v in match.groupdict().items() if v is not None}
+        if "sources" in values:  # "2 from N3, 1 from N5"
+            values["sources"] = _SOURCE.sub(
+                lambda m: gettext("%(count)s from %(region)s") % {"count": m["n"], "region": m["r"]},
+                values["sources"],
+            )
+        said = str(wording) % values
+        everything = _SUFFIX_ALL.search(text)
+        if everything:
+            said += gettext(", more than it had: all %(count)s") % {"count": everything["n"]}
+        return said
+    return text
+
+
+def unit_name(ruleset: Ruleset, code: str) -> str:
+    """A unit type's full name from the ruleset in the reader's language: JV -> "jalkaväki" / "infantry"."""
+    unit_type = ruleset.unit_types.get(code)
+    if unit_type is None:
+        return code
+    return unit_type.names.get(get_language() or "en") or unit_type.names.get("en") or code
+
+
+def and_list(names: Iterable[str]) -> str:
+    """ "Suomi and Neuvosto" / "Suomi ja Neuvosto" """
+    return gettext(" and ").join(names)
+
+
+def order_words(*, kind: str, origin: str, target: str | None, units: Mapping[str, int]) -> str:
+    """One order as a player reads it back: "6 JV, 2 PA attack K7 from V3", "4 JV hold in N2"."""
+    counts = ", ".join(f"{count} {unit_type}" for unit_type, count in units.items())
+    values = {"units": counts, "origin": origin, "target": target}
+    if target is None:
+        wordings = {
+            "hold": gettext("%(units)s hold in %(origin)s"),
+            "stand_down": gettext("%(units)s stand down in %(origin)s"),
+        }
+        default = "%(units)s " + kind.replace("_", " ") + " in %(origin)s"
+    else:
+        wordings = {
+            "attack": gettext("%(units)s attack %(target)s from %(origin)s"),
+            "move": gettext("%(units)s move %(target)s from %(origin)s"),
+            "rebase": gettext("%(units)s rebase %(target)s from %(origin)s"),
+        }
+        default = "%(units)s " + kind.replace("_", " ") + " %(target)s from %(origin)s"
+    return wordings.get(kind, default) % values
