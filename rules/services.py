@@ -54,21 +54,20 @@ def turn_process(
 ) -> Turn | None:
     """Resolve an open turn and open the next. Returns the turn, or None when it was not open to claim.
 
-    Safe to run twice, at once or one after the other: the second run finds the row locked or no longer
-    open and exits without effect. Everything happens in one transaction, so a worker that dies midway
+    Safe to run twice, at once or one after the other: the second run waits for the row, finds the turn
+    no longer open and exits without effect. Everything happens in one transaction, so a worker that dies midway
     leaves the turn open for Celery's redelivery. When the engine or a write fails, nothing is written
     but the turn's failed status and the error, and the GM can retry.
     """
     with transaction.atomic():
-        # skip_locked: a duplicate run exits at once instead of waiting for the first to finish.
+        # Wait for the row rather than skip it: an order being written holds it for a moment, and a run
+        # that skipped would leave the turn open with its job spent. A duplicate run waits for the first
+        # and then finds the turn no longer open.
         turn = (
-            Turn.objects.select_for_update(skip_locked=True, of=("self",))
-            .select_related("campaign")
-            .filter(pk=turn_id)
-            .first()
+            Turn.objects.select_for_update(of=("self",)).select_related("campaign").filter(pk=turn_id).first()
         )
         if turn is None:
-            logger.info("turn %s: locked by another process, or gone", turn_id)
+            logger.info("turn %s: gone", turn_id)
             return None
         claimed = Turn.objects.filter(pk=turn_id, status=Turn.Status.OPEN).update(
             status=Turn.Status.PROCESSING

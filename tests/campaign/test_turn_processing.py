@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
-from django.db import connection, connections
+from django.db import connection, connections, transaction
 from django.test.utils import CaptureQueriesContext
 
 from campaign.generate import orders_generate, scenario_generate
@@ -275,3 +275,33 @@ def test_it_processes_a_turn_from_the_command_and_retries_a_failed_one(demo, cap
     assert list(demo.turns.values_list("number", "status")) == [(1, "resolved"), (2, "resolved"), (3, "open")]
     with pytest.raises(CommandError, match="no campaign with this slug"):
         call_command("process_turn", "nowhere")
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="row locks need PostgreSQL (set DATABASE_URL)")
+@pytest.mark.django_db(transaction=True)
+def test_it_waits_for_an_order_being_written_instead_of_skipping_the_turn(demo, place_orders):
+    # An order's transaction holds the turn's row for a moment (orders.services); a run that came then
+    # used to skip the turn and leave it open with its job spent.
+    turn = demo.turns.get(number=1)
+    place_orders(turn, ORDERS)
+    locked, release = threading.Event(), threading.Event()
+
+    def write_an_order():
+        try:
+            with transaction.atomic():
+                Turn.objects.select_for_update(no_key=True).get(pk=turn.pk)
+                locked.set()
+                release.wait(30)
+        finally:
+            connections.close_all()
+
+    writer = threading.Thread(target=write_an_order)
+    writer.start()
+    assert locked.wait(30)
+    threading.Timer(0.5, release.set).start()
+
+    processed = turn_process(turn_id=turn.pk)
+    writer.join(30)
+
+    assert processed is not None and processed.status == "resolved"
+    assert list(demo.turns.values_list("number", "status")) == [(1, "resolved"), (2, "open")]
