@@ -2,7 +2,8 @@
 
 Every mail is built for one reader from what that reader may see on the web (campaign.selectors: a
 player's results hold only the battle reports of `reports_visible` for its nation), in the reader's own
-time zone. Plain text first, HTML second. Subjects sort in an inbox:
+time zone and language (Profile.language: the one they last chose on the web; the site's default until
+then). Plain text first, HTML second. Subjects sort in an inbox:
 `[The Grenzwald Crisis] Turn 4 results — Kingdom of Nordmark`,
 `[The Grenzwald Crisis] Turn 5 orders due in 12 hours`.
 """
@@ -18,10 +19,12 @@ from django.conf import settings
 from django.core.mail import EmailMultiAlternatives, get_connection
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from campaign.lifecycle import time_zone_of
-from campaign.models import Campaign, Membership, Turn
+from campaign.models import Campaign, Membership, Profile, Turn
 from campaign.selectors import Viewer, regions_changed_hands, reports_visible
 from frontend.reports import battle_card
 from frontend.selectors import support_of
@@ -48,22 +51,28 @@ def turn_results_send(*, turn_id: int) -> int:
         viewer = Viewer(campaign=campaign, user=membership.user, membership=membership)
         nation = membership.nation
         support = support_of(turn=turn, nation_code=nation.code) if nation else None
-        cards = [
-            battle_card(r.data, names=names, support=support)
-            for r in reports_visible(viewer=viewer, turn=turn)
-        ]
+        with translation.override(_language(membership.user)):
+            cards = [
+                battle_card(r.data, names=names, support=support)
+                for r in reports_visible(viewer=viewer, turn=turn)
+            ]
+            summary = _summary(turn=turn, battles=len(cards), changes=changes, own=nation, names=names)
+            reader = nation.name if nation else _("game master")
+            subject = _("[%(campaign)s] Turn %(number)s results — %(reader)s") % {
+                "campaign": campaign.name,
+                "number": turn.number,
+                "reader": reader,
+            }
         context = {
             "campaign": campaign,
             "turn": turn,
             "nation": nation,
             "cards": cards,
-            "summary": _summary(turn=turn, battles=len(cards), changes=changes, own=nation, names=names),
+            "summary": summary,
             "missed": nation is not None and nation.turns_missed_in_row > 0,
             "url": site_url(reverse("frontend:turn", args=[campaign.slug, turn.number])),
             "orders_address": settings.IRONFIST_ORDERS_EMAIL,
         }
-        reader = nation.name if nation else "game master"
-        subject = f"[{campaign.name}] Turn {turn.number} results — {reader}"
         messages.append(_message(membership, subject, "campaign/email/results", context))
     return mail_send(messages)
 
@@ -83,15 +92,21 @@ def turn_reminders_send(*, turn_id: int, now: Callable[[], datetime] = timezone.
         nation = membership.nation
         if nation.pk in submitted or nation.civil_disorder:
             continue
+        with translation.override(_language(membership.user)):
+            due_in = due_in_words(left)
+            subject = _("[%(campaign)s] Turn %(number)s orders due in %(due_in)s") % {
+                "campaign": campaign.name,
+                "number": turn.number,
+                "due_in": due_in,
+            }
         context = {
             "campaign": campaign,
             "turn": turn,
             "nation": nation,
-            "due_in": due_in_words(left),
+            "due_in": due_in,
             "url": site_url(reverse("frontend:campaign", args=[campaign.slug])),
             "orders_address": settings.IRONFIST_ORDERS_EMAIL,
         }
-        subject = f"[{campaign.name}] Turn {turn.number} orders due in {context['due_in']}"
         messages.append(_message(membership, subject, "campaign/email/reminder", context))
     return mail_send(messages)
 
@@ -117,28 +132,37 @@ def due_in_words(left: timedelta) -> str:
     """ "12 hours", "2 days", "45 minutes": whole hours (rounded) from an hour and a half up."""
     minutes = round(left.total_seconds() / 60)
     if minutes < 90:
-        return f"{minutes} minute{'' if minutes == 1 else 's'}"
+        return ngettext("%(count)s minute", "%(count)s minutes", minutes) % {"count": minutes}
     hours = round(minutes / 60)
     if hours >= 48 and hours % 24 == 0:
-        return f"{hours // 24} days"
-    return f"{hours} hours"
+        return ngettext("%(count)s day", "%(count)s days", hours // 24) % {"count": hours // 24}
+    return ngettext("%(count)s hour", "%(count)s hours", hours) % {"count": hours}
 
 
 def _members(campaign: Campaign, *, players_only: bool = False):
     members = Membership.objects.filter(campaign=campaign).exclude(user__email="")
     if players_only:
         members = members.filter(role=Membership.Role.PLAYER)
-    return members.select_related("user", "nation").order_by("nation__position", "user__username")
+    return members.select_related("user__profile", "nation").order_by("nation__position", "user__username")
+
+
+def _language(user: Any) -> str:
+    """The reader's language (their profile's, loaded with the membership), else the site's default."""
+    try:
+        language = user.profile.language
+    except Profile.DoesNotExist:
+        language = ""
+    return language if language in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
 
 
 def _message(
     membership: Membership, subject: str, template: str, context: dict[str, Any]
 ) -> EmailMultiAlternatives:
-    """One reader's mail, rendered in the reader's own time zone."""
+    """One reader's mail, rendered in the reader's own time zone and language."""
     user = membership.user
     zone = time_zone_of(user=user)
     context = {**context, "user": user, "time_zone": zone.key}
-    with timezone.override(zone):
+    with timezone.override(zone), translation.override(_language(user)):
         text = render_to_string(f"{template}.txt", context)
         # The web's battle cards link to the rules by path: a mail needs the whole address.
         html = render_to_string(f"{template}.html", context).replace('href="/', f'href="{site_url("/")}')
@@ -150,16 +174,33 @@ def _message(
 
 def _summary(*, turn: Turn, battles: int, changes: list[dict], own, names: dict[str, str]) -> str:
     """ "Turn 4: 3 battles you fought in; you took M2; you lost N5." Region owners are public (the map)."""
-    parts = [f"Turn {turn.number}: {battles} battle{'' if battles == 1 else 's'}"]
+    values = {"number": turn.number, "count": battles}
     if own is None:
         moved = len(changes)
-        parts[0] += f"; {moved} region{'' if moved == 1 else 's'} changed hands"
-        return parts[0] + "."
-    parts[0] += " you fought in"
+        return (
+            ngettext("Turn %(number)s: %(count)s battle", "Turn %(number)s: %(count)s battles", battles)
+            % values
+            + "; "
+            + ngettext("%(count)s region changed hands", "%(count)s regions changed hands", moved)
+            % {"count": moved}
+            + "."
+        )
+    parts = [
+        ngettext(
+            "Turn %(number)s: %(count)s battle you fought in",
+            "Turn %(number)s: %(count)s battles you fought in",
+            battles,
+        )
+        % values
+    ]
     took = [c["region"] for c in changes if c["to"] == own.code]
-    lost = [f"{c['region']} (to {names.get(c['to'], 'nobody')})" for c in changes if c["from"] == own.code]
+    lost = [
+        _("%(region)s (to %(nation)s)") % {"region": c["region"], "nation": names.get(c["to"], _("nobody"))}
+        for c in changes
+        if c["from"] == own.code
+    ]
     if took:
-        parts.append("you took " + ", ".join(took))
+        parts.append(_("you took %(regions)s") % {"regions": ", ".join(took)})
     if lost:
-        parts.append("you lost " + ", ".join(lost))
+        parts.append(_("you lost %(regions)s") % {"regions": ", ".join(lost)})
     return "; ".join(parts) + "."

@@ -15,7 +15,8 @@ Reading stops at a line `end`, at a signature (`-- `) and where a quoted mail be
 Text is parsed here, at the edge, into `OrderDraft`s with their line numbers; the drafts go through
 `orders.services.order_submit`, the same judge as the web form and the API. A mail is all or nothing: when
 any line is wrong, nothing changes and the reply lists every error by line ("line 3: M7 is not adjacent
-to N5").
+to N5"). The reply is in the player's language (Profile.language, as in every mail); the log's words
+(MailOutcome.summary) stay English.
 """
 
 from __future__ import annotations
@@ -34,14 +35,18 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.mail import EmailMessage
 from django.db import IntegrityError, transaction
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.formats import date_format
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
-from campaign.lifecycle import time_zone_of
+from campaign.lifecycle import language_of, time_zone_of
 from campaign.mail import mail_send, site_url
 from campaign.models import Campaign, InboundMail, Membership, Turn
 from campaign.selectors import turn_current
+from frontend.terms import order_words
 from orders.models import Order
-from orders.services import OrderDraft, OrderError, order_delete, order_describe, order_submit
+from orders.services import OrderDraft, OrderError, order_delete, order_submit
 from rules.engine import OrderKind
 
 logger = logging.getLogger(__name__)
@@ -93,7 +98,7 @@ def orders_parse(text: str) -> MailOrders:
             continue
         parsed = _order_line(line)
         if isinstance(parsed, str):
-            errors.append(f"line {number}: {parsed}")
+            errors.append(_("line %(number)s: %(error)s") % {"number": number, "error": parsed})
         else:
             orders.append(MailOrder(line=number, draft=parsed))
     return MailOrders(orders=tuple(orders), delete_all=delete_all, errors=tuple(errors))
@@ -102,18 +107,21 @@ def orders_parse(text: str) -> MailOrders:
 def _order_line(line: str) -> OrderDraft | str:
     match = _ORDER.match(line)
     if match is None:
-        return f"expected an order like 'attack N5 -> M2: JV 4, PA 3', got {line!r}"
+        return _("expected an order like 'attack N5 -> M2: JV 4, PA 3', got %(line)r") % {"line": line}
     kind = "_".join(match["kind"].lower().split())
     if kind not in KINDS:
-        return f"unknown kind of order {match['kind']!r}: one of {', '.join(sorted(KINDS))}"
+        return _("unknown kind of order %(kind)r: one of %(kinds)s") % {
+            "kind": match["kind"],
+            "kinds": ", ".join(sorted(KINDS)),
+        }
     units: dict[str, int] = {}
     for part in match["units"].split(","):
         unit = _UNITS.match(part.strip())
         if unit is None:
-            return f"expected units like 'JV 4, PA 3', got {part.strip()!r}"
+            return _("expected units like 'JV 4, PA 3', got %(units)r") % {"units": part.strip()}
         unit_type = unit["type"].upper()
         if unit_type in units:
-            return f"{unit_type} is named twice"
+            return _("%(unit_type)s is named twice") % {"unit_type": unit_type}
         units[unit_type] = int(unit["count"])
     target = match["target"].upper() if match["target"] else None
     return OrderDraft(kind=kind, origin=match["origin"].upper(), target=target, units=units)
@@ -176,57 +184,89 @@ def _mail_handle(
         # No reply to strangers: a reply to a forged sender would be spam (backscatter).
         return MailOutcome(f"ignored: {sender} is {'no' if not users else 'more than one'} user's address")
     user = users[0]
+    with translation.override(language_of(user=user)):
+        return _member_mail(message=message, user=user, subject=subject, now=now)
+
+
+def _member_mail(
+    *, message: ParsedMail, user: AbstractBaseUser, subject: str, now: Callable[[], datetime]
+) -> MailOutcome:
+    """A member's mail, answered in their own language."""
     memberships = list(Membership.objects.filter(user=user).select_related("campaign", "nation"))
     membership = _membership_named(memberships, subject)
     if membership is None:
-        tags = ", ".join(f"[{m.campaign.slug}]" for m in memberships) or "none: you play in no campaign"
+        tags = ", ".join(f"[{m.campaign.slug}]" for m in memberships) or _("none: you play in no campaign")
         body = (
-            f"Which campaign? Put its tag in the subject, like [{memberships[0].campaign.slug}].\n"
+            _("Which campaign? Put its tag in the subject, like [%(slug)s].")
+            % {"slug": memberships[0].campaign.slug}
+            + "\n"
             if memberships
             else ""
         )
         return MailOutcome(
             "refused: no campaign named in the subject",
-            _reply(user, subject, f"{body}Your campaigns: {tags}.\n"),
+            _reply(user, subject, body + _("Your campaigns: %(tags)s.") % {"tags": tags} + "\n"),
         )
     campaign = membership.campaign
     if membership.nation is None:
         return MailOutcome(
             "refused: not a player",
-            _reply(user, subject, f"You run {campaign.name}: only players give orders.\n"),
+            _reply(
+                user,
+                subject,
+                _("You run %(campaign)s: only players give orders.") % {"campaign": campaign.name} + "\n",
+            ),
             campaign,
         )
     turn = turn_current(campaign=campaign)
     if turn is None or turn.status != Turn.Status.OPEN:
         return MailOutcome(
-            "refused: no open turn", _reply(user, subject, "No turn is open for orders now.\n"), campaign
+            "refused: no open turn",
+            _reply(user, subject, _("No turn is open for orders now.") + "\n"),
+            campaign,
         )
     body = message.get_body(preferencelist=("plain",))
     if body is None:
         return MailOutcome(
             "refused: no plain text",
-            _reply(user, subject, "Send your orders as plain text, one order per line.\n"),
+            _reply(user, subject, _("Send your orders as plain text, one order per line.") + "\n"),
             campaign,
         )
     parsed = orders_parse(body.get_content())
     errors = list(parsed.errors)
     if not errors and not parsed.orders and not parsed.delete_all:
-        errors.append("no orders found: write one order per line, like 'attack N5 -> M2: JV 4, PA 3'")
+        errors.append(_("no orders found: write one order per line, like 'attack N5 -> M2: JV 4, PA 3'"))
     if not errors:
         errors = _orders_enter(user=user, turn=turn, parsed=parsed, now=now)
-    heading = f"{campaign.name}, turn {turn.number}, {membership.nation.name}"
+    heading = _("%(campaign)s, turn %(number)s, %(nation)s") % {
+        "campaign": campaign.name,
+        "number": turn.number,
+        "nation": membership.nation.name,
+    }
     if errors:
         text = (
-            f"{heading}: your mail changed nothing. Fix these lines and send all of its orders again.\n\n"
+            _("%(heading)s: your mail changed nothing. Fix these lines and send all of its orders again.")
+            % {"heading": heading}
+            + "\n\n"
             + "\n".join(errors)
             + "\n\n"
             + _standing(turn=turn, membership=membership, user=user)
         )
         return MailOutcome(f"refused: {len(errors)} error(s)", _reply(user, subject, text), campaign)
-    entered = f"{len(parsed.orders)} order{'' if len(parsed.orders) == 1 else 's'} entered"
+    count = len(parsed.orders)
+    entered = f"{count} order{'' if count == 1 else 's'} entered"
     if parsed.delete_all:
         entered += " after deleting the turn's earlier orders"
-    text = f"{heading}: {entered}.\n\n" + _standing(turn=turn, membership=membership, user=user)
+        said = ngettext(
+            "%(count)s order entered after deleting the turn's earlier orders",
+            "%(count)s orders entered after deleting the turn's earlier orders",
+            count,
+        )
+    else:
+        said = ngettext("%(count)s order entered", "%(count)s orders entered", count)
+    text = f"{heading}: {said % {'count': count}}.\n\n" + _standing(
+        turn=turn, membership=membership, user=user
+    )
     return MailOutcome(f"accepted: {entered}", _reply(user, subject, text), campaign)
 
 
@@ -243,7 +283,7 @@ def _orders_enter(
                     try:
                         order_delete(user=user, order=order, now=now)
                     except OrderError as error:
-                        errors.append(f"delete all: {error.message}")
+                        errors.append(_("delete all: %(error)s") % {"error": error.message})
                         raise _Refused from error
             for item in parsed.orders:
                 try:
@@ -253,7 +293,9 @@ def _orders_enter(
                     if error.field in WHOLE_MAIL:
                         errors = [error.message]  # the same for every line: say it once
                         break
-                    errors.append(f"line {item.line}: {error.message}")
+                    errors.append(
+                        _("line %(number)s: %(error)s") % {"number": item.line, "error": error.message}
+                    )
             if errors:
                 raise _Refused
     except _Refused:
@@ -263,15 +305,28 @@ def _orders_enter(
 
 def _standing(*, turn: Turn, membership: Membership, user: AbstractBaseUser) -> str:
     orders = Order.objects.filter(turn=turn, nation=membership.nation).select_related("origin", "target")
-    lines = [f"  {n}. {order_describe(o)}" for n, o in enumerate(orders.order_by("sequence"), start=1)]
+    lines = [
+        f"  {n}. "
+        + order_words(
+            kind=o.kind, origin=o.origin.code, target=o.target.code if o.target_id else None, units=o.units
+        )
+        for n, o in enumerate(orders.order_by("sequence"), start=1)
+    ]
     with timezone.override(time_zone_of(user=user)):
         due = timezone.localtime(turn.deadline)
+        # Day and month names in the reader's language, as the web's dates ("Thursday 05 November 2026").
+        deadline = f"{date_format(due, 'l')} {due:%d} {date_format(due, 'E')} {due:%Y, %H:%M}"
     return (
-        f"Your orders for turn {turn.number} now:\n"
-        + ("\n".join(lines) if lines else "  none")
-        + "\nUnits without orders hold.\n"
-        + f"Deadline: {due:%A %d %B %Y, %H:%M} {due.tzname()}.\n"
-        + f"On the web: {site_url('/c/' + turn.campaign.slug + '/')}\n"
+        _("Your orders for turn %(number)s now:") % {"number": turn.number}
+        + "\n"
+        + ("\n".join(lines) if lines else "  " + _("none"))
+        + "\n"
+        + _("Units without orders hold.")
+        + "\n"
+        + _("Deadline: %(deadline)s %(zone)s.") % {"deadline": deadline, "zone": due.tzname()}
+        + "\n"
+        + _("On the web: %(url)s") % {"url": site_url("/c/" + turn.campaign.slug + "/")}
+        + "\n"
     )
 
 
