@@ -13,7 +13,19 @@ from typing import Any
 
 from django.db.models import Count, Q
 
-from campaign.models import AuditEntry, Border, GMModifier, Membership, Nation, Region, Relation, Stack, Turn
+from campaign.lifecycle import nations_missed
+from campaign.models import (
+    AuditEntry,
+    Border,
+    Campaign,
+    GMModifier,
+    Membership,
+    Nation,
+    Region,
+    Relation,
+    Stack,
+    Turn,
+)
 from campaign.selectors import Viewer, stacks_visible
 from orders.models import Order
 from orders.selectors import orders_of
@@ -177,13 +189,13 @@ def turns_resolved(*, viewer: Viewer) -> list[Turn]:
     )
 
 
-def gm_dashboard_load(*, campaign_id: int, turn: Turn | None) -> dict[str, Any]:
-    """For the GM only: who has submitted, the turn's modifiers, the relations, the audit log."""
+def gm_dashboard_load(*, campaign: Campaign, turn: Turn | None) -> dict[str, Any]:
+    """For the GM only: who has submitted and missed turns (campaign.lifecycle.nations_missed, with when
+    each player was last seen), the turn's modifiers, the relations, the audit log."""
+    campaign_id = campaign.pk
     nations = nations_of(campaign_id=campaign_id)
-    submitted = set()
     modifiers = []
     if turn is not None:
-        submitted = set(Order.objects.filter(turn=turn).values_list("nation_id", flat=True).distinct())
         modifiers = list(
             GMModifier.objects.filter(turn=turn)
             .order_by("region__code", "nation__position")
@@ -195,18 +207,10 @@ def gm_dashboard_load(*, campaign_id: int, turn: Turn | None) -> dict[str, Any]:
             "nation_a_id", "nation_b_id", "kind"
         )
     }
-    players: dict[int, list[dict[str, Any]]] = defaultdict(list)
-    for nation_id, username, last_login in Membership.objects.filter(
-        campaign_id=campaign_id, role=Membership.Role.PLAYER
-    ).values_list("nation_id", "user__username", "user__last_login"):
-        players[nation_id].append({"username": username, "last_seen": last_login})
-    # Missed turns: resolved turns in which the nation gave no order at all.
-    resolved = Turn.objects.filter(campaign_id=campaign_id, status=Turn.Status.RESOLVED).count()
-    played = dict(
-        Order.objects.filter(turn__campaign_id=campaign_id, turn__status=Turn.Status.RESOLVED)
-        .values("nation_id")
-        .annotate(turns=Count("turn", distinct=True))
-        .values_list("nation_id", "turns")
+    last_seen = dict(
+        Membership.objects.filter(campaign_id=campaign_id, role=Membership.Role.PLAYER).values_list(
+            "user__username", "user__last_login"
+        )
     )
     ids = list(nations)
     matrix = [
@@ -230,12 +234,13 @@ def gm_dashboard_load(*, campaign_id: int, turn: Turn | None) -> dict[str, Any]:
     return {
         "nations": [
             {
-                **n,
-                "submitted": n["id"] in submitted,
-                "players": players.get(n["id"], []),
-                "missed": resolved - played.get(n["id"], 0),
+                **row,
+                "code": row["nation"].code,
+                "name": row["nation"].name,
+                "color": color_safe(row["nation"].color),
+                "players": [{"username": u, "last_seen": last_seen.get(u)} for u in row["players"]],
             }
-            for n in nations.values()
+            for row in nations_missed(campaign=campaign, turn=turn)
         ],
         "modifiers": modifiers,
         "matrix": matrix,

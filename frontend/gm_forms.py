@@ -1,0 +1,79 @@
+"""The forms of the GM's powers over the clock, the players and a turn's result.
+
+They parse what the browser sent; campaign.lifecycle and rules.history judge it, and their GMInputError
+names the field the message goes beside (so the fields are named as the services name them).
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+from zoneinfo import available_timezones
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+
+class ReasonForm(forms.Form):
+    """Pause or resume the clock: nothing to give but, if the GM likes, why."""
+
+    reason = forms.CharField(label=_("Reason"), max_length=300, required=False)
+
+
+class ExtendForm(forms.Form):
+    extra = forms.IntegerField(
+        label=_("More time (hours)"), help_text=_("Added to the deadline; while paused, to the time left")
+    )
+    reason = forms.CharField(label=_("Reason"), max_length=300, required=False)
+
+    def clean_extra(self) -> timedelta:
+        # The service judges the amount (a positive one), so that its words are the only ones.
+        return timedelta(hours=self.cleaned_data["extra"])
+
+
+class LifecycleForm(forms.Form):
+    process_early = forms.BooleanField(label=_("Process early when everyone has submitted"), required=False)
+    reminder_before = forms.IntegerField(
+        label=_("Reminder (hours before the deadline)"), help_text=_("0: no reminder")
+    )
+    civil_disorder_after = forms.IntegerField(
+        label=_("Civil disorder after (missed turns in a row)"), help_text=_("0: never")
+    )
+
+    def clean_reminder_before(self) -> timedelta:
+        return timedelta(hours=self.cleaned_data["reminder_before"])
+
+
+def lifecycle_initial(clock: dict[str, Any]) -> dict[str, Any]:
+    """The form as the campaign stands, from campaign.lifecycle.campaign_clock."""
+    return {
+        "process_early": clock["process_early"],
+        "reminder_before": int(clock["reminder_before"].total_seconds() // 3600),
+        "civil_disorder_after": clock["civil_disorder_after"],
+    }
+
+
+class AssignForm(forms.Form):
+    nation = forms.ChoiceField(label=_("Nation"))
+    user = forms.CharField(label=_("Player (username)"), max_length=150)
+
+    def __init__(self, *args: Any, nations: list[tuple[str, str]], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["nation"].choices = nations
+
+
+class RollbackForm(forms.Form):
+    reason = forms.CharField(label=_("Reason"), max_length=300, required=False)
+    # Shown once the service has said what a rollback would delete (GMInputError on "force").
+    force = forms.BooleanField(
+        label=_("Roll back anyway, deleting what the next turn has already"), required=False
+    )
+
+
+class TimeZoneForm(forms.Form):
+    # A list to pick from, judged by the service (campaign.lifecycle.time_zone_set), which names a good one.
+    time_zone = forms.CharField(label=_("Time zone"), max_length=64, widget=forms.Select)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["time_zone"].widget.choices = [(z, z) for z in sorted(available_timezones())]
