@@ -47,11 +47,19 @@ READS = {
     "gm": {"gm": 200, "player": 403, "rival": 403, "outsider": 404, "anonymous": "login"},
     "gm_turn": {"gm": 200, "player": 403, "rival": 403, "outsider": 404, "anonymous": "login"},
     "gm_turn_status": {"gm": 200, "player": 403, "rival": 403, "outsider": 404, "anonymous": "login"},
+    "gm_preview": {"gm": 200, "player": 403, "rival": 403, "outsider": 404, "anonymous": "login"},
+    "gm_export": {"gm": 200, "player": 403, "rival": 403, "outsider": 404, "anonymous": "login"},
 }
 
 
 def _args(page, order):
-    return {"turn": [1], "order_edit": [order.pk], "gm_turn": [1], "gm_turn_status": [1]}.get(page, [])
+    return {
+        "turn": [1],
+        "order_edit": [order.pk],
+        "gm_turn": [1],
+        "gm_turn_status": [1],
+        "gm_preview": [2],
+    }.get(page, [])
 
 
 def _check(response, expected):
@@ -82,6 +90,14 @@ GM_WRITES = {
         "reason": "reinforcements",
     },
     "gm_process": {},
+    "gm_pause": {"pause-reason": "holiday"},
+    "gm_extend": {"extend-extra": "24", "extend-reason": "holiday"},
+    "gm_lifecycle": {
+        "lifecycle-process_early": "on",
+        "lifecycle-reminder_before": "6",
+        "lifecycle-civil_disorder_after": "2",
+    },
+    "gm_assign": {"assign-nation": "EST", "assign-user": "outsider"},
 }
 GM_WRITE_STATUS = {"gm": 302, "player": 403, "rival": 403, "outsider": 404, "anonymous": "login"}
 
