@@ -171,6 +171,8 @@ def phrase(text: str | None) -> str:
                 lambda m: gettext("%(count)s from %(region)s") % {"count": m["n"], "region": m["r"]},
                 values["sources"],
             )
+        if "rule" in values:  # "§5 exception 1"
+            values["rule"] = values["rule"].replace("exception", gettext("exception"))
         said = str(wording) % values
         everything = _SUFFIX_ALL.search(text)
         if everything:
