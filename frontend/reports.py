@@ -11,9 +11,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from frontend.rules_doc import rule_anchor
-from frontend.terms import WORDS, and_list, kta_term, phrase, word
-
-KIND_WORDS = WORDS["battle"]
+from frontend.terms import and_list, kta_term, phrase, word
 
 TITLES = {
     "meeting": gettext_lazy("Meeting engagement of %(region)s"),

@@ -20,7 +20,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from campaign import gm_services, lifecycle
@@ -37,8 +37,9 @@ from frontend.gm_forms import (
     RollbackForm,
     lifecycle_initial,
 )
-from frontend.reports import KIND_WORDS, battle_card, card_anchor
+from frontend.reports import battle_card, card_anchor
 from frontend.selectors import gm_dashboard_load
+from frontend.terms import word
 from frontend.views.common import gm_for, topbar
 from frontend.views.turns import CARDS_PER_PAGE
 from rules import history
@@ -132,7 +133,7 @@ def _gm_post(
 def _region(viewer: Viewer, code: str) -> Region:
     region = Region.objects.filter(campaign=viewer.campaign, code=code.strip().upper()).first()
     if region is None:
-        raise GMInputError("region", f"unknown region {code!r}")
+        raise GMInputError("region", _("unknown region %(code)r") % {"code": code})
     return region
 
 
@@ -145,7 +146,10 @@ def _nation(viewer: Viewer, code: str) -> Nation:
 def deadline_post(request: HttpRequest, slug: str) -> HttpResponse:
     def apply(viewer, turn, data):
         gm_services.deadline_set(user=request.user, turn=turn, deadline=data["deadline"])
-        return f"Deadline of turn {turn.number} set to {data['deadline']:%Y-%m-%d %H:%M} UTC."
+        return _("Deadline of turn %(number)s set to %(deadline)s UTC.") % {
+            "number": turn.number,
+            "deadline": f"{data['deadline']:%Y-%m-%d %H:%M}",
+        }
 
     return _gm_post(request, slug, "deadline", apply)
 
@@ -161,8 +165,12 @@ def weather_post(request: HttpRequest, slug: str) -> HttpResponse:
             region_weather=data["region_weather"],
             reason=data["reason"],
         )
-        local = ", ".join(f"{c} {w}" for c, w in data["region_weather"].items())
-        return f"Weather of turn {turn.number}: {data['weather']}" + (f"; {local}." if local else ".")
+        local = ", ".join(f"{c} {word('weather', w)}" for c, w in data["region_weather"].items())
+        said = _("Weather of turn %(number)s: %(weather)s") % {
+            "number": turn.number,
+            "weather": word("weather", data["weather"]),
+        }
+        return said + (f"; {local}." if local else ".")
 
     return _gm_post(request, slug, "weather", apply)
 
@@ -183,8 +191,15 @@ def modifier_post(request: HttpRequest, slug: str) -> HttpResponse:
             reason=data["reason"],
         )
         if data["value"] == 0:
-            return f"GM modifier removed: {nation.code} in {region.code}."
-        return f"GM modifier set: {nation.code} in {region.code} {data['value']:+d} KTA this turn."
+            return _("GM modifier removed: %(nation)s in %(region)s.") % {
+                "nation": nation.code,
+                "region": region.code,
+            }
+        return _("GM modifier set: %(nation)s in %(region)s %(value)s KTA this turn.") % {
+            "nation": nation.code,
+            "region": region.code,
+            "value": f"{data['value']:+d}",
+        }
 
     return _gm_post(request, slug, "modifier", apply)
 
@@ -197,7 +212,11 @@ def relation_post(request: HttpRequest, slug: str) -> HttpResponse:
         gm_services.relation_set(
             user=request.user, nation_a=a, nation_b=b, kind=data["kind"], reason=data["reason"]
         )
-        return f"Relation set: {a.code} and {b.code} are at {data['kind']}."
+        return _("Relation set: %(a)s and %(b)s are at %(kind)s.") % {
+            "a": a.code,
+            "b": b.code,
+            "kind": word("relation", data["kind"]),
+        }
 
     return _gm_post(request, slug, "relation", apply)
 
@@ -215,7 +234,12 @@ def roster_post(request: HttpRequest, slug: str) -> HttpResponse:
             count=data["count"],
             reason=data["reason"],
         )
-        return f"Roster changed: {data['count']} {data['unit_type']} of {nation.code} in {region.code}."
+        return _("Roster changed: %(count)s %(unit_type)s of %(nation)s in %(region)s.") % {
+            "count": data["count"],
+            "unit_type": data["unit_type"],
+            "nation": nation.code,
+            "region": region.code,
+        }
 
     return _gm_post(request, slug, "roster", apply)
 
@@ -325,23 +349,29 @@ def process_post(request: HttpRequest, slug: str) -> HttpResponse:
     if turn.status == Turn.Status.FAILED:
         retried = gm_services.turn_retry_request(user=request.user, turn=turn)
         messages.success(
-            request, f"Turn {turn.number} queued again." if retried else "The turn was not failed."
+            request,
+            _("Turn %(number)s queued again.") % {"number": turn.number}
+            if retried
+            else _("The turn was not failed."),
         )
     else:
         try:
             gm_services.turn_process_request(user=request.user, turn=turn)
         except GMInputError as error:
-            messages.error(request, f"Not queued: {error.message}.")
+            messages.error(request, _("Not queued: %(error)s.") % {"error": error.message})
             return redirect("frontend:gm", slug=slug)
-        messages.success(request, f"Turn {turn.number} queued for processing; its status is below.")
+        messages.success(
+            request,
+            _("Turn %(number)s queued for processing; its status is below.") % {"number": turn.number},
+        )
     return redirect("frontend:gm_turn", slug=slug, number=turn.number)
 
 
 STATUS_WORDS = {
-    "open": "open: waiting for processing (queued, or not yet asked)",
-    "processing": "processing…",
-    "resolved": "done",
-    "failed": "failed",
+    "open": gettext_lazy("open: waiting for processing (queued, or not yet asked)"),
+    "processing": gettext_lazy("processing…"),
+    "resolved": gettext_lazy("done"),
+    "failed": gettext_lazy("failed"),
 }
 
 
@@ -353,7 +383,7 @@ def _status(viewer: Viewer, turn: Turn) -> dict[str, Any]:
     status: dict[str, Any] = {
         "turn": turn.number,
         "status": turn.status,
-        "words": STATUS_WORDS.get(turn.status, turn.status),
+        "words": str(STATUS_WORDS.get(turn.status, turn.status)),
         "done": turn.status in ("resolved", "failed"),
     }
     if turn.status == Turn.Status.FAILED:
@@ -390,7 +420,7 @@ def _turn_render(
         context["reports"] = [
             {
                 "region": r.region,
-                "kind": KIND_WORDS.get(r.kind, r.kind),
+                "kind": word("battle", r.kind),
                 "conquest": r.conquest,
                 "anchor": card_anchor(r.kind, r.region),
                 "page": i // CARDS_PER_PAGE + 1,
