@@ -364,6 +364,15 @@ def time_zone_of(*, user: AbstractBaseUser | AnonymousUser) -> ZoneInfo:
         return UTC
 
 
+def language_first_seen(*, user: AbstractBaseUser, language: str) -> None:
+    """The language a user's browser asked for at login, kept for their mails unless they chose one."""
+    if language == settings.LANGUAGE_CODE or language not in dict(settings.LANGUAGES):
+        return  # the default needs no row
+    profile, created = Profile.objects.get_or_create(user=user, defaults={"language": language})
+    if not created and not profile.language:
+        Profile.objects.filter(pk=profile.pk, language="").update(language=language)
+
+
 def language_of(*, user: AbstractBaseUser) -> str:
     """The language to write to a user in: their profile's, the site's default when they have none."""
     name = Profile.objects.filter(user=user).values_list("language", flat=True).first()

@@ -3,12 +3,15 @@ user also the profile's language, so that their mails are written in the languag
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
+from django.utils import translation
 from django.views.decorators.http import require_POST
 from django.views.i18n import set_language
 
-from campaign.lifecycle import language_set
+from campaign.lifecycle import language_first_seen, language_set
 
 
 @require_POST
@@ -18,3 +21,10 @@ def language_choose(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated and language in dict(settings.LANGUAGES):
         language_set(user=request.user, language=language)
     return response
+
+
+def language_remember(*, request: HttpRequest | None, user: Any, **kwargs: Any) -> None:
+    """At login (user_logged_in): the browser's language (or the chooser's cookie) becomes the language of
+    the user's mails, unless they have chosen one already: "the browser's language by default"."""
+    if request is not None:
+        language_first_seen(user=user, language=translation.get_language_from_request(request))

@@ -5,9 +5,11 @@ from __future__ import annotations
 from datetime import timedelta
 
 from django.core import mail
+from django.test import Client
+from django.urls import reverse
 from django.utils import timezone
 
-from campaign.lifecycle import language_set
+from campaign.lifecycle import language_of, language_set
 from campaign.mail import turn_reminders_send
 from campaign.models import Turn
 from rules.services import turn_process
@@ -64,3 +66,16 @@ def test_it_reminds_a_finnish_player_in_finnish(demo, player, rival):
     assert "Anna käskyt verkossa" in html
     english, _ = _mail_to("rival@example.org")
     assert english.subject == "[The Grenzwald Crisis] Turn 1 orders due in 12 hours"
+
+
+def test_it_writes_to_a_player_in_the_language_their_browser_asked_for_at_login(demo, player):
+    assert language_of(user=player) == "en"
+    client = Client(headers={"accept-language": "fi"})
+    client.post(reverse("frontend:login"), {"username": "player", "password": "player-password-1"})
+    assert language_of(user=player) == "fi"
+
+    language_set(user=player, language="en")
+    Client(headers={"accept-language": "fi"}).post(
+        reverse("frontend:login"), {"username": "player", "password": "player-password-1"}
+    )
+    assert language_of(user=player) == "en", "a language chosen on the web is kept"
