@@ -13,6 +13,9 @@ from zoneinfo import available_timezones
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+# A checkbox beside its label, not stretched to the width of the form's text fields.
+INLINE = {"style": "width: auto; margin-right: .4rem"}
+
 
 class ReasonForm(forms.Form):
     """Pause or resume the clock: nothing to give but, if the GM likes, why."""
@@ -32,7 +35,11 @@ class ExtendForm(forms.Form):
 
 
 class LifecycleForm(forms.Form):
-    process_early = forms.BooleanField(label=_("Process early when everyone has submitted"), required=False)
+    process_early = forms.BooleanField(
+        label=_("Process early when everyone has submitted"),
+        required=False,
+        widget=forms.CheckboxInput(INLINE),
+    )
     reminder_before = forms.IntegerField(
         label=_("Reminder (hours before the deadline)"), help_text=_("0: no reminder")
     )
@@ -66,7 +73,9 @@ class RollbackForm(forms.Form):
     reason = forms.CharField(label=_("Reason"), max_length=300, required=False)
     # Shown once the service has said what a rollback would delete (GMInputError on "force").
     force = forms.BooleanField(
-        label=_("Roll back anyway, deleting what the next turn has already"), required=False
+        label=_("Roll back anyway, deleting what the next turn has already"),
+        required=False,
+        widget=forms.CheckboxInput(INLINE),
     )
 
 
