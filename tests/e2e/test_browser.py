@@ -56,7 +56,7 @@ def _log_in(browser, base, username, password, *, width=1280):
     page.goto(f"{base}/accounts/login/")
     page.fill("#id_username", username)
     page.fill("#id_password", password)
-    page.click("button[type=submit]")
+    page.click("main button[type=submit]")  # the top bar has the language chooser
     page.wait_for_url(f"{base}/")
     return page
 
