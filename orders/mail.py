@@ -38,7 +38,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone, translation
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import ngettext, pgettext
 
 from campaign.lifecycle import language_of, time_zone_of
 from campaign.mail import mail_send, site_url
@@ -314,8 +314,8 @@ def _standing(*, turn: Turn, membership: Membership, user: AbstractBaseUser) -> 
     ]
     with timezone.override(time_zone_of(user=user)):
         due = timezone.localtime(turn.deadline)
-        # Day and month names in the reader's language, as the web's dates ("Thursday 05 November 2026").
-        deadline = f"{date_format(due, 'l')} {due:%d} {date_format(due, 'E')} {due:%Y, %H:%M}"
+        # The reader's words: "Thursday 05 November 2026, 12:00"; "torstai 5. marraskuuta 2026 klo 12.00"
+        deadline = date_format(due, pgettext("date format of a deadline in a reply", "l d F Y, H:i"))
     return (
         _("Your orders for turn %(number)s now:") % {"number": turn.number}
         + "\n"
