@@ -9,6 +9,7 @@ input is shown beside its field.
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import UTC, datetime
 from typing import Any
 
 from django.contrib import messages
@@ -130,6 +131,11 @@ def _gm_post(
     return _dashboard_render(request, viewer, turn, forms, status=400)
 
 
+def _utc(moment: datetime) -> str:
+    """A moment as the GM's messages give it, in UTC whatever the reader's zone: "2099-01-02 03:04"."""
+    return f"{moment.astimezone(UTC):%Y-%m-%d %H:%M}"
+
+
 def _region(viewer: Viewer, code: str) -> Region:
     region = Region.objects.filter(campaign=viewer.campaign, code=code.strip().upper()).first()
     if region is None:
@@ -148,7 +154,7 @@ def deadline_post(request: HttpRequest, slug: str) -> HttpResponse:
         gm_services.deadline_set(user=request.user, turn=turn, deadline=data["deadline"])
         return _("Deadline of turn %(number)s set to %(deadline)s UTC.") % {
             "number": turn.number,
-            "deadline": f"{data['deadline']:%Y-%m-%d %H:%M}",
+            "deadline": _utc(data["deadline"]),
         }
 
     return _gm_post(request, slug, "deadline", apply)
@@ -271,7 +277,7 @@ def resume_post(request: HttpRequest, slug: str) -> HttpResponse:
         turn.refresh_from_db(fields=["deadline"])
         return _("Campaign resumed: turn %(number)s is due %(deadline)s UTC.") % {
             "number": turn.number,
-            "deadline": f"{turn.deadline.astimezone(lifecycle.UTC):%Y-%m-%d %H:%M}",
+            "deadline": _utc(turn.deadline),
         }
 
     return _gm_post(request, slug, "pause", apply)
@@ -293,7 +299,7 @@ def extend_post(request: HttpRequest, slug: str) -> HttpResponse:
         return _("Turn %(number)s has %(hours)s more hours: due %(deadline)s UTC.") % {
             "number": turn.number,
             "hours": hours,
-            "deadline": f"{turn.deadline.astimezone(lifecycle.UTC):%Y-%m-%d %H:%M}",
+            "deadline": _utc(turn.deadline),
         }
 
     return _gm_post(request, slug, "extend", apply)
@@ -521,7 +527,7 @@ def rollback_post(request: HttpRequest, slug: str, number: int) -> HttpResponse:
                 )
                 % {
                     "number": outcome.turn.number,
-                    "deadline": f"{outcome.turn.deadline.astimezone(lifecycle.UTC):%Y-%m-%d %H:%M}",
+                    "deadline": _utc(outcome.turn.deadline),
                 },
             )
             return redirect(reverse("frontend:gm", args=[slug]) + "#process")

@@ -25,6 +25,20 @@ def other_gm(other_campaign):
 
 
 @pytest.fixture
+def as_role(client, gm, player, rival, outsider):
+    """as_role("rival"): the test client logged in as that member of the cast ("anonymous": as nobody)."""
+    users = {"gm": gm, "player": player, "rival": rival, "outsider": outsider, "anonymous": None}
+
+    def login(role):
+        client.logout()
+        if users[role] is not None:
+            client.force_login(users[role])
+        return client
+
+    return login
+
+
+@pytest.fixture
 def turn1(demo):
     return demo.turns.get(number=1)
 

@@ -19,6 +19,7 @@ from campaign.models import AuditEntry, Campaign, Membership, Nation, Profile, T
 from rules.models import Report, TurnArchive, TurnPreview
 from rules.services import turn_process
 from tests.campaign.test_turn_processing import ORDERS  # a busy first turn on the demo map
+from tests.frontend.test_permissions import _check
 from tests.frontend.test_queries import CEILING
 from tests.history.conftest import world_rows
 
@@ -333,27 +334,6 @@ HISTORY = {
 REFUSED = {"player": 403, "rival": 403, "outsider": 404, "anonymous": "login"}
 
 
-@pytest.fixture
-def as_role(client, gm, player, rival, outsider):
-    users = {"gm": gm, "player": player, "rival": rival, "outsider": outsider, "anonymous": None}
-
-    def login(role):
-        client.logout()
-        if users[role] is not None:
-            client.force_login(users[role])
-        return client
-
-    return login
-
-
-def _refused(response, expected):
-    if expected == "login":
-        assert response.status_code == 302
-        assert response["Location"].startswith(reverse("frontend:login"))
-    else:
-        assert response.status_code == expected
-
-
 @pytest.mark.parametrize("role", list(REFUSED))
 @pytest.mark.parametrize("action", list(HISTORY))
 def test_it_refuses_preview_publish_and_export_to_anyone_but_the_gm(as_role, demo, busy_turn1, action, role):
@@ -363,7 +343,7 @@ def test_it_refuses_preview_publish_and_export_to_anyone_but_the_gm(as_role, dem
 
     response = getattr(as_role(role), method)(_url(name, *args), data)
 
-    _refused(response, REFUSED[role])
+    _check(response, REFUSED[role])
     assert world_rows(demo) == before
     assert not TurnPreview.objects.exists()
 
@@ -372,7 +352,7 @@ def test_it_refuses_preview_publish_and_export_to_anyone_but_the_gm(as_role, dem
 def test_it_refuses_a_rollback_to_anyone_but_the_gm(as_role, demo, conquest_played, role):
     response = as_role(role).post(_url("gm_rollback", 1), {"rollback-reason": "", "rollback-force": "on"})
 
-    _refused(response, REFUSED[role])
+    _check(response, REFUSED[role])
     assert Turn.objects.get(pk=conquest_played.pk).status == Turn.Status.RESOLVED
     assert not TurnArchive.objects.exists()
 
@@ -383,7 +363,7 @@ def test_it_refuses_to_resume_a_paused_campaign_for_anyone_but_the_gm(as_role, g
 
     campaign_pause(campaign=demo, by=gm)
 
-    _refused(as_role(role).post(_url("gm_resume"), {"pause-reason": ""}), REFUSED[role])
+    _check(as_role(role).post(_url("gm_resume"), {"pause-reason": ""}), REFUSED[role])
     assert Campaign.objects.get(pk=demo.pk).paused_at is not None
 
 
@@ -403,8 +383,8 @@ def test_it_lets_every_user_choose_a_time_zone(client, request, who):
 
 
 def test_it_sends_the_anonymous_visitor_to_log_in_for_settings(client, db):
-    _refused(client.get(reverse("frontend:settings")), "login")
-    _refused(client.post(reverse("frontend:settings"), {"time_zone": "Europe/Helsinki"}), "login")
+    _check(client.get(reverse("frontend:settings")), "login")
+    _check(client.post(reverse("frontend:settings"), {"time_zone": "Europe/Helsinki"}), "login")
 
 
 def test_it_shows_the_deadline_in_the_users_new_zone_with_utc_on_hover(client, player, turn1):

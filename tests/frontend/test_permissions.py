@@ -15,19 +15,6 @@ ROLES = ("gm", "player", "rival", "outsider", "anonymous")
 
 
 @pytest.fixture
-def as_role(client, gm, player, rival, outsider):
-    users = {"gm": gm, "player": player, "rival": rival, "outsider": outsider, "anonymous": None}
-
-    def login(role):
-        client.logout()
-        if users[role] is not None:
-            client.force_login(users[role])
-        return client
-
-    return login
-
-
-@pytest.fixture
 def player_order(demo, conquest_played, player, place_orders):
     """An order of the player (NOR) in the open turn 2."""
     turn = demo.turns.get(number=2)
