@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from campaign.models import Relation, Turn
-from frontend.terms import WORDS
+from frontend.terms import WORDS, phrase
 from orders.models import Order
 from orders.services import OrderDraft
 
@@ -74,7 +74,9 @@ class OrderForm(forms.Form):
         )
 
     def service_error(self, field: str, message: str) -> None:
-        """Put the service's message next to the field it names ("units" goes beside the counts)."""
+        """Put the service's message next to the field it names ("units" goes beside the counts), in the
+        reader's language where it is one of the common reasons (frontend/terms.py)."""
+        message = phrase(message)
         if field == "units":
             self._errors.setdefault("units", self.error_class()).append(message)
         elif field in self.fields:

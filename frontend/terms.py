@@ -139,6 +139,57 @@ PHRASES: list[tuple[re.Pattern[str], object]] = [
         _("no defending ground units (%(rule)s)"),
     ),
 ]
+# Why an order is refused (rules/engine/validation.py, orders/services.py): the common reasons.
+PHRASES += [
+    (
+        re.compile(r"(?P<target>\S+) is not adjacent to (?P<origin>\S+)"),
+        _("%(target)s is not adjacent to %(origin)s"),
+    ),
+    (
+        re.compile(r"(?P<target>\S+) is more than (?P<reach>\d+) borders from (?P<origin>\S+)"),
+        _("%(target)s is more than %(reach)s borders from %(origin)s"),
+    ),
+    (
+        re.compile(r"(?P<nation>\S+) is at peace with (?P<owner>\S+)"),
+        _("%(nation)s is at peace with %(owner)s"),
+    ),
+    (re.compile(r"(?P<nation>\S+) is allied with (?P<owner>\S+)"), _("%(nation)s is allied with %(owner)s")),
+    (
+        re.compile(
+            r"only (?P<left>-?\d+) (?P<unit_type>\S+) left in (?P<origin>\S+) after your other orders, "
+            r"not (?P<count>\d+)"
+        ),
+        _("only %(left)s %(unit_type)s left in %(origin)s after your other orders, not %(count)s"),
+    ),
+    (
+        re.compile(r"only (?P<left>-?\d+) (?P<unit_type>\S+) left in (?P<origin>\S+), not (?P<count>\d+)"),
+        _("only %(left)s %(unit_type)s left in %(origin)s, not %(count)s"),
+    ),
+    (
+        re.compile(
+            r"(?P<region>\S+) is not held by (?P<nation>\S+): units move only within their own regions"
+        ),
+        _("%(region)s is not held by %(nation)s: units move only within their own regions"),
+    ),
+    (
+        re.compile(r"(?P<region>\S+) is not held by (?P<nation>\S+)"),
+        _("%(region)s is not held by %(nation)s"),
+    ),
+    (
+        re.compile(r"(?P<region>\S+) is (?P<nation>\S+)'s own region: move there instead of attacking"),
+        _("%(region)s is %(nation)s's own region: move there instead of attacking"),
+    ),
+    (
+        re.compile(r"this would leave your order #(?P<number>\d+) invalid: (?P<reason>.*)"),
+        _("this would leave your order #%(number)s invalid: %(reason)s"),
+    ),
+    (re.compile(r"the order names no units"), _("the order names no units")),
+    (re.compile(r"choose a target region"), _("choose a target region")),
+    (
+        re.compile(r"the deadline of turn (?P<number>\d+) has passed"),
+        _("the deadline of turn %(number)s has passed"),
+    ),
+]
 _SUFFIX_ALL = re.compile(r", more than it had: all (?P<n>\d+)$")
 _SOURCE = re.compile(r"(?P<n>\d+) from (?P<r>[^,\s]+)")
 
@@ -171,6 +222,8 @@ def phrase(text: str | None) -> str:
                 lambda m: gettext("%(count)s from %(region)s") % {"count": m["n"], "region": m["r"]},
                 values["sources"],
             )
+        if "reason" in values:  # a reason within a reason
+            values["reason"] = phrase(values["reason"])
         if "rule" in values:  # "§5 exception 1"
             values["rule"] = values["rule"].replace("exception", gettext("exception"))
         said = str(wording) % values

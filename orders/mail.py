@@ -44,7 +44,7 @@ from campaign.lifecycle import language_of, time_zone_of
 from campaign.mail import mail_send, site_url
 from campaign.models import Campaign, InboundMail, Membership, Turn
 from campaign.selectors import turn_current
-from frontend.terms import order_words
+from frontend.terms import order_words, phrase
 from orders.models import Order
 from orders.services import OrderDraft, OrderError, order_delete, order_submit
 from rules.engine import OrderKind
@@ -283,7 +283,7 @@ def _orders_enter(
                     try:
                         order_delete(user=user, order=order, now=now)
                     except OrderError as error:
-                        errors.append(_("delete all: %(error)s") % {"error": error.message})
+                        errors.append(_("delete all: %(error)s") % {"error": phrase(error.message)})
                         raise _Refused from error
             for item in parsed.orders:
                 try:
@@ -291,10 +291,11 @@ def _orders_enter(
                         order_submit(user=user, turn=turn, draft=item.draft, now=now)
                 except OrderError as error:
                     if error.field in WHOLE_MAIL:
-                        errors = [error.message]  # the same for every line: say it once
+                        errors = [phrase(error.message)]  # the same for every line: say it once
                         break
                     errors.append(
-                        _("line %(number)s: %(error)s") % {"number": item.line, "error": error.message}
+                        _("line %(number)s: %(error)s")
+                        % {"number": item.line, "error": phrase(error.message)}
                     )
             if errors:
                 raise _Refused

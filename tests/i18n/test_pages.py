@@ -104,3 +104,14 @@ def test_it_shows_the_gm_dashboard_in_finnish(demo, finnish_gm):
     assert "Pelinjohdon näkymä" in page and "Pelinjohtaja" in page
     assert "GM dashboard" not in page
     assert "KTA" in page, "the modifiers' column keeps the rules' term"
+
+
+def test_it_says_why_an_order_is_refused_in_finnish(demo, finnish_player):
+    response = finnish_player.post(
+        reverse("frontend:order_create", args=["demo"]),
+        {"origin": "N5", "kind": "attack", "target": "K1", "units_JV": "2"},
+    )
+    assert response.status_code == 400
+    page = response.content.decode()
+    assert "K1 ei rajoitu alueeseen N5" in page and "Käskyä ei tallennettu" in page
+    assert "is not adjacent" not in page
