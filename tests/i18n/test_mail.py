@@ -61,7 +61,7 @@ def test_it_reminds_a_finnish_player_in_finnish(demo, player, rival):
 
     assert turn_reminders_send(turn_id=turn.pk) == 2
     finnish, html = _mail_to("player@example.org")
-    assert finnish.subject == "[The Grenzwald Crisis] Vuoron 1 käskyjen määräaikaan 12 tuntia"
+    assert finnish.subject == "[The Grenzwald Crisis] Vuoro 1: käskyjen määräaikaan 12 tuntia"
     assert "Ilman käskyjä yksikkösi pitävät asemansa." in finnish.body
     assert "Anna käskyt verkossa" in html
     english, _ = _mail_to("rival@example.org")
