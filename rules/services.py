@@ -55,9 +55,9 @@ def turn_process(
     """Resolve an open turn and open the next. Returns the turn, or None when it was not open to claim.
 
     Safe to run twice, at once or one after the other: the second run waits for the row, finds the turn
-    no longer open and exits without effect. Everything happens in one transaction, so a worker that dies midway
-    leaves the turn open for Celery's redelivery. When the engine or a write fails, nothing is written
-    but the turn's failed status and the error, and the GM can retry.
+    no longer open and exits without effect. Everything happens in one transaction, so a worker that
+    dies midway leaves the turn open for Celery's redelivery. When the engine or a write fails, nothing
+    is written but the turn's failed status and the error, and the GM can retry.
     """
     with transaction.atomic():
         # Wait for the row rather than skip it: an order being written holds it for a moment, and a run
