@@ -14,7 +14,7 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
-from django.db.models import Max, QuerySet
+from django.db.models import Max
 from django.utils import timezone
 
 from campaign.models import Campaign, Membership, Nation, Region, Turn
@@ -22,6 +22,7 @@ from orders.models import Order
 from orders.selectors import order_world_load
 from rules.engine import Order as EngineOrder
 from rules.engine import OrderKind, TurnInputError, orders_check
+from rules.engine.validation import CONSUMING
 
 TARGETLESS = frozenset((OrderKind.HOLD, OrderKind.STAND_DOWN))
 
@@ -53,9 +54,9 @@ def order_submit(
         turn = _turn_open(turn, now)
         nation = _nation_locked(user, turn)
         origin, target, units = _parsed(turn, draft)
-        earlier = list(_orders_from(turn, nation, origin))
+        earlier = _orders_from(turn, nation, origin)
         # A provisional place after the nation's earlier orders: the real one is taken under the turn lock.
-        subject = max((o.sequence for o in earlier), default=0) + 1
+        subject = max((o.ref for o in earlier), default=0) + 1
         new = Order(
             turn=turn,
             nation=nation,
@@ -65,7 +66,9 @@ def order_submit(
             units=units,
             sequence=subject,
         )
-        _judge(turn, nation, origin, target, before=earlier, after=[*earlier, new], subject=subject)
+        # The new order comes last, so it cannot spoil an earlier one: only its own judgement counts.
+        after = [*earlier, _engine_order(nation, new)]
+        _judge(turn, nation, origin, target, before=None, after=after, subject=subject)
         new.turn = turn = _turn_locked(turn, now)
         # Read after the lock, in a statement of its own: a subquery in the locking SELECT would see the
         # snapshot from before the wait for the lock, and two orders would take the same place.
@@ -86,8 +89,8 @@ def order_change(
         origin, target, units = _parsed(turn, draft)
         order.kind, order.origin, order.target, order.units = draft.kind, origin, target, units
         # Only the orders out of the new origin can suffer: the old origin just has more units left.
-        before = [o for o in _orders_from(turn, nation, origin) if o.pk != order.pk]
-        after = sorted([*before, order], key=lambda o: o.sequence)
+        before = _orders_from(turn, nation, origin, leaving_out=order)
+        after = sorted([*before, _engine_order(nation, order)], key=lambda o: o.ref)
         _judge(turn, nation, origin, target, before=before, after=after, subject=order.sequence)
         order.turn = _turn_locked(turn, now)
         order.save(update_fields=["kind", "origin", "target", "units"])
@@ -201,12 +204,24 @@ def _parsed(turn: Turn, draft: OrderDraft) -> tuple[Region, Region | None, dict[
     return origin, target, units
 
 
-def _orders_from(turn: Turn, nation: Nation, origin: Region) -> QuerySet[Order]:
-    return (
-        Order.objects.filter(turn=turn, nation=nation, origin=origin)
-        .select_related("origin", "target")
-        .defer("origin__geometry", "target__geometry")
-    )
+def _orders_from(
+    turn: Turn, nation: Nation, origin: Region, leaving_out: Order | None = None
+) -> list[EngineOrder]:
+    """The nation's earlier orders out of `origin` that take units from it (§2.1), as the engine reads them.
+
+    Holds and stand-downs take nothing, so they cannot make another order too big: left out, a nation
+    with many orders is judged as fast as one with few. Read as plain values, not model instances.
+    """
+    rows = Order.objects.filter(turn=turn, nation=nation, origin=origin, kind__in=sorted(CONSUMING))
+    if leaving_out is not None:
+        rows = rows.exclude(pk=leaving_out.pk)
+    rows = rows.order_by("sequence").values_list("sequence", "kind", "target__code", "units")
+    return [
+        EngineOrder(
+            nation=nation.code, kind=kind, origin=origin.code, target=target, units=dict(units), ref=sequence
+        )
+        for sequence, kind, target, units in rows
+    ]
 
 
 def _judge(
@@ -215,14 +230,14 @@ def _judge(
     origin: Region,
     target: Region | None,
     *,
-    before: list[Order],
-    after: list[Order],
+    before: list[EngineOrder] | None,
+    after: list[EngineOrder],
     subject: int,
 ) -> None:
     """Judge the nation's orders out of `origin` in submission order, as the engine will (§2.1).
 
     Raises OrderError for the order being entered (`subject`, by sequence) when the rules reject it, or
-    when it would make a later order invalid that was valid without it.
+    when it would make a later order invalid that was valid `before` it changed (None: nothing to spoil).
     """
     ruleset = turn.campaign.ruleset()
     rebase = any(o.kind == OrderKind.REBASE for o in after)
@@ -230,8 +245,8 @@ def _judge(
         turn=turn, nation=nation, origin=origin, target=target, ruleset=ruleset, reach=None if rebase else 1
     )
     try:
-        already = {r.order.ref for r in orders_check(world, ruleset, _engine_orders(nation, before))}
-        rejected = orders_check(world, ruleset, _engine_orders(nation, after))
+        already = {r.order.ref for r in orders_check(world, ruleset, before)} if before is not None else set()
+        rejected = orders_check(world, ruleset, after)
     except TurnInputError as error:
         raise OrderError(
             "non_field_errors", f"the map around {origin.code} is inconsistent: {error}"
@@ -245,15 +260,12 @@ def _judge(
             )
 
 
-def _engine_orders(nation: Nation, orders: list[Order]) -> list[EngineOrder]:
-    return [
-        EngineOrder(
-            nation=nation.code,
-            kind=o.kind,
-            origin=o.origin.code,
-            target=o.target.code if o.target is not None else None,
-            units=dict(o.units),
-            ref=o.sequence,
-        )
-        for o in orders
-    ]
+def _engine_order(nation: Nation, order: Order) -> EngineOrder:
+    return EngineOrder(
+        nation=nation.code,
+        kind=order.kind,
+        origin=order.origin.code,
+        target=order.target.code if order.target is not None else None,
+        units=dict(order.units),
+        ref=order.sequence,
+    )
