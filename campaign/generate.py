@@ -10,7 +10,9 @@ import math
 import random
 from typing import Any
 
+from campaign.models import Turn
 from campaign.scenario import adjacency
+from orders.models import Order
 from rules.engine.ruleset import Ruleset, ruleset_build
 from rules.engine.state import Terrain
 
@@ -140,3 +142,24 @@ def orders_generate(*, scenario: dict[str, Any], seed: int) -> list[dict[str, An
             }
         )
     return orders
+
+
+def orders_place(*, turn: Turn, orders: list[dict[str, Any]]) -> int:
+    """Write generated orders (`orders_generate`'s dicts) for `turn` in one statement, in list order,
+    after any the turn has. For benchmarks and tests: it skips order entry's checks on purpose."""
+    nation_ids = dict(turn.campaign.nations.values_list("code", "id"))
+    region_ids = dict(turn.campaign.regions.values_list("code", "id"))
+    start = (turn.orders.order_by("-sequence").values_list("sequence", flat=True).first() or 0) + 1
+    Order.objects.bulk_create(
+        Order(
+            turn=turn,
+            nation_id=nation_ids[o["nation"]],
+            kind=o["kind"],
+            origin_id=region_ids[o["origin"]],
+            target_id=region_ids[o["target"]] if o.get("target") else None,
+            units=o["units"],
+            sequence=start + i,
+        )
+        for i, o in enumerate(orders)
+    )
+    return len(orders)

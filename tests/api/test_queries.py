@@ -10,7 +10,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from campaign.generate import orders_generate, scenario_generate
+from campaign.generate import orders_generate, orders_place, scenario_generate
 from campaign.models import Campaign, Turn
 from campaign.scenario import scenario_parse, scenario_read
 from campaign.services import membership_set, scenario_import
@@ -38,7 +38,6 @@ def campaign_played(data: dict | None, slug: str) -> tuple[Campaign, dict]:
     scenario = scenario_parse(data) if data else scenario_read(DEMO)
     campaign = scenario_import(scenario=scenario, slug=slug)
     nations = {n.code: n for n in campaign.nations.all()}
-    regions = {r.code: r for r in campaign.regions.all()}
     orders = (
         orders_generate(scenario=data, seed=1)
         if data
@@ -48,18 +47,7 @@ def campaign_played(data: dict | None, slug: str) -> tuple[Campaign, dict]:
         ]
     )
     first = campaign.turns.get(number=1)
-    Order.objects.bulk_create(
-        Order(
-            turn=first,
-            nation=nations[o["nation"]],
-            kind=o["kind"],
-            origin=regions[o["origin"]],
-            target=regions[o["target"]],
-            units=o["units"],
-            sequence=i,
-        )
-        for i, o in enumerate(orders, start=1)
-    )
+    orders_place(turn=first, orders=orders)
     assert turn_process(turn_id=first.pk).status == Turn.Status.RESOLVED
     player_nation = next(iter(nations.values()))
     second = campaign.turns.get(number=2)

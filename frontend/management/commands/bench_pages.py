@@ -20,11 +20,10 @@ from django.core.management.base import BaseCommand, CommandError
 from django.core.servers.basehttp import WSGIRequestHandler, WSGIServer, get_internal_wsgi_application
 from django.test import Client, override_settings
 
-from campaign.generate import orders_generate, scenario_generate
+from campaign.generate import orders_generate, orders_place, scenario_generate
 from campaign.models import Campaign
 from campaign.scenario import scenario_parse
 from campaign.services import membership_set, scenario_import
-from rules.management.commands.bench_turn import Command as BenchTurn
 from rules.services import turn_process
 
 GOAL_MS = 300
@@ -64,7 +63,7 @@ class Command(BaseCommand):
     def _run(self, campaign: Campaign, data: dict, seed: int, repeat: int) -> None:
         turn = campaign.turns.get(number=1)
         orders = orders_generate(scenario=data, seed=seed)
-        BenchTurn()._orders_place(turn, orders)
+        orders_place(turn=turn, orders=orders)
         nation_ids = dict(campaign.nations.values_list("code", "id"))
         busiest = max(nation_ids, key=lambda code: sum(o["nation"] == code for o in orders))
         nation = campaign.nations.get(code=busiest)

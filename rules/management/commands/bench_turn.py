@@ -5,11 +5,10 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
-from campaign.generate import orders_generate, scenario_generate
+from campaign.generate import orders_generate, orders_place, scenario_generate
 from campaign.models import Campaign, Turn
 from campaign.scenario import scenario_parse
 from campaign.services import scenario_import
-from orders.models import Order
 from rules.services import turn_process
 
 
@@ -34,7 +33,7 @@ class Command(BaseCommand):
         with transaction.atomic():
             campaign = scenario_import(scenario=scenario_parse(data), slug=slug)
             turn = campaign.turns.get(number=1)
-            orders = self._orders_place(turn, orders_generate(scenario=data, seed=seed))
+            orders = orders_place(turn=turn, orders=orders_generate(scenario=data, seed=seed))
         self.stdout.write(
             f"{connection.vendor}: {regions} regions, {nations} nations, {orders} orders "
             f"(set up in {time.perf_counter() - started:.1f} s)"
@@ -66,20 +65,3 @@ class Command(BaseCommand):
         finally:
             if not keep:
                 campaign.delete()
-
-    def _orders_place(self, turn: Turn, orders: list[dict]) -> int:
-        nation_ids = dict(turn.campaign.nations.values_list("code", "id"))
-        region_ids = dict(turn.campaign.regions.values_list("code", "id"))
-        Order.objects.bulk_create(
-            Order(
-                turn=turn,
-                nation_id=nation_ids[o["nation"]],
-                kind=o["kind"],
-                origin_id=region_ids[o["origin"]],
-                target_id=region_ids[o["target"]],
-                units=o["units"],
-                sequence=i,
-            )
-            for i, o in enumerate(orders, start=1)
-        )
-        return len(orders)
