@@ -78,7 +78,7 @@ def _outcome(
             False,
             "neither side has ground units left: the region stays with the defender (§5 exception 3)",
         )
-    if attackers_left == 0:
+    if attackers_left == 0 and winner == 0:
         return False, "the attacker has no ground units left and conquers nothing (§5 exception 1)"
     if defenders_left == 0:
         return True, "the defender has no ground units left and loses the region (§5 exception 2)"

@@ -114,3 +114,12 @@ def test_in_a_draw_both_sides_take_the_draw_rows_loser_percentage() -> None:
 
     assert battle(result)["row"] == [50, 10]
     assert battle(result)["losses"] == {"RED": {"JV": 3}, "BLUE": {"JV": 3}}  # 50% of 5, up
+
+
+def test_an_attacker_wiped_out_by_a_defender_that_won_is_told_the_defender_won() -> None:
+    # 1 JV against 10 JV: the defender wins; the attacker's loss of its only unit is not an exception.
+    result = duel({"JV": 1}, {"JV": 10})
+
+    assert battle(result)["winner"] == "BLUE"
+    assert battle(result)["conquest"] is False
+    assert battle(result)["decided_by"] == "the defender won and holds the region (§5)"
