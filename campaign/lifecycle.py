@@ -35,6 +35,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Case, Exists, F, OuterRef, Value, When
 from django.utils import timezone
+from django.utils.translation import ngettext, ngettext_lazy
 
 from campaign.gm_services import GMInputError, audit_write, gm_check
 from campaign.models import Campaign, Membership, Nation, Profile, Turn
@@ -437,9 +438,11 @@ def _duration_words(left: timedelta | None) -> str:
     minutes = round(left.total_seconds() / 60)
     days, rest = divmod(minutes, 24 * 60)
     hours, minutes = divmod(rest, 60)
-    parts = [
-        f"{n} {unit}{'' if n == 1 else 's'}"
-        for n, unit in ((days, "day"), (hours, "hour"), (minutes, "minute"))
-        if n
-    ]
-    return " ".join(parts[:2]) or "0 minutes"
+    # The words of campaign.mail.due_in_words, so that one translation serves both.
+    units = (
+        (days, ngettext_lazy("%(count)s day", "%(count)s days", "count")),
+        (hours, ngettext_lazy("%(count)s hour", "%(count)s hours", "count")),
+        (minutes, ngettext_lazy("%(count)s minute", "%(count)s minutes", "count")),
+    )
+    parts = [words % {"count": n} for n, words in units if n]
+    return " ".join(parts[:2]) or ngettext("%(count)s minute", "%(count)s minutes", 0) % {"count": 0}

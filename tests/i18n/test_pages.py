@@ -102,7 +102,9 @@ def test_it_shows_the_same_turn_report_in_english_by_default(played, english_pla
 def test_it_shows_the_gm_dashboard_in_finnish(demo, finnish_gm):
     page = _page(finnish_gm, "frontend:gm", "demo")
     assert "Pelinjohdon näkymä" in page and "Pelinjohtaja" in page
-    assert "GM dashboard" not in page
+    assert '<span class="tag status-open">avoin</span>' in page and ">sota</td>" in page
+    assert "Käsittele vuoro 1 nyt" in page and "Muutosloki" in page and "päivää" in page
+    assert "GM dashboard" not in page and "Process turn" not in page
     assert "KTA" in page, "the modifiers' column keeps the rules' term"
 
 
