@@ -45,7 +45,13 @@ class Phase:
     winning_blocs: dict[str, list[str]] = field(default_factory=dict)  # region -> bloc that won control
     settlements: list[dict[str, Any]] = field(default_factory=list)
     movements: list[Movement] = field(default_factory=list)
-    _supporters_at: dict[str, list[tuple[str, str, int]]] = field(default_factory=dict)
+    _supporters_at: dict[str, list[tuple[str, str, int]]] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        # `supporting` indexed by region, for finding the supporters around a battle.
+        self._supporters_at = {}
+        for (nation, region, unit_type), count in self.supporting.items():
+            self._supporters_at.setdefault(region, []).append((nation, unit_type, count))
 
     def units_at(self, region: str, nation: str) -> Counts:
         return self.garrison.setdefault(region, {}).setdefault(nation, {})
@@ -136,7 +142,6 @@ def phase_start(world: World, ruleset: Ruleset, orders: Sequence[Order], rng: ra
 
     # §13: stand-downs add up and affect at most the units still in the region after movement.
     supporting = {}
-    supporters_at: dict[str, list[tuple[str, str, int]]] = {}
     support_types = ruleset.support_types
     for region in sorted(garrison):
         for nation in world.nation_order(garrison[region]):
@@ -145,12 +150,9 @@ def phase_start(world: World, ruleset: Ruleset, orders: Sequence[Order], rng: ra
                 count = units.get(unit_type, 0) - standing_down.get((nation, region, unit_type), 0)
                 if count > 0:
                     supporting[(nation, region, unit_type)] = count
-                    supporters_at.setdefault(region, []).append((nation, unit_type, count))
     by_target: dict[str, list[AttackGroup]] = {}
     for group in sorted(groups.values(), key=lambda g: (g.target, g.origin)):
         by_target.setdefault(group.target, []).append(group)
-    phase = Phase(
+    return Phase(
         world=world, ruleset=ruleset, rng=rng, garrison=garrison, groups=by_target, supporting=supporting
     )
-    phase._supporters_at = supporters_at
-    return phase
