@@ -17,17 +17,11 @@ from campaign.models import Campaign, Turn
 from orders.models import Order
 from orders.services import OrderDraft, order_submit
 from rules.services import turn_process
+from tests.campaign.test_turn_processing import ORDERS
 
 # Turn 1 of the demo: NOR occupies M1 (its only battle); KAR and EST meet between K4 and E2; SUD attacks
 # EST in E4; WES and SUD occupy M4 together. NOR fights in none of EST's battles.
-TURN_1 = [
-    ("KAR", "attack", "K4", "E2", {"JV": 4, "PA": 2}),
-    ("EST", "attack", "E2", "K4", {"JV": 3, "PA": 3}),
-    ("SUD", "attack", "S1", "E4", {"JV": 3, "PA": 2}),
-    ("WES", "attack", "W4", "M4", {"JV": 3, "PA": 1}),
-    ("SUD", "attack", "S2", "M4", {"JV": 2, "PA": 1}),
-    ("NOR", "attack", "N5", "M1", {"JV": 3, "PA": 2}),
-]
+TURN_1 = ORDERS[:6]  # the busy first turn of the processing tests, without its stand-down and rejected order
 
 ROLES = ("gm", "player", "rival", "outsider", "anonymous", "other_gm")
 
