@@ -24,7 +24,6 @@ from campaign.selectors import (
     regions_changed_hands,
     regions_of,
     stacks_visible,
-    turn_current,
     turns_of,
     viewer_of,
 )
@@ -64,11 +63,20 @@ class CampaignScoped(generics.GenericAPIView):
     """An endpoint under /api/campaigns/<slug>/: the viewer is a member, or the whole campaign is a 404."""
 
     @cached_property
-    def viewer(self) -> Viewer:
-        viewer = viewer_of(user=self.request.user, slug=self.kwargs["slug"])
-        if viewer is None:
+    def _seat(self) -> tuple[Viewer, Turn | None]:
+        found = viewer_of(user=self.request.user, slug=self.kwargs["slug"])
+        if found is None:
             raise Http404("no such campaign")
-        return viewer
+        return found
+
+    @property
+    def viewer(self) -> Viewer:
+        return self._seat[0]
+
+    @property
+    def turn_current(self) -> Turn | None:
+        """The campaign's turn in play, read with the viewer (campaign.selectors.turn_current)."""
+        return self._seat[1]
 
     def initial(self, request: Request, *args, **kwargs) -> None:
         super().initial(request, *args, **kwargs)  # authentication first: anonymous is a 401, not a 404
@@ -105,7 +113,7 @@ class CampaignDetail(CampaignScoped):
             "campaign": campaign,
             "you": self.viewer,
             "nations": campaign.nations.order_by("position"),
-            "current_turn": turn_current(campaign=campaign),
+            "current_turn": self.turn_current,
         }
         return Response(CampaignDetailSerializer(data, context=self.get_serializer_context()).data)
 

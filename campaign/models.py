@@ -7,7 +7,9 @@ pair) are database constraints, so that no code path, admin form or bulk write c
 from __future__ import annotations
 
 import hashlib
+import json
 from datetime import timedelta
+from functools import lru_cache
 from zoneinfo import available_timezones
 
 from django.conf import settings
@@ -74,7 +76,13 @@ class Campaign(models.Model):
             raise ValidationError({"ruleset_overrides": str(error)}) from error
 
     def ruleset(self) -> Ruleset:
-        return ruleset_build(self.ruleset_overrides or {})
+        return _ruleset_of(json.dumps(self.ruleset_overrides or {}, sort_keys=True))
+
+
+@lru_cache(maxsize=256)
+def _ruleset_of(overrides: str) -> Ruleset:
+    """Built once per distinct overrides (a Ruleset is frozen): every order entered needs one."""
+    return ruleset_build(json.loads(overrides))
 
 
 class Nation(models.Model):
@@ -263,6 +271,9 @@ class Turn(models.Model):
     # Claims that make the beat's work happen once even with two beats running: an update from null.
     queued_at = models.DateTimeField(null=True, blank=True, help_text="When the deadline queued it.")
     reminded_at = models.DateTimeField(null=True, blank=True, help_text="When its reminders went out.")
+    # Order entry's counter of places in the submission order (orders.services): updating it is what
+    # locks the turn while an order is written.
+    orders_placed = models.PositiveIntegerField(default=0, editable=False)
 
     class Meta:
         ordering = ["campaign", "number"]

@@ -12,6 +12,7 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Q, QuerySet
 
 from campaign.models import Border, Campaign, Membership, Nation, Region, Stack, Turn
+from campaign.sql import columns_sql, instance_from_row, sql_rows
 from orders.models import Order
 from rules.models import Report
 
@@ -133,19 +134,39 @@ def _defender(data: dict) -> str | None:
 # --- For the REST API (campaign/api.py, orders/api.py, rules/api.py) --------------------------------------
 
 
-def viewer_of(*, user: AbstractBaseUser | AnonymousUser, slug: str) -> Viewer | None:
-    """The user as a member of campaign `slug`, in one query; None when the user is not in it.
+def viewer_of(*, user: AbstractBaseUser | AnonymousUser, slug: str) -> tuple[Viewer, Turn | None] | None:
+    """The user as a member of campaign `slug`, and the campaign's current turn (turn_current); None when
+    the user is not in it. One plain statement: every API request under a campaign begins with it.
 
     The API answers 404 for None, so a campaign one does not play in looks like one that does not exist.
     """
     if not user.is_authenticated:
         return None
-    membership = (
-        Membership.objects.select_related("campaign", "nation").filter(user=user, campaign__slug=slug).first()
+    parts = (Membership, Campaign, Nation, Turn)
+    rows = sql_rows(
+        f"""
+        SELECT {", ".join(columns_sql(model, alias) for model, alias in zip(parts, "mcnt", strict=True))}
+        FROM campaign_membership m
+        JOIN campaign_campaign c ON c.id = m.campaign_id
+        LEFT JOIN campaign_nation n ON n.id = m.nation_id
+        LEFT JOIN campaign_turn t ON t.campaign_id = c.id AND t.status <> %s
+        WHERE m.user_id = %s AND c.slug = %s
+        """,
+        [Turn.Status.RESOLVED, user.pk, slug],
     )
-    if membership is None:
+    if not rows:
         return None
-    return Viewer(campaign=membership.campaign, user=user, membership=membership)
+    row, found = rows[0], {}
+    for model in parts:
+        width = len(model._meta.concrete_fields)
+        values, row = row[:width], row[width:]
+        found[model] = instance_from_row(model, values) if values[0] is not None else None
+    membership = found[Membership]
+    membership.campaign, membership.nation = found[Campaign], found[Nation]
+    turn = found[Turn]
+    if turn is not None:
+        turn.campaign = found[Campaign]
+    return Viewer(campaign=found[Campaign], user=user, membership=membership), turn
 
 
 def regions_of(*, campaign: Campaign) -> QuerySet[Region]:

@@ -15,7 +15,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from campaign.api import SLUG, CampaignScoped, IsPlayerToWrite
-from campaign.selectors import orders_visible, turn_current, turns_of
+from campaign.selectors import orders_visible, turns_of
 from orders.models import Order
 from orders.serializers import OrderInputSerializer, OrderSerializer
 from orders.services import OrderDraft, OrderError, order_change, order_delete, order_submit
@@ -44,7 +44,7 @@ class OrderList(CampaignScoped, generics.ListCreateAPIView):
     def get_queryset(self):
         number = self.request.query_params.get("turn")
         if number is None:
-            turn = turn_current(campaign=self.viewer.campaign)
+            turn = self.turn_current
         elif number.isdigit():
             turn = turns_of(campaign=self.viewer.campaign).filter(number=int(number)).first()
         else:
@@ -56,7 +56,7 @@ class OrderList(CampaignScoped, generics.ListCreateAPIView):
     def create(self, request: Request, *args, **kwargs) -> Response:
         entered = OrderInputSerializer(data=request.data)
         entered.is_valid(raise_exception=True)
-        turn = turn_current(campaign=self.viewer.campaign)
+        turn = self.turn_current
         if turn is None:
             raise ValidationError({"turn": ["no turn is open for orders"]})
         try:

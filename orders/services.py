@@ -13,16 +13,15 @@ from datetime import datetime
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import transaction
-from django.db.models import Max
+from django.db import connection, transaction
 from django.utils import timezone
 
-from campaign.models import Campaign, Membership, Nation, Region, Turn
+from campaign.models import Campaign, Nation, Turn
+from campaign.sql import row_lock_sql
 from orders.models import Order
-from orders.selectors import order_world_load
+from orders.selectors import Spot, nation_player_locked, order_world_load, orders_consuming, spots_by_code
 from rules.engine import Order as EngineOrder
 from rules.engine import OrderKind, TurnInputError, orders_check
-from rules.engine.validation import CONSUMING
 
 TARGETLESS = frozenset((OrderKind.HOLD, OrderKind.STAND_DOWN))
 
@@ -51,29 +50,27 @@ def order_submit(
 ) -> Order:
     """Add an order at the end of the nation's list; raises OrderError saying what is wrong and where."""
     with transaction.atomic():
-        turn = _turn_open(turn, now)
+        _open_check(turn, now)
         nation = _nation_locked(user, turn)
-        origin, target, units = _parsed(turn, draft)
-        earlier = _orders_from(turn, nation, origin)
+        _kind_check(draft)
+        earlier = orders_consuming(turn_id=turn.pk, nation=nation, origin=draft.origin)
+        origin, target, units, named = _parsed(nation, draft, earlier)
         # A provisional place after the nation's earlier orders: the real one is taken under the turn lock.
         subject = max((o.ref for o in earlier), default=0) + 1
         new = Order(
             turn=turn,
             nation=nation,
             kind=draft.kind,
-            origin=origin,
-            target=target,
+            origin=origin.region,
+            target=target.region if target is not None else None,
             units=units,
             sequence=subject,
         )
         # The new order comes last, so it cannot spoil an earlier one: only its own judgement counts.
         after = [*earlier, _engine_order(nation, new)]
-        _judge(turn, nation, origin, target, before=None, after=after, subject=subject)
-        new.turn = turn = _turn_locked(turn, now)
-        # Read after the lock, in a statement of its own: a subquery in the locking SELECT would see the
-        # snapshot from before the wait for the lock, and two orders would take the same place.
-        new.sequence = (Order.objects.filter(turn=turn).aggregate(m=Max("sequence"))["m"] or 0) + 1
-        new.save()
+        _judge(turn, nation, origin, named, before=None, after=after, subject=subject)
+        new.submitted_at = now()
+        new.pk, new.sequence = _order_insert(new, now)
         return new
 
 
@@ -82,28 +79,31 @@ def order_change(
 ) -> Order:
     """Change an order in place: it keeps its place in the submission order."""
     with transaction.atomic():
-        turn = _turn_open(order.turn, now)
+        turn = order.turn
+        _open_check(turn, now)
         nation = _nation_locked(user, turn)
         if order.nation_id != nation.pk:
             raise OrderError("order", "this order is not your nation's")
-        origin, target, units = _parsed(turn, draft)
-        order.kind, order.origin, order.target, order.units = draft.kind, origin, target, units
+        _kind_check(draft)
         # Only the orders out of the new origin can suffer: the old origin just has more units left.
-        before = _orders_from(turn, nation, origin, leaving_out=order)
+        before = orders_consuming(turn_id=turn.pk, nation=nation, origin=draft.origin, leaving_out=order.pk)
+        origin, target, units, named = _parsed(nation, draft, before)
+        order.kind, order.units = draft.kind, units
+        order.origin, order.target = origin.region, target.region if target is not None else None
         after = sorted([*before, _engine_order(nation, order)], key=lambda o: o.ref)
-        _judge(turn, nation, origin, target, before=before, after=after, subject=order.sequence)
-        order.turn = _turn_locked(turn, now)
+        _judge(turn, nation, origin, named, before=before, after=after, subject=order.sequence)
+        _turn_locked(turn, now)
         order.save(update_fields=["kind", "origin", "target", "units"])
         return order
 
 
 def order_delete(*, user: AbstractBaseUser, order: Order, now: Callable[[], datetime] = timezone.now) -> None:
     with transaction.atomic():
-        turn = _turn_open(order.turn, now)
-        nation = _nation_locked(user, turn)
+        _open_check(order.turn, now)
+        nation = _nation_locked(user, order.turn)
         if order.nation_id != nation.pk:
             raise OrderError("order", "this order is not your nation's")
-        _turn_locked(turn, now)
+        _turn_locked(order.turn, now)
         order.delete()
 
 
@@ -125,60 +125,136 @@ def order_describe(order: Order) -> str:
 # the nation or the turn take (processing writes stacks of every nation), so the two cannot deadlock.
 
 
-def _turn_open(turn: Turn, now: Callable[[], datetime]) -> Turn:
-    """Refuse at once an order for a turn the caller saw closed; it is checked again under the lock."""
-    _open_check(turn, now)
-    return turn
+def _turn_overdue(turn: Turn, moment: Any, *, lock: bool = False) -> tuple[str, bool]:
+    """The turn's status and whether its deadline has passed (and is not frozen by a pause), as stored;
+    with `lock`, the turn's row stays locked till the end of the transaction."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"""
+            SELECT t.status, t.deadline <= %s AND c.paused_at IS NULL
+            FROM campaign_turn t JOIN campaign_campaign c ON c.id = t.campaign_id
+            WHERE t.id = %s {row_lock_sql(of="t") if lock else ""}
+            """,
+            [moment, turn.pk],
+        )
+        status, overdue = cursor.fetchone()
+    return status, bool(overdue)
 
 
-def _turn_locked(turn: Turn, now: Callable[[], datetime]) -> Turn:
-    """The turn's row, locked till the end of the transaction."""
-    locked = Turn.objects.select_for_update(no_key=True).get(pk=turn.pk)
-    locked.campaign = turn.campaign
-    _open_check(locked, now)
-    return locked
+def _turn_locked(turn: Turn, now: Callable[[], datetime]) -> None:
+    """Lock the turn's row till the end of the transaction, and check that it is still open."""
+    _open_refuse(turn.number, *_turn_overdue(turn, _db_moment(now), lock=True))
+
+
+def _db_moment(now: Callable[[], datetime]) -> Any:
+    """The time now as the database stores a deadline, so that the database can compare the two."""
+    return Turn._meta.get_field("deadline").get_db_prep_value(now(), connection)
 
 
 def _open_check(turn: Turn, now: Callable[[], datetime]) -> None:
-    if turn.status != Turn.Status.OPEN:
-        raise OrderError("turn", f"turn {turn.number} is {turn.status}: orders are closed")
+    """Refuse at once an order for a turn the caller saw closed; it is checked again under the lock."""
     # While the GM has paused the campaign its deadline is frozen: orders stay open past it.
-    if (
-        now() >= turn.deadline
+    overdue = (
+        turn.status == Turn.Status.OPEN
+        and now() >= turn.deadline
         and not Campaign.objects.filter(pk=turn.campaign_id, paused_at__isnull=False).exists()
-    ):
-        raise OrderError("turn", f"the deadline of turn {turn.number} has passed")
+    )
+    _open_refuse(turn.number, turn.status, overdue)
+
+
+def _open_refuse(number: int, status: str, overdue: bool) -> None:
+    if status != Turn.Status.OPEN:
+        raise OrderError("turn", f"turn {number} is {status}: orders are closed")
+    if overdue:
+        raise OrderError("turn", f"the deadline of turn {number} has passed")
 
 
 def _nation_locked(user: AbstractBaseUser, turn: Turn) -> Nation:
     """The user's nation, its row locked until the transaction ends: its orders are judged one at a time."""
-    membership = (
-        Membership.objects.select_related("nation")
-        .select_for_update(of=("nation",), no_key=True)
-        # nation__isnull=False makes the join an inner one: PostgreSQL locks no row of an outer join.
-        .filter(user=user, campaign_id=turn.campaign_id, role=Membership.Role.PLAYER, nation__isnull=False)
-        .first()
-    )
-    if membership is None:
+    nation = nation_player_locked(user_id=user.pk, campaign_id=turn.campaign_id)
+    if nation is None:
         raise OrderError("nation", "only a player of a nation in this campaign can give orders")
-    if membership.nation.civil_disorder:
+    if nation.civil_disorder:
         raise OrderError(
             "nation",
-            f"{membership.nation.name} is in civil disorder: it takes orders again once the GM "
-            "assigns it a player",
+            f"{nation.name} is in civil disorder: it takes orders again once the GM assigns it a player",
         )
-    return membership.nation
+    return nation
 
 
-def _parsed(turn: Turn, draft: OrderDraft) -> tuple[Region, Region | None, dict[str, int]]:
+# Taking the next place: the turn's row is updated, which locks it till the end of the transaction (so
+# turn processing, which claims the row, waits for the order or the order for it), and only while the turn
+# is open. The place is the row's counter, read as the lock is granted, and never below the last place
+# taken (orders written by an import or a benchmark do not count places).
+_PLACE_SQL = """
+    UPDATE campaign_turn SET orders_placed = {greatest}(
+        orders_placed, (SELECT COALESCE(MAX(sequence), 0) FROM orders_order WHERE turn_id = %s)
+    ) + 1
+    WHERE id = %s AND status = %s AND (
+        deadline > %s
+        OR EXISTS (SELECT 1 FROM campaign_campaign c WHERE c.id = campaign_id AND c.paused_at IS NOT NULL)
+    )
+    RETURNING orders_placed
+"""
+_INSERT_SQL = """
+    INSERT INTO orders_order (turn_id, nation_id, kind, origin_id, target_id, units, sequence, submitted_at)
+    SELECT %s, %s, %s, %s, %s, %s, place.orders_placed, %s FROM place
+    RETURNING id, sequence
+"""
+
+
+def _order_insert(order: Order, now: Callable[[], datetime]) -> tuple[int, int]:
+    """Write the order in the next place of the turn's submission order; returns its id and place.
+
+    On PostgreSQL one statement takes the place and writes the order; SQLite, which allows no UPDATE in
+    a WITH clause, takes two (it runs one writer at a time anyway). Refuses an order for a turn that
+    closed while it was judged.
+    """
+    turn_id = order.turn_id
+    place = [turn_id, turn_id, Turn.Status.OPEN, _db_moment(now)]
+    row = [
+        turn_id,
+        order.nation_id,
+        order.kind,
+        order.origin_id,
+        order.target_id,
+        Order._meta.get_field("units").get_db_prep_save(order.units, connection),
+        Order._meta.get_field("submitted_at").get_db_prep_save(order.submitted_at, connection),
+    ]
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            sql = f"WITH place AS ({_PLACE_SQL.format(greatest='GREATEST')}) {_INSERT_SQL}"
+            cursor.execute(sql, place + row)
+            written = cursor.fetchone()
+        else:
+            cursor.execute(_PLACE_SQL.format(greatest="MAX"), place)
+            placed = cursor.fetchone()
+            written = None
+            if placed is not None:
+                cursor.execute(f"WITH place AS (SELECT %s AS orders_placed) {_INSERT_SQL}", [*placed, *row])
+                written = cursor.fetchone()
+    if written is None:
+        _open_refuse(order.turn.number, *_turn_overdue(order.turn, place[-1]))
+        raise OrderError("turn", f"turn {order.turn.number} is not open for orders")
+    return written
+
+
+def _kind_check(draft: OrderDraft) -> None:
     if draft.kind not in OrderKind._value2member_map_:
         kinds = ", ".join(k.value for k in OrderKind)
         raise OrderError("kind", f"unknown kind of order {draft.kind!r}: one of {kinds}")
-    codes = [draft.origin] + ([draft.target] if draft.target else [])
-    # Without the map drawing: order entry never needs it, and it is the bulk of a region's row.
-    found = Region.objects.filter(campaign_id=turn.campaign_id, code__in=codes).defer("geometry")
-    regions = {r.code: r for r in found}
-    origin = regions.get(draft.origin)
+
+
+def _parsed(
+    nation: Nation, draft: OrderDraft, others: list[EngineOrder]
+) -> tuple[Spot, Spot | None, dict[str, int], dict[str, Spot]]:
+    """The draft's origin, target and counts, and every region the nation's orders out of the origin
+    name (those `others` too) as the rules judge them, read in one statement."""
+    codes = {draft.origin, *(o.target for o in others if o.target is not None)}
+    if draft.target and draft.kind not in TARGETLESS:
+        codes.add(draft.target)
+    named = spots_by_code(nation=nation, origin=draft.origin, codes=codes)
+    origin = named.get(draft.origin)
     if origin is None:
         raise OrderError("origin", f"unknown region {draft.origin!r}")
     target = None
@@ -188,7 +264,7 @@ def _parsed(turn: Turn, draft: OrderDraft) -> tuple[Region, Region | None, dict[
     elif not draft.target:
         raise OrderError("target", "choose a target region")
     else:
-        target = regions.get(draft.target)
+        target = named.get(draft.target)
         if target is None:
             raise OrderError("target", f"unknown region {draft.target!r}")
     if not isinstance(draft.units, Mapping):
@@ -201,34 +277,14 @@ def _parsed(turn: Turn, draft: OrderDraft) -> tuple[Region, Region | None, dict[
             raise OrderError("units", f"the count of {unit_type} must be a whole number, got {count!r}")
         if count:
             units[str(unit_type)] = count
-    return origin, target, units
-
-
-def _orders_from(
-    turn: Turn, nation: Nation, origin: Region, leaving_out: Order | None = None
-) -> list[EngineOrder]:
-    """The nation's earlier orders out of `origin` that take units from it (§2.1), as the engine reads them.
-
-    Holds and stand-downs take nothing, so they cannot make another order too big: left out, a nation
-    with many orders is judged as fast as one with few. Read as plain values, not model instances.
-    """
-    rows = Order.objects.filter(turn=turn, nation=nation, origin=origin, kind__in=sorted(CONSUMING))
-    if leaving_out is not None:
-        rows = rows.exclude(pk=leaving_out.pk)
-    rows = rows.order_by("sequence").values_list("sequence", "kind", "target__code", "units")
-    return [
-        EngineOrder(
-            nation=nation.code, kind=kind, origin=origin.code, target=target, units=dict(units), ref=sequence
-        )
-        for sequence, kind, target, units in rows
-    ]
+    return origin, target, units, named
 
 
 def _judge(
     turn: Turn,
     nation: Nation,
-    origin: Region,
-    target: Region | None,
+    origin: Spot,
+    named: dict[str, Spot],
     *,
     before: list[EngineOrder] | None,
     after: list[EngineOrder],
@@ -242,14 +298,14 @@ def _judge(
     ruleset = turn.campaign.ruleset()
     rebase = any(o.kind == OrderKind.REBASE for o in after)
     world = order_world_load(
-        turn=turn, nation=nation, origin=origin, target=target, ruleset=ruleset, reach=None if rebase else 1
+        turn=turn, nation=nation, origin=origin, named=named, ruleset=ruleset, reach=None if rebase else 1
     )
     try:
         already = {r.order.ref for r in orders_check(world, ruleset, before)} if before is not None else set()
         rejected = orders_check(world, ruleset, after)
     except TurnInputError as error:
         raise OrderError(
-            "non_field_errors", f"the map around {origin.code} is inconsistent: {error}"
+            "non_field_errors", f"the map around {origin.region.code} is inconsistent: {error}"
         ) from error
     for problem in rejected:
         if problem.order.ref == subject:
