@@ -9,6 +9,7 @@ and turn their rows into model instances through the fields' own converters, as 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from functools import cache
 from typing import Any, TypeVar
 
 from django.db import connection
@@ -50,14 +51,25 @@ def instance_from_row(model: type[M], values: Sequence[Any], names: Sequence[str
 
     Fields left out of `names` are deferred: reading one loads it from the database.
     """
-    fields = [model._meta.get_field(name) for name in _names(model, names)]
+    attnames, converters = _conversion(model, None if names is None else tuple(names), connection.vendor)
     converted = []
-    for field, value in zip(fields, values, strict=True):
-        col = field.cached_col
-        for converter in connection.ops.get_db_converters(col) + col.get_db_converters(connection):
-            value = converter(value, col, connection)
+    for value, (col, steps) in zip(values, converters, strict=True):
+        for step in steps:
+            value = step(value, col, connection)
         converted.append(value)
-    return model.from_db(connection.alias, [f.attname for f in fields], converted)
+    return model.from_db(connection.alias, attnames, converted)
+
+
+@cache
+def _conversion(model: type[Model], names: tuple[str, ...] | None, vendor: str) -> tuple[list[str], list]:
+    """The attribute names and, per column, the converters the ORM would apply (they depend on the
+    database's vendor only, so they are worked out once)."""
+    fields = [model._meta.get_field(name) for name in _names(model, names)]
+    converters = []
+    for field in fields:
+        col = field.cached_col
+        converters.append((col, connection.ops.get_db_converters(col) + col.get_db_converters(connection)))
+    return [f.attname for f in fields], converters
 
 
 def _names(model: type[Model], names: Sequence[str] | None) -> list[str]:

@@ -27,6 +27,8 @@ class Order(models.Model):
 
     class Meta:
         ordering = ["turn", "sequence"]
+        # Order entry reads a nation's orders out of one region of the turn, for every order entered.
+        indexes = [models.Index(fields=["turn", "nation", "origin"], name="order_turn_nation_origin")]
         constraints = [
             models.UniqueConstraint(fields=["turn", "sequence"], name="order_sequence_unique"),
             models.CheckConstraint(condition=Q(kind__in=[k.value for k in OrderKind]), name="order_kind"),

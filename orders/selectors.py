@@ -122,13 +122,12 @@ def orders_consuming(
     rows = sql_rows(
         f"""
         SELECT o.id, o.sequence, o.kind, t.code, o.units
-        FROM orders_order o
-        JOIN campaign_region g ON g.id = o.origin_id
-        LEFT JOIN campaign_region t ON t.id = o.target_id
-        WHERE o.turn_id = %s AND o.nation_id = %s AND g.code = %s AND o.kind IN ({kinds})
+        FROM orders_order o LEFT JOIN campaign_region t ON t.id = o.target_id
+        WHERE o.turn_id = %s AND o.nation_id = %s AND o.kind IN ({kinds})
+          AND o.origin_id = (SELECT g.id FROM campaign_region g WHERE g.campaign_id = %s AND g.code = %s)
         ORDER BY o.sequence
         """,
-        [turn_id, nation.pk, origin, *kind_params],
+        [turn_id, nation.pk, *kind_params, nation.campaign_id, origin],
     )
     units_field = Order._meta.get_field("units")
     return [
