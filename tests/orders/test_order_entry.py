@@ -6,6 +6,7 @@ from datetime import timedelta
 
 import pytest
 
+from campaign.generate import orders_place
 from orders.models import Order
 from orders.services import OrderDraft, OrderError, order_change, order_delete, order_describe, order_submit
 
@@ -132,3 +133,35 @@ def test_a_player_deletes_its_own_order(player, turn) -> None:
     order_delete(user=player, order=order)
 
     assert not Order.objects.exists()
+
+
+def test_an_order_judged_before_the_deadline_but_written_after_it_is_refused(player, turn) -> None:
+    # The first look at the clock is before the deadline; by the time the order is written it has passed.
+    times = iter([turn.deadline - timedelta(seconds=1)] + [turn.deadline + timedelta(seconds=1)] * 5)
+
+    with pytest.raises(OrderError) as error:
+        order_submit(user=player, turn=turn, draft=draft(), now=lambda: next(times))
+
+    assert (error.value.field, error.value.message) == ("turn", "the deadline of turn 1 has passed")
+    assert not Order.objects.exists()
+
+
+def test_orders_written_without_order_entry_keep_their_places(player, turn) -> None:
+    hold = {"nation": "NOR", "kind": "hold", "origin": "N2", "units": {"JV": 1}}
+    orders_place(turn=turn, orders=[hold] * 3)  # as an import or a benchmark writes them
+
+    first = order_submit(user=player, turn=turn, draft=draft())
+    second = order_submit(user=player, turn=turn, draft=draft(kind="hold", target=None))
+
+    assert (first.sequence, second.sequence) == (4, 5)
+    assert list(Order.objects.order_by("sequence").values_list("sequence", flat=True)) == [1, 2, 3, 4, 5]
+
+
+def test_a_deleted_orders_place_is_not_given_again(player, turn) -> None:
+    first = order_submit(user=player, turn=turn, draft=draft(JV=1))
+    last = order_submit(user=player, turn=turn, draft=draft(JV=1))
+    order_delete(user=player, order=last)
+
+    again = order_submit(user=player, turn=turn, draft=draft(JV=1))
+
+    assert (first.sequence, again.sequence) == (1, 3)
