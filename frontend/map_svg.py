@@ -13,6 +13,7 @@ from typing import Any
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
+from frontend.outline import Outline
 from frontend.selectors import UNOWNED_COLOR, MapData
 from frontend.terms import WORDS
 
@@ -53,20 +54,23 @@ def map_svg(
     ]
     centres: dict[str, tuple[float, float, float]] = {}
     # Translated once per map, not once per region: a big map has thousands.
+    # Escaped once per map too: a nation's code, name and colour recur on hundreds of regions.
     words = {
-        "terrain": {t: str(w) for t, w in WORDS["terrain"].items()},
-        "fort": _("fort %(level)s"),
+        "terrain": {t: escape(str(w)) for t, w in WORDS["terrain"].items()},
+        "fort": {level: escape(_("fort %(level)s") % {"level": level}) for level in range(10)},
         "pick": _("Give orders from %(region)s"),
-        "unowned": _("unowned"),
+        "owners": {
+            pk: (escape(n["code"]), escape(n["name"]), escape(n["color"])) for pk, n in data.nations.items()
+        },
+        "unowned": ("", escape(_("unowned")), UNOWNED_COLOR),
     }
     for region in data.regions:
-        shape = region["geometry"].get("shape") if region["geometry"] else None
-        if not shape:
+        outline = region["outline"]
+        if outline is None:
             continue
-        size = _size(shape)
-        lx, ly = region["geometry"].get("label") or _centroid(shape)
-        centres[region["code"]] = (lx, ly, size)
-        out.append(_region(region, data, shape, lx, ly, size, link, region["code"] in marked, words))
+        lx, ly = outline.label
+        centres[region["code"]] = (lx, ly, outline.size)
+        out.append(_region(region, data, outline, link, region["code"] in marked, words))
     out.append("</g>")
     if data.orders:
         out.append('<g class="arrows">')
@@ -80,28 +84,22 @@ def map_svg(
 def _region(
     region: dict[str, Any],
     data: MapData,
-    shape: list,
-    lx: float,
-    ly: float,
-    size: float,
+    outline: Outline,
     link: bool,
     marked: bool,
     words: dict[str, Any],
 ) -> str:
     code = escape(region["code"])
-    owner = data.nations.get(region["owner_id"])
-    fill = owner["color"] if owner else UNOWNED_COLOR
-    owner_name = owner["name"] if owner else words["unowned"]
-    points = " ".join(f"{x:g},{y:g}" for x, y in shape)
-    font = max(1.5, size / 7)
+    owner_code, owner_name, fill = words["owners"].get(region["owner_id"], words["unowned"])
+    terrain = words["terrain"].get(region["terrain"]) or escape(region["terrain"])
+    fort = words["fort"].get(region["fort"]) or escape(_("fort %(level)s") % {"level": region["fort"]})
+    points, (lx, ly) = outline.points, outline.label
+    font = max(1.5, outline.size / 7)
     parts = [
         f'<g class="{"region changed" if marked else "region"}" id="region-{code}" data-region="{code}" '
-        'data-owner="'
-        f'{escape(owner["code"]) if owner else ""}">',
-        f"<title>{code} {escape(region['name'])}: {escape(owner_name)}, "
-        f"{escape(words['terrain'].get(region['terrain'], region['terrain']))}, "
-        f"{escape(words['fort'] % {'level': region['fort']})}</title>",
-        f'<polygon class="area" points="{points}" fill="{escape(fill)}"/>',
+        f'data-owner="{owner_code}">',
+        f"<title>{code} {escape(region['name'])}: {owner_name}, {terrain}, {fort}</title>",
+        f'<polygon class="area" points="{points}" fill="{fill}"/>',
     ]
     if region["terrain"] == "rough":
         parts.append(f'<polygon class="rough" points="{points}" fill="url(#hatch)"/>')
@@ -169,21 +167,12 @@ def _zoom(data: MapData, focus: str | None) -> str:
 
 
 def _bounds(regions: list[dict[str, Any]]) -> tuple[float, float, float, float] | None:
-    xs, ys = [], []
-    for region in regions:
-        for x, y in (region["geometry"] or {}).get("shape") or ():
-            xs.append(x)
-            ys.append(y)
-    if not xs:
+    outlines = [r["outline"] for r in regions if r["outline"] is not None]
+    if not outlines:
         return None
-    return min(xs), min(ys), max(xs), max(ys)
-
-
-def _size(shape: list) -> float:
-    xs = [p[0] for p in shape]
-    ys = [p[1] for p in shape]
-    return min(max(xs) - min(xs), max(ys) - min(ys)) or 1.0
-
-
-def _centroid(shape: list) -> tuple[float, float]:
-    return sum(p[0] for p in shape) / len(shape), sum(p[1] for p in shape) / len(shape)
+    return (
+        min(min(o.xs) for o in outlines),
+        min(min(o.ys) for o in outlines),
+        max(max(o.xs) for o in outlines),
+        max(max(o.ys) for o in outlines),
+    )

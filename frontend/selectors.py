@@ -11,7 +11,8 @@ from collections import defaultdict, deque
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import Count, Q
+from django.db.models import Count, Q, QuerySet, TextField
+from django.db.models.functions import Cast
 
 from campaign.lifecycle import nations_missed
 from campaign.models import (
@@ -27,6 +28,7 @@ from campaign.models import (
     Turn,
 )
 from campaign.selectors import Viewer, stacks_visible
+from frontend.outline import outline_of
 from orders.models import Order
 from orders.selectors import orders_of
 
@@ -61,10 +63,8 @@ def map_load(*, viewer: Viewer, turn: Turn | None, unit_order: list[str]) -> Map
     """The current map as the viewer may see it; the viewer's own orders for `turn` as arrows."""
     campaign = viewer.campaign
     nations = nations_of(campaign_id=campaign.pk)
-    regions = list(
-        Region.objects.filter(campaign=campaign)
-        .order_by("code")
-        .values("id", "code", "name", "terrain", "fort", "owner_id", "geometry")
+    regions = _drawn(
+        Region.objects.filter(campaign=campaign).values("id", "code", "name", "terrain", "fort", "owner_id")
     )
     data = MapData(regions=regions, nations=nations)
     grouped: dict[int, dict[int, dict[str, int]]] = defaultdict(lambda: defaultdict(dict))
@@ -81,6 +81,15 @@ def map_load(*, viewer: Viewer, turn: Turn | None, unit_order: list[str]) -> Map
     if turn is not None and viewer.nation is not None:
         data.orders = [order_row(o) for o in orders_of(turn=turn, nation=viewer.nation)]
     return data
+
+
+def _drawn(regions: QuerySet[Region]) -> list[dict[str, Any]]:
+    """Region rows in code order, each with its `outline` for the map: the drawing
+    is read as text, and parsed only the first time this process meets it (frontend.outline)."""
+    rows = list(regions.annotate(drawing=Cast("geometry", TextField())).order_by("code"))
+    for row in rows:
+        row["outline"] = outline_of(row.pop("drawing"))
+    return rows
 
 
 def _counter(nation: dict[str, Any], units: dict[str, int], rank: dict[str, int]) -> dict[str, Any]:
@@ -113,10 +122,8 @@ def map_at_turn(*, campaign_id: int, turn: Turn) -> MapData:
     nations = nations_of(campaign_id=campaign_id)
     by_code = {n["code"]: n["id"] for n in nations.values()}
     owners = Turn.objects.filter(pk=turn.pk).values_list("result__owners", flat=True).first() or {}
-    regions = list(
-        Region.objects.filter(campaign_id=campaign_id)
-        .order_by("code")
-        .values("id", "code", "name", "terrain", "fort", "geometry")
+    regions = _drawn(
+        Region.objects.filter(campaign_id=campaign_id).values("id", "code", "name", "terrain", "fort")
     )
     for region in regions:
         region["owner_id"] = by_code.get(owners.get(region["code"]))

@@ -1,4 +1,5 @@
-"""Load-test order submission over HTTP against a minimal DRF write, on PostgreSQL under gunicorn.
+"""Load-test order submission over HTTP against a minimal DRF write, on PostgreSQL under gunicorn;
+then time the campaign page of the same campaign over one connection.
 
     DATABASE_URL=postgresql://postgres@127.0.0.1:5432/ironfist_bench \\
         .venv/bin/python manage.py bench_api --clients 32 --seconds 20
@@ -10,7 +11,9 @@ and drives both endpoints with wrk from loopback: the same clients, tokens and c
 client is a player; it sends moves of 1 JV between two adjacent regions of its nation, picked at random.
 Bounded in time (--seconds) and count (--max-requests per client). Prints throughput and latency of
 both, and the ratios the goal is judged by: orders >= 1/2 the throughput and <= 2x the p99 of the
-minimal write. Deletes the campaign afterwards unless --keep.
+minimal write. Last, one wrk client fetches the campaign page (the map and order panel, as the first
+player sees it, with the orders the run wrote) over one keep-alive connection for --seconds: its p99 is
+judged against 300 ms. Deletes the campaign afterwards unless --keep.
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 from django.db import connection
+from django.test import Client
 from rest_framework.authtoken.models import Token
 
 from campaign.generate import scenario_generate
@@ -43,6 +47,7 @@ from campaign.services import membership_set, scenario_import
 from orders.models import Order
 
 HOST = "127.0.0.1"  # the load goes to loopback only
+PAGE_GOAL_MS = 300
 ROOT = Path(settings.BASE_DIR)
 PING = {"object_repr": "ping", "change_message": "one row, one serializer"}
 
@@ -60,13 +65,13 @@ end
 function init(args)
   local me = clients[(id - 1) %% #clients + 1]
   math.randomseed(id * 7919)
-  wrk.headers["Authorization"] = "Token " .. me.token
-  wrk.headers["Content-Type"] = "application/json"
+  for name, value in pairs(me.headers) do wrk.headers[name] = value end
   bodies = me.bodies
   count = 0
 end
 
 function request()
+  if #bodies == 0 then return wrk.format("GET", path) end
   return wrk.format("POST", path, nil, bodies[math.random(#bodies)])
 end
 
@@ -84,6 +89,11 @@ function done(summary, latency, requests)
     e.status, e.connect + e.read + e.write + e.timeout))
 end
 """
+
+
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):
+        return None  # a redirect surfaces as an HTTPError
 
 
 @dataclass(frozen=True)
@@ -205,7 +215,7 @@ class Command(BaseCommand):
                 nation=nation,
             ).user
             token = Token.objects.create(user=user)
-            clients.append({"token": token.key, "bodies": moves[nation.code]})
+            clients.append({"token": token.key, "user": user, "bodies": moves[nation.code]})
         self.stdout.write(
             f"campaign {slug}: {regions} regions, {nations} nations, {len(clients)} players with tokens"
         )
@@ -216,7 +226,7 @@ class Command(BaseCommand):
             **os.environ,
             "DJANGO_SETTINGS_MODULE": "config.settings",
             "DJANGO_DEBUG": "false",
-            "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
+            "DJANGO_SECRET_KEY": settings.SECRET_KEY,  # the key this process signs the page's session with
             "DJANGO_ALLOWED_HOSTS": HOST,
             "DJANGO_SECURE_SSL_REDIRECT": "false",
             "DJANGO_LOG_LEVEL": "WARNING",
@@ -248,10 +258,10 @@ class Command(BaseCommand):
             self._wait_until_serving(
                 f"http://{bind}/api/campaigns/{campaign.slug}/", clients[0]["token"], server
             )
-            scripts["minimal write"] = self._lua(clients, "/api/bench/ping-write/", PING, o)
-            scripts["order submission"] = self._lua(
-                clients, f"/api/campaigns/{campaign.slug}/orders/", None, o
-            )
+            callers = [(self._api_headers(c), [json.dumps(PING)]) for c in clients]
+            scripts["minimal write"] = self._lua(callers, "/api/bench/ping-write/", o)
+            callers = [(self._api_headers(c), c["bodies"]) for c in clients]
+            scripts["order submission"] = self._lua(callers, f"/api/campaigns/{campaign.slug}/orders/", o)
             self.stdout.write(
                 f"gunicorn: {o['workers']} sync workers on {bind}, CONN_MAX_AGE 600; wrk: {o['clients']} "
                 f"clients, {o['seconds']} s per run, {o['rounds']} round(s)"
@@ -266,12 +276,25 @@ class Command(BaseCommand):
                     runs[name].append(run)
                     self.stdout.write(run.line())
             written = Order.objects.filter(turn__campaign=campaign).count() - orders_before
+            browser = Client()
+            browser.force_login(clients[0]["user"])
+            cookie = f"{settings.SESSION_COOKIE_NAME}={browser.cookies[settings.SESSION_COOKIE_NAME].value}"
+            scripts["campaign page"] = self._lua([({"Cookie": cookie}, [])], f"/c/{campaign.slug}/", o)
+            self._page_check(f"http://{bind}/c/{campaign.slug}/", cookie, campaign.name)
+            self._wrk(wrk, "campaign page", scripts["campaign page"], bind, 3, 1)
+            page = self._wrk(wrk, "campaign page", scripts["campaign page"], bind, o["seconds"], 1)
+            self.stdout.write(page.line())
         finally:
             server.terminate()
             server.wait(timeout=30)
             for script in scripts.values():
                 script.unlink(missing_ok=True)
         self._verdict(runs, written)
+        self.stdout.write(
+            f"campaign page of {campaign.regions.count()} regions, one connection: p50 {page.p50_ms:.1f} ms, "
+            f"p99 {page.p99_ms:.1f} ms (goal < {PAGE_GOAL_MS} ms): "
+            f"{'MET' if page.p99_ms < PAGE_GOAL_MS else 'MISSED'}"
+        )
 
     def _wait_until_serving(self, url: str, token: str, server: subprocess.Popen) -> None:
         deadline = time.monotonic() + 60
@@ -288,15 +311,34 @@ class Command(BaseCommand):
             time.sleep(0.2)
         raise CommandError(f"gunicorn did not answer {url} within 60 s")
 
-    def _lua(self, clients: list[dict], path: str, body: dict | None, o: dict) -> Path:
+    def _page_check(self, url: str, cookie: str, name: str) -> None:
+        """The page answers the player itself, not a redirect to the login: else the figure would lie."""
+        request = urllib.request.Request(url, headers={"Cookie": cookie})
+        opener = urllib.request.build_opener(_NoRedirect)
+        try:
+            with opener.open(request, timeout=30) as response:
+                page = response.read().decode()
+        except urllib.error.HTTPError as error:
+            raise CommandError(f"the campaign page answered {error.code}, not the page") from error
+        if name not in page:
+            raise CommandError("the campaign page does not name the campaign: not the page")
+
+    @staticmethod
+    def _api_headers(client: dict) -> dict[str, str]:
+        return {"Authorization": f"Token {client['token']}", "Content-Type": "application/json"}
+
+    def _lua(self, callers: list[tuple[dict[str, str], list[str]]], path: str, o: dict) -> Path:
+        """A wrk script: each connection is one caller, sending its headers and a random one of its
+        bodies in a POST (a GET when it has none)."""
+
         def lua_string(text: str) -> str:
             return json.dumps(text)  # a JSON string literal is a valid Lua string literal here
 
         rows = []
-        for client in clients:
-            bodies = [json.dumps(body)] if body is not None else client["bodies"]
+        for headers, bodies in callers:
+            named = ", ".join(f"[{lua_string(k)}] = {lua_string(v)}" for k, v in headers.items())
             listed = ", ".join(lua_string(b) for b in bodies)
-            rows.append(f"{{token = {lua_string(client['token'])}, bodies = {{{listed}}}}}")
+            rows.append(f"{{headers = {{{named}}}, bodies = {{{listed}}}}}")
         script = LUA % {"clients": "{\n" + ",\n".join(rows) + "\n}", "path": path, "limit": o["max_requests"]}
         handle = tempfile.NamedTemporaryFile("w", suffix=".lua", prefix="bench_api_", delete=False)
         with handle:
