@@ -30,15 +30,12 @@ def sql_in(values: Iterable[Any]) -> tuple[str, list[Any]]:
     return ", ".join(["%s"] * len(values)), values
 
 
-def row_lock_sql(*, of: str = "") -> str:
-    """FOR NO KEY UPDATE [OF alias] where the database has row locks; SQLite locks the whole file anyway."""
-    features = connection.features
-    if not features.has_select_for_update:
+def row_lock_sql(*, of: str = "", share: bool = False) -> str:
+    """FOR NO KEY UPDATE [OF alias], or with `share` FOR KEY SHARE, on PostgreSQL; nothing on SQLite,
+    which lets one writer in at a time anyway."""
+    if connection.vendor != "postgresql":
         return ""
-    return connection.ops.for_update_sql(
-        of=(of,) if of and features.has_select_for_update_of else (),
-        no_key=features.has_select_for_no_key_update,
-    )
+    return f"FOR {'KEY SHARE' if share else 'NO KEY UPDATE'}{f' OF {of}' if of else ''}"
 
 
 def columns_sql(model: type[Model], alias: str, names: Sequence[str] | None = None) -> str:

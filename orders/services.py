@@ -16,7 +16,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import connection, transaction
 from django.utils import timezone
 
-from campaign.models import Campaign, Nation, Turn
+from campaign.models import Nation, Turn
 from campaign.sql import row_lock_sql
 from orders.models import Order
 from orders.selectors import Spot, nation_player_locked, order_world_load, orders_consuming, spots_by_code
@@ -50,7 +50,7 @@ def order_submit(
 ) -> Order:
     """Add an order at the end of the nation's list; raises OrderError saying what is wrong and where."""
     with transaction.atomic():
-        _open_check(turn, now)
+        _turn_held(turn, now)
         nation = _nation_locked(user, turn)
         _kind_check(draft)
         earlier = orders_consuming(turn_id=turn.pk, nation=nation, origin=draft.origin)
@@ -80,7 +80,7 @@ def order_change(
     """Change an order in place: it keeps its place in the submission order."""
     with transaction.atomic():
         turn = order.turn
-        _open_check(turn, now)
+        _turn_held(turn, now)
         nation = _nation_locked(user, turn)
         if order.nation_id != nation.pk:
             raise OrderError("order", "this order is not your nation's")
@@ -92,18 +92,16 @@ def order_change(
         order.origin, order.target = origin.region, target.region if target is not None else None
         after = sorted([*before, _engine_order(nation, order)], key=lambda o: o.ref)
         _judge(turn, nation, origin, named, before=before, after=after, subject=order.sequence)
-        _turn_locked(turn, now)
         order.save(update_fields=["kind", "origin", "target", "units"])
         return order
 
 
 def order_delete(*, user: AbstractBaseUser, order: Order, now: Callable[[], datetime] = timezone.now) -> None:
     with transaction.atomic():
-        _open_check(order.turn, now)
+        _turn_held(order.turn, now)
         nation = _nation_locked(user, order.turn)
         if order.nation_id != nation.pk:
             raise OrderError("order", "this order is not your nation's")
-        _turn_locked(order.turn, now)
         order.delete()
 
 
@@ -118,22 +116,29 @@ def order_describe(order: Order) -> str:
 
 # Locking. Judging an order is the slow part (the map around it, the rules), and it only depends on the
 # nation's own orders: so a nation's orders are judged one at a time under a lock on the nation's row,
-# while other nations' orders are judged side by side. The turn's row is locked only at the end, briefly,
-# to take the next place in the submission order and to be sure the turn is still open as the order is
-# written: processing claims the turn with FOR UPDATE, which waits for these locks and they for it.
-# Both are FOR NO KEY UPDATE, which does not block the key-share locks that inserting rows referring to
-# the nation or the turn take (processing writes stacks of every nation), so the two cannot deadlock.
+# while other nations' orders are judged side by side. Before that, the turn's row is held with a key-share
+# lock, which other orders' share and which turn processing's claim (FOR UPDATE) waits for: the turn cannot
+# close while an order is judged, and processing, which updates every nation's row (missed turns), never
+# waits for a nation an order holds while that order waits for the turn. A new order then takes its place
+# in the submission order by updating the turn's row (_order_insert), a lock the key-share locks allow.
 
 
-def _turn_overdue(turn: Turn, moment: Any, *, lock: bool = False) -> tuple[str, bool]:
-    """The turn's status and whether its deadline has passed (and is not frozen by a pause), as stored;
-    with `lock`, the turn's row stays locked till the end of the transaction."""
+def _turn_held(turn: Turn, now: Callable[[], datetime]) -> None:
+    """Hold the turn's row till the end of the transaction (FOR KEY SHARE), and check that it is open.
+
+    The database compares the deadline, so the row needs no converting: a plain statement, kept cheap.
+    """
+    _open_refuse(turn.number, *_turn_overdue(turn, _db_moment(now), lock=row_lock_sql(of="t", share=True)))
+
+
+def _turn_overdue(turn: Turn, moment: Any, *, lock: str = "") -> tuple[str, bool]:
+    """The turn's status and whether its deadline has passed (and is not frozen by a pause), as stored."""
     with connection.cursor() as cursor:
         cursor.execute(
             f"""
             SELECT t.status, t.deadline <= %s AND c.paused_at IS NULL
             FROM campaign_turn t JOIN campaign_campaign c ON c.id = t.campaign_id
-            WHERE t.id = %s {row_lock_sql(of="t") if lock else ""}
+            WHERE t.id = %s {lock}
             """,
             [moment, turn.pk],
         )
@@ -141,25 +146,9 @@ def _turn_overdue(turn: Turn, moment: Any, *, lock: bool = False) -> tuple[str, 
     return status, bool(overdue)
 
 
-def _turn_locked(turn: Turn, now: Callable[[], datetime]) -> None:
-    """Lock the turn's row till the end of the transaction, and check that it is still open."""
-    _open_refuse(turn.number, *_turn_overdue(turn, _db_moment(now), lock=True))
-
-
 def _db_moment(now: Callable[[], datetime]) -> Any:
     """The time now as the database stores a deadline, so that the database can compare the two."""
     return Turn._meta.get_field("deadline").get_db_prep_value(now(), connection)
-
-
-def _open_check(turn: Turn, now: Callable[[], datetime]) -> None:
-    """Refuse at once an order for a turn the caller saw closed; it is checked again under the lock."""
-    # While the GM has paused the campaign its deadline is frozen: orders stay open past it.
-    overdue = (
-        turn.status == Turn.Status.OPEN
-        and now() >= turn.deadline
-        and not Campaign.objects.filter(pk=turn.campaign_id, paused_at__isnull=False).exists()
-    )
-    _open_refuse(turn.number, turn.status, overdue)
 
 
 def _open_refuse(number: int, status: str, overdue: bool) -> None:

@@ -305,3 +305,43 @@ def test_it_waits_for_an_order_being_written_instead_of_skipping_the_turn(demo, 
 
     assert processed is not None and processed.status == "resolved"
     assert list(demo.turns.values_list("number", "status")) == [(1, "resolved"), (2, "open")]
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="row locks need PostgreSQL (set DATABASE_URL)")
+@pytest.mark.django_db(transaction=True)
+def test_it_waits_for_an_order_being_judged_and_neither_fails(demo, player):
+    # Processing updates every nation's row (missed turns); an order holds its nation's row while it is
+    # judged. Were the turn free meanwhile, processing would claim it, wait for the nation, and the order
+    # for the turn: a deadlock, one of the two failing.
+    from orders.models import Order
+    from orders.services import OrderDraft, order_submit
+
+    turn = demo.turns.get(number=1)
+    judged, release, outcome = threading.Event(), threading.Event(), {}
+    looks = iter(range(100))
+
+    def clock():
+        if next(looks) == 1:  # the look after judging, before the order is written
+            judged.set()
+            release.wait(30)
+        return datetime.now(UTC)
+
+    def enter_an_order():
+        try:
+            hold = OrderDraft(kind="hold", origin="N2", target=None, units={"JV": 1})
+            outcome["order"] = order_submit(user=player, turn=turn, draft=hold, now=clock)
+        except Exception as error:  # noqa: BLE001 -- the test reports it
+            outcome["error"] = error
+        finally:
+            connections.close_all()
+
+    entering = threading.Thread(target=enter_an_order)
+    entering.start()
+    assert judged.wait(30)
+    threading.Timer(0.5, release.set).start()
+
+    processed = turn_process(turn_id=turn.pk)
+    entering.join(30)
+
+    assert "error" not in outcome and processed is not None and processed.status == "resolved"
+    assert Order.objects.filter(turn=turn).count() == 1, "processing came after the order, with it"
