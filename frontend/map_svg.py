@@ -7,6 +7,7 @@ loop would spend most of the page's time there. Every text that comes from data 
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from html import escape
 from typing import Any
 
@@ -93,34 +94,15 @@ def _region(
     owner_code, owner_name, fill = words["owners"].get(region["owner_id"], words["unowned"])
     terrain = words["terrain"].get(region["terrain"]) or escape(region["terrain"])
     fort = words["fort"].get(region["fort"]) or escape(_("fort %(level)s") % {"level": region["fort"]})
-    points, (lx, ly) = outline.points, outline.label
+    lx, ly = outline.label
     font = max(1.5, outline.size / 7)
+    area, marks = _drawing(outline, code, region["terrain"], region["fort"])
     parts = [
         f'<g class="{"region changed" if marked else "region"}" id="region-{code}" data-region="{code}" '
         f'data-owner="{owner_code}">',
         f"<title>{code} {escape(region['name'])}: {owner_name}, {terrain}, {fort}</title>",
-        f'<polygon class="area" points="{points}" fill="{fill}"/>',
+        f'{area}{fill}"/>{marks}',
     ]
-    if region["terrain"] == "rough":
-        parts.append(f'<polygon class="rough" points="{points}" fill="url(#hatch)"/>')
-    parts.append(
-        f'<text class="code" x="{lx:g}" y="{ly - font * 0.9:g}" font-size="{font:.2f}">{code}</text>'
-    )
-    if region["terrain"] == "city":
-        # A small tower above the code: a square keep with two crenels.
-        s = font * 0.9
-        tx, ty = lx - s / 2, ly - font * 2.9
-        parts.append(
-            f'<path class="city" d="M{tx:.2f},{ty + s:.2f}v{-s * 0.8:.2f}h{s * 0.3:.2f}v{s * 0.25:.2f}'
-            f'h{s * 0.4:.2f}v{-s * 0.25:.2f}h{s * 0.3:.2f}v{s * 0.8:.2f}z"/>'
-        )
-    if region["fort"]:
-        r = font * 0.22
-        start = lx - (region["fort"] - 1) * r * 1.5
-        parts.extend(
-            f'<circle class="fort" cx="{start + i * r * 3:.2f}" cy="{ly - font * 0.1:.2f}" r="{r:.2f}"/>'
-            for i in range(region["fort"])
-        )
     for i, counter in enumerate(data.stacks.get(region["id"], ())):
         y = ly + font * (0.85 + i * 0.8)
         parts.append(
@@ -134,6 +116,37 @@ def _region(
         label = escape(words["pick"] % {"region": region["code"]})
         return f'<a href="?origin={code}#order" class="pick" aria-label="{label}">{body}</a>'
     return body
+
+
+@lru_cache(maxsize=100_000)
+def _drawing(outline: Outline, code: str, terrain: str, fort: int) -> tuple[str, str]:
+    """What of a region's drawing changes only with the map, made once per process: its polygon up to
+    the fill (the owner's colour, which the caller adds), and the marks after it: rough terrain's hatching,
+    the code, a city's tower, the fort's rings. `code` comes escaped."""
+    points, (lx, ly) = outline.points, outline.label
+    font = max(1.5, outline.size / 7)
+    marks = []
+    if terrain == "rough":
+        marks.append(f'<polygon class="rough" points="{points}" fill="url(#hatch)"/>')
+    marks.append(
+        f'<text class="code" x="{lx:g}" y="{ly - font * 0.9:g}" font-size="{font:.2f}">{code}</text>'
+    )
+    if terrain == "city":
+        # A small tower above the code: a square keep with two crenels.
+        s = font * 0.9
+        tx, ty = lx - s / 2, ly - font * 2.9
+        marks.append(
+            f'<path class="city" d="M{tx:.2f},{ty + s:.2f}v{-s * 0.8:.2f}h{s * 0.3:.2f}v{s * 0.25:.2f}'
+            f'h{s * 0.4:.2f}v{-s * 0.25:.2f}h{s * 0.3:.2f}v{s * 0.8:.2f}z"/>'
+        )
+    if fort:
+        r = font * 0.22
+        start = lx - (fort - 1) * r * 1.5
+        marks.extend(
+            f'<circle class="fort" cx="{start + i * r * 3:.2f}" cy="{ly - font * 0.1:.2f}" r="{r:.2f}"/>'
+            for i in range(fort)
+        )
+    return f'<polygon class="area" points="{points}" fill="', "".join(marks)
 
 
 def _arrow(order: dict[str, Any], centres: dict[str, tuple[float, float, float]]) -> str:
