@@ -30,7 +30,6 @@ from campaign.models import (
 from campaign.selectors import Viewer, stacks_visible
 from frontend.outline import outline_of
 from orders.models import Order
-from orders.selectors import orders_of
 
 UNOWNED_COLOR = "#e3e3e3"
 COLOR = re.compile(r"#[0-9a-fA-F]{3,8}")
@@ -79,7 +78,7 @@ def map_load(*, viewer: Viewer, turn: Turn | None, unit_order: list[str]) -> Map
         ids = sorted(by_nation, key=lambda n: (n != own, nations[n]["code"]))
         data.stacks[region_id] = [_counter(nations[n], by_nation[n], rank) for n in ids]
     if turn is not None and viewer.nation is not None:
-        data.orders = [order_row(o) for o in orders_of(turn=turn, nation=viewer.nation)]
+        data.orders = order_rows(turn=turn, nation=viewer.nation)
     return data
 
 
@@ -102,19 +101,28 @@ def _counter(nation: dict[str, Any], units: dict[str, int], rank: dict[str, int]
     }
 
 
-def order_row(order: Order) -> dict[str, Any]:
+def order_rows(*, turn: Turn, nation: Nation) -> list[dict[str, Any]]:
+    """The nation's orders for the turn in submission order, as the pages show them; read as plain values
+    (a busy nation has a hundred orders, and model instances of each order and its regions cost)."""
     from frontend.terms import order_words
 
-    target = order.target.code if order.target_id else None
-    return {
-        "id": order.pk,
-        "sequence": order.sequence,
-        "kind": order.kind,
-        "origin": order.origin.code,
-        "target": target,
-        "units": dict(order.units),
-        "describe": order_words(kind=order.kind, origin=order.origin.code, target=target, units=order.units),
-    }
+    rows = (
+        Order.objects.filter(turn=turn, nation=nation)
+        .order_by("sequence")
+        .values_list("id", "sequence", "kind", "origin__code", "target__code", "units")
+    )
+    return [
+        {
+            "id": pk,
+            "sequence": sequence,
+            "kind": kind,
+            "origin": origin,
+            "target": target,
+            "units": dict(units),
+            "describe": order_words(kind=kind, origin=origin, target=target, units=units),
+        }
+        for pk, sequence, kind, origin, target, units in rows
+    ]
 
 
 def map_at_turn(*, campaign_id: int, turn: Turn) -> MapData:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 
-from django.utils.translation import get_language, gettext, pgettext_lazy
+from django.utils.translation import get_language, gettext, gettext_noop, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from rules.engine.ruleset import Ruleset
@@ -247,21 +247,23 @@ def and_list(names: Iterable[str]) -> str:
     return gettext(" and ").join(names)
 
 
+# One order's wording by kind and whether it has a target; translated only for the kind at hand (a page
+# lists a busy nation's hundred orders, and a lookup in the catalogue is not free).
+ORDER_WORDINGS = {
+    ("hold", False): gettext_noop("%(units)s hold in %(origin)s"),
+    ("stand_down", False): gettext_noop("%(units)s stand down in %(origin)s"),
+    ("attack", True): gettext_noop("%(units)s attack %(target)s from %(origin)s"),
+    ("move", True): gettext_noop("%(units)s move %(target)s from %(origin)s"),
+    ("rebase", True): gettext_noop("%(units)s rebase %(target)s from %(origin)s"),
+}
+
+
 def order_words(*, kind: str, origin: str, target: str | None, units: Mapping[str, int]) -> str:
     """One order as a player reads it back: "6 JV, 2 PA attack K7 from V3", "4 JV hold in N2"."""
     counts = ", ".join(f"{count} {unit_type}" for unit_type, count in units.items())
     values = {"units": counts, "origin": origin, "target": target}
-    if target is None:
-        wordings = {
-            "hold": gettext("%(units)s hold in %(origin)s"),
-            "stand_down": gettext("%(units)s stand down in %(origin)s"),
-        }
-        default = "%(units)s " + kind.replace("_", " ") + " in %(origin)s"
-    else:
-        wordings = {
-            "attack": gettext("%(units)s attack %(target)s from %(origin)s"),
-            "move": gettext("%(units)s move %(target)s from %(origin)s"),
-            "rebase": gettext("%(units)s rebase %(target)s from %(origin)s"),
-        }
-        default = "%(units)s " + kind.replace("_", " ") + " %(target)s from %(origin)s"
-    return wordings.get(kind, default) % values
+    wording = ORDER_WORDINGS.get((kind, target is not None))
+    if wording is not None:
+        return gettext(wording) % values
+    where = " in %(origin)s" if target is None else " %(target)s from %(origin)s"
+    return ("%(units)s " + kind.replace("_", " ") + where) % values

@@ -48,8 +48,12 @@ class Spot:
 
 def orders_of(*, turn: Turn, nation: Nation) -> QuerySet[Order]:
     """The nation's orders for the turn in submission order (never another nation's)."""
+    # The regions without their drawings: a busy nation's orders would parse hundreds of them.
     return (
-        Order.objects.filter(turn=turn, nation=nation).select_related("origin", "target").order_by("sequence")
+        Order.objects.filter(turn=turn, nation=nation)
+        .select_related("origin", "target")
+        .defer("origin__geometry", "target__geometry")
+        .order_by("sequence")
     )
 
 

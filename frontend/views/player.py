@@ -166,9 +166,9 @@ def _order_entry(
     if regions is None:
         regions = list(campaign.regions.order_by("code").values("id", "code", "name"))
     if orders is None:
-        from frontend.selectors import order_row
+        from frontend.selectors import order_rows
 
-        orders = [order_row(o) for o in orders_of(turn=turn, nation=viewer.nation)]
+        orders = order_rows(turn=turn, nation=viewer.nation)
     code_of = {r["id"]: r["code"] for r in regions}
     id_of = {r["code"]: r["id"] for r in regions}
     name_of = {r["code"]: r["name"] for r in regions}
@@ -230,7 +230,7 @@ def _campaign_render(
             focus=_first_own(data, viewer),
         ),
         "table": map_table_rows(data),
-        "orders": data.orders,
+        "orders": _order_links(viewer.campaign.slug, data.orders),
         "playing": playing,
         # Edit and delete until the deadline; after it (or while the turn is processed) the list stays.
         "orders_open": playing and turn.status == "open" and turn.deadline > timezone.now(),
@@ -246,6 +246,24 @@ def _campaign_render(
         context.update(entry)
         context["roster"] = _roster(data, viewer, unit_types, entry["left"])
     return render(request, "frontend/campaign.html", context, status=status)
+
+
+def _order_links(slug: str, orders: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The orders with their edit and delete links and the delete button's label, made here: in the
+    template a URL lookup and a translation for each order were a third of a busy nation's page."""
+    # One lookup per page: the id is the only part of the path that changes (a slug has no slash).
+    edit, delete = (
+        reverse(name, args=[slug, 0]) for name in ("frontend:order_edit", "frontend:order_delete")
+    )
+    for order in orders:
+        place = f"/orders/{order['id']}/"
+        order["edit_url"] = edit.replace("/orders/0/", place)
+        order["delete_url"] = delete.replace("/orders/0/", place)
+        order["delete_label"] = _("Delete order %(number)s: %(order)s") % {
+            "number": order["sequence"],
+            "order": order["describe"],
+        }
+    return orders
 
 
 def _first_own(data: MapData, viewer: Viewer) -> str | None:
