@@ -284,24 +284,14 @@ def test_it_waits_for_an_order_being_written_instead_of_skipping_the_turn(demo, 
     # used to skip the turn and leave it open with its job spent.
     turn = demo.turns.get(number=1)
     place_orders(turn, ORDERS)
-    locked, release = threading.Event(), threading.Event()
 
-    def write_an_order():
-        try:
-            with transaction.atomic():
-                Turn.objects.select_for_update(no_key=True).get(pk=turn.pk)
-                locked.set()
-                release.wait(30)
-        finally:
-            connections.close_all()
+    def write_an_order(locked, release):
+        with transaction.atomic():
+            Turn.objects.select_for_update(no_key=True).get(pk=turn.pk)
+            locked.set()
+            release.wait(30)
 
-    writer = threading.Thread(target=write_an_order)
-    writer.start()
-    assert locked.wait(30)
-    threading.Timer(0.5, release.set).start()
-
-    processed = turn_process(turn_id=turn.pk)
-    writer.join(30)
+    processed = _process_while(turn, write_an_order)
 
     assert processed is not None and processed.status == "resolved"
     assert list(demo.turns.values_list("number", "status")) == [(1, "resolved"), (2, "open")]
@@ -317,31 +307,44 @@ def test_it_waits_for_an_order_being_judged_and_neither_fails(demo, player):
     from orders.services import OrderDraft, order_submit
 
     turn = demo.turns.get(number=1)
-    judged, release, outcome = threading.Event(), threading.Event(), {}
-    looks = iter(range(100))
+    outcome = {}
 
-    def clock():
-        if next(looks) == 1:  # the look after judging, before the order is written
-            judged.set()
-            release.wait(30)
-        return datetime.now(UTC)
+    def enter_an_order(judged, release):
+        looks = iter(range(100))
 
-    def enter_an_order():
+        def clock():
+            if next(looks) == 1:  # the look after judging, before the order is written
+                judged.set()
+                release.wait(30)
+            return datetime.now(UTC)
+
         try:
             hold = OrderDraft(kind="hold", origin="N2", target=None, units={"JV": 1})
             outcome["order"] = order_submit(user=player, turn=turn, draft=hold, now=clock)
         except Exception as error:  # noqa: BLE001 -- the test reports it
             outcome["error"] = error
-        finally:
-            connections.close_all()
 
-    entering = threading.Thread(target=enter_an_order)
-    entering.start()
-    assert judged.wait(30)
-    threading.Timer(0.5, release.set).start()
-
-    processed = turn_process(turn_id=turn.pk)
-    entering.join(30)
+    processed = _process_while(turn, enter_an_order)
 
     assert "error" not in outcome and processed is not None and processed.status == "resolved"
     assert Order.objects.filter(turn=turn).count() == 1, "processing came after the order, with it"
+
+
+def _process_while(turn, hold):
+    """Process the turn while `hold(reached, release)` runs in a thread of its own (a connection of its
+    own): processing starts once it sets `reached`, and it is released half a second later."""
+    reached, release = threading.Event(), threading.Event()
+
+    def run():
+        try:
+            hold(reached, release)
+        finally:
+            connections.close_all()
+
+    holder = threading.Thread(target=run)
+    holder.start()
+    assert reached.wait(30)
+    threading.Timer(0.5, release.set).start()
+    processed = turn_process(turn_id=turn.pk)
+    holder.join(30)
+    return processed
