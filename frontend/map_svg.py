@@ -14,6 +14,7 @@ from typing import Any
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
+from campaign.models import MAX_FORT_LEVEL
 from frontend.outline import Outline
 from frontend.selectors import UNOWNED_COLOR, MapData
 from frontend.terms import WORDS
@@ -58,7 +59,7 @@ def map_svg(
     # Escaped once per map too: a nation's code, name and colour recur on hundreds of regions.
     words = {
         "terrain": {t: escape(str(w)) for t, w in WORDS["terrain"].items()},
-        "fort": {level: escape(_("fort %(level)s") % {"level": level}) for level in range(10)},
+        "fort": [escape(_("fort %(level)s") % {"level": level}) for level in range(MAX_FORT_LEVEL + 1)],
         "pick": _("Give orders from %(region)s"),
         "owners": {
             pk: (escape(n["code"]), escape(n["name"]), escape(n["color"])) for pk, n in data.nations.items()
@@ -93,7 +94,7 @@ def _region(
     code = escape(region["code"])
     owner_code, owner_name, fill = words["owners"].get(region["owner_id"], words["unowned"])
     terrain = words["terrain"].get(region["terrain"]) or escape(region["terrain"])
-    fort = words["fort"].get(region["fort"]) or escape(_("fort %(level)s") % {"level": region["fort"]})
+    fort = words["fort"][region["fort"]]  # a level beyond MAX_FORT_LEVEL is refused by the database
     lx, ly = outline.label
     font = max(1.5, outline.size / 7)
     area, marks = _drawing(outline, code, region["terrain"], region["fort"])

@@ -48,12 +48,8 @@ class Spot:
 
 def orders_of(*, turn: Turn, nation: Nation) -> QuerySet[Order]:
     """The nation's orders for the turn in submission order (never another nation's)."""
-    # The regions without their drawings: a busy nation's orders would parse hundreds of them.
     return (
-        Order.objects.filter(turn=turn, nation=nation)
-        .select_related("origin", "target")
-        .defer("origin__geometry", "target__geometry")
-        .order_by("sequence")
+        Order.objects.filter(turn=turn, nation=nation).select_related("origin", "target").order_by("sequence")
     )
 
 
@@ -82,24 +78,32 @@ def spots_by_code(*, nation: Nation, origin: str, codes: Iterable[str]) -> dict[
         """,
         [origin, nation.pk, nation.campaign_id, *params],
     )
-    spots: dict[str, Spot] = {}
+    # A row a stack (or one without): the region's columns repeat on each.
+    first: dict[str, tuple] = {}
+    units: dict[str, dict[str, int]] = {}
     for row in rows:
-        code = row[2]
-        if code not in spots:
-            region = instance_from_row(Region, row[:7], REGION_COLUMNS)
-            spots[code] = Spot(
-                region=region, home=row[7], owner=row[8], units={}, next_to_origin=bool(row[9])
-            )
+        first.setdefault(row[2], row)
+        found = units.setdefault(row[2], {})
         if row[10] is not None:
-            spots[code].units[row[10]] = row[11]
-    return spots
+            found[row[10]] = row[11]
+    return {
+        code: Spot(
+            region=instance_from_row(Region, row[:7], REGION_COLUMNS),
+            home=row[7],
+            owner=row[8],
+            units=units[code],
+            next_to_origin=bool(row[9]),
+        )
+        for code, row in first.items()
+    }
 
 
 def nation_player_locked(*, user_id: int, campaign_id: int) -> Nation | None:
     """The nation `user_id` plays in the campaign, its row locked until the transaction ends.
 
     FOR NO KEY UPDATE: it does not block the key-share locks that writing rows which refer to the nation
-    takes (turn processing writes every nation's stacks), so order entry and processing cannot deadlock.
+    takes (turn processing writes every nation's stacks). Processing also updates the nation's row; that
+    waits, and cannot deadlock, because order entry holds the turn first (orders.services).
     """
     rows = sql_rows(
         f"""
@@ -223,7 +227,7 @@ def _ball_borders(origin: int, reach: int) -> list[tuple[int, int]]:
 
 
 def _relations_of(nation: Nation) -> tuple[Relation, ...]:
-    """The nation's relations that are not war (a pair without a row is at war, §2.2)."""
+    """The nation's relations as stored, with codes (a pair without a row is at war, §2.2)."""
     rows = sql_rows(
         """
         SELECT a.code, b.code, r.kind
