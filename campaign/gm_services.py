@@ -14,6 +14,7 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.utils import timezone
 
+from campaign import queue
 from campaign.models import (
     AuditEntry,
     Campaign,
@@ -25,7 +26,6 @@ from campaign.models import (
     Stack,
     Turn,
 )
-from rules import services as turn_services
 from rules.engine.state import RelationKind, Weather
 
 User = AbstractBaseUser | AnonymousUser
@@ -211,14 +211,14 @@ def turn_process_request(*, user: User, turn: Turn, now: Clock = timezone.now) -
     _open_check(turn)
     with transaction.atomic():
         audit_write(user, turn.campaign, "process", f"turn {turn.number} queued for processing", "", now)
-        turn_services.turn_queue(turn_id=turn.pk)
+        queue.turn_queue(turn_id=turn.pk)
 
 
 def turn_retry_request(*, user: User, turn: Turn, now: Clock = timezone.now) -> bool:
     """Reopen a failed turn and queue it again; False when it was not failed."""
     gm_check(user=user, campaign=turn.campaign)
     with transaction.atomic():
-        retried = turn_services.turn_retry(turn_id=turn.pk)
+        retried = queue.turn_retry(turn_id=turn.pk)
         if retried:
             audit_write(
                 user, turn.campaign, "process", f"turn {turn.number} retried after a failure", "", now

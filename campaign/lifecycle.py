@@ -2,12 +2,9 @@
 
 Deadlines are stored in UTC and every computation here is in UTC; only what a user reads is in their own
 time zone (`time_zone_of`). Work that Celery beat does (queueing a due turn, sending its reminders) is
-claimed with a conditional update first, so two beats running at once do it once.
+claimed and queued in campaign.queue.
 
 Services (writes)
-  turn_queue_claim(turn_id=, now=)                  the once-only claim before a turn is queued
-  turns_remind(now=)                                beat: queue the reminders of turns near their deadline
-  turns_early_queue(now=)                           beat: process now when every nation is in
   turn_resolved(turn=)                              turn processing: count missed turns, queue the results
   campaign_pause / campaign_resume(campaign=, by=)  the GM stops and restarts the clock
   deadline_extend(turn=, by=, extra=)               the GM gives more time
@@ -25,7 +22,6 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from datetime import datetime, timedelta
-from functools import partial
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -37,6 +33,7 @@ from django.db.models import Case, Exists, F, OuterRef, Value, When
 from django.utils import timezone
 from django.utils.translation import ngettext, ngettext_lazy
 
+from campaign import queue
 from campaign.gm_services import GMInputError, audit_write, gm_check
 from campaign.models import Campaign, Membership, Nation, Profile, Turn
 from orders.models import Order
@@ -48,102 +45,6 @@ User = AbstractBaseUser | AnonymousUser
 UTC = ZoneInfo("UTC")
 
 
-# --- Queueing, once -------------------------------------------------------------------------------------
-
-
-def turn_queue_claim(*, turn_id: int, now: datetime) -> bool:
-    """Claim an open turn for queueing; False when another beat (or an earlier check) got there first.
-
-    A reopened turn has its claim cleared (rules.services.turn_reopen), so the deadline can queue it again.
-    """
-    return (
-        Turn.objects.filter(pk=turn_id, status=Turn.Status.OPEN, queued_at__isnull=True).update(queued_at=now)
-        == 1
-    )
-
-
-def _turn_queue(turn_id: int) -> None:
-    # Imported here: rules.services calls this module from turn processing.
-    from rules.services import turn_queue
-
-    turn_queue(turn_id=turn_id)
-
-
-def turns_early_queue(*, now: Clock = timezone.now) -> int:
-    """Queue, once, the open turns of campaigns that process early and whose active nations all have
-    orders in. Run every minute by Celery beat, so a player entering several orders one after another has
-    a minute's grace; a paused campaign waits. One query finds them, one claim per turn queues each.
-    """
-    moment = now()
-    candidates = Turn.objects.filter(
-        status=Turn.Status.OPEN,
-        queued_at__isnull=True,
-        campaign__process_early=True,
-        campaign__status=Campaign.Status.ACTIVE,
-        campaign__paused_at__isnull=True,
-    )
-    active = _active_nations().filter(campaign_id=OuterRef("campaign_id"))
-    has_orders = Order.objects.filter(turn_id=OuterRef(OuterRef("pk")), nation_id=OuterRef("pk"))
-    # Ready: the campaign has active nations, and none of them is without orders.
-    ready = list(
-        candidates.filter(Exists(active))
-        .exclude(Exists(active.exclude(Exists(has_orders))))
-        .values_list("pk", flat=True)
-    )
-    queued = 0
-    with transaction.atomic():
-        for turn_id in ready:
-            if turn_queue_claim(turn_id=turn_id, now=moment):
-                logger.info("turn %s: every nation is in, processing early", turn_id)
-                _turn_queue(turn_id)
-                queued += 1
-    return queued
-
-
-def _active_nations():
-    """Nations with a player that are not in civil disorder: the ones whose orders a turn waits for."""
-    players = Membership.objects.filter(nation=OuterRef("pk"), role=Membership.Role.PLAYER)
-    return Nation.objects.filter(civil_disorder=False).filter(Exists(players))
-
-
-# --- Reminders (Celery beat) ----------------------------------------------------------------------------
-
-
-def turns_remind(*, now: Clock = timezone.now) -> int:
-    """Queue the reminders of every open turn within its campaign's reminder time of the deadline, once.
-
-    Run every minute by Celery beat. "12 hours before" is 12 real hours, computed in UTC, whatever the
-    players' clocks do in between (a daylight-saving change makes it 11 or 13 hours on the wall clock).
-    """
-    from campaign.tasks import send_turn_reminders  # the tasks module imports this one
-
-    moment = now()
-    candidates = (
-        Turn.objects.filter(
-            status=Turn.Status.OPEN,
-            reminded_at__isnull=True,
-            deadline__gt=moment,
-            campaign__status=Campaign.Status.ACTIVE,
-            campaign__paused_at__isnull=True,
-        )
-        .select_related("campaign")
-        .only("pk", "deadline", "campaign__reminder_before")
-    )
-    due = [
-        t.pk
-        for t in candidates
-        if t.campaign.reminder_before and moment >= t.deadline - t.campaign.reminder_before
-    ]
-    queued = 0
-    with transaction.atomic():
-        for turn_id in due:
-            claimed = Turn.objects.filter(pk=turn_id, reminded_at__isnull=True).update(reminded_at=moment)
-            if claimed == 1:
-                transaction.on_commit(partial(send_turn_reminders.delay, turn_id), robust=True)
-                queued += 1
-    return queued
-
-
 # --- After a turn is resolved (called by rules.services, in its transaction) ------------------------------
 
 
@@ -153,13 +54,11 @@ def turn_resolved(*, turn: Turn) -> None:
     A failed send never undoes a turn: the mail is another task, queued after the commit, and an error in
     queueing it is logged, not raised (robust).
     """
-    from campaign.tasks import send_turn_results  # the tasks module imports this one
-
     nations_missed_count(turn=turn)
     if turn.campaign.paused_at is not None:
         # Processed by hand while paused: the next turn starts with its whole length when resumed.
         Campaign.objects.filter(pk=turn.campaign_id).update(paused_remaining=F("turn_length"))
-    transaction.on_commit(partial(send_turn_results.delay, turn.pk), robust=True)
+    queue.turn_results_queue(turn_id=turn.pk)
 
 
 def nations_missed_count(*, turn: Turn) -> None:

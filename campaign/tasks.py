@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from campaign.lifecycle import turns_early_queue, turns_remind
 from campaign.mail import turn_reminders_send, turn_results_send
+from campaign.queue import turns_early_queue, turns_remind
 
 
 @shared_task

@@ -13,11 +13,12 @@ from campaign import gm_services
 from campaign.generate import orders_generate, scenario_generate
 from campaign.gm_services import GMInputError
 from campaign.models import AuditEntry, GMModifier, Nation, Turn
+from campaign.queue import turns_due_queue
 from campaign.scenario import scenario_parse
 from campaign.services import membership_set, scenario_import
 from rules.history import turn_archives, turn_result_diff, turn_rollback
 from rules.models import Report, TurnArchive, TurnSnapshot
-from rules.services import turn_process, turns_due_queue
+from rules.services import turn_process
 from tests.history.conftest import world_rows
 
 
