@@ -337,7 +337,7 @@ def _duration_words(left: timedelta | None) -> str:
     minutes = round(left.total_seconds() / 60)
     days, rest = divmod(minutes, 24 * 60)
     hours, minutes = divmod(rest, 60)
-    # The words of campaign.mail.due_in_words, so that one translation serves both.
+    # The words of frontend.mail.turns.due_in_words, so that one translation serves both.
     units = (
         (days, ngettext_lazy("%(count)s day", "%(count)s days", "count")),
         (hours, ngettext_lazy("%(count)s hour", "%(count)s hours", "count")),

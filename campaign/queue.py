@@ -40,8 +40,8 @@ logger = logging.getLogger(__name__)
 Clock = Callable[[], datetime]
 
 PROCESS_TURN = "rules.tasks.process_turn"
-SEND_TURN_RESULTS = "campaign.tasks.send_turn_results"
-SEND_TURN_REMINDERS = "campaign.tasks.send_turn_reminders"
+SEND_TURN_RESULTS = "frontend.tasks.send_turn_results"
+SEND_TURN_REMINDERS = "frontend.tasks.send_turn_reminders"
 
 
 def task_queue(name: str, *args: object, robust: bool = False) -> None:

@@ -9,9 +9,9 @@ from django.core import mail
 from django.core.mail.backends.locmem import EmailBackend
 
 from campaign.lifecycle import time_zone_set
-from campaign.mail import due_in_words, turn_reminders_send
 from campaign.models import Turn
 from campaign.queue import turns_remind
+from frontend.mail.turns import due_in_words, turn_reminders_send
 from rules.services import turn_process
 
 # NOR takes the empty M2; EST and KAR fight over E2 and K4, out of NOR's sight.

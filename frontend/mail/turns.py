@@ -73,7 +73,7 @@ def turn_results_send(*, turn_id: int) -> int:
             "url": site_url(reverse("frontend:turn", args=[campaign.slug, turn.number])),
             "orders_address": settings.IRONFIST_ORDERS_EMAIL,
         }
-        messages.append(_message(membership, subject, "campaign/email/results", context))
+        messages.append(_message(membership, subject, "frontend/email/results", context))
     return mail_send(messages)
 
 
@@ -107,7 +107,7 @@ def turn_reminders_send(*, turn_id: int, now: Callable[[], datetime] = timezone.
             "url": site_url(reverse("frontend:campaign", args=[campaign.slug])),
             "orders_address": settings.IRONFIST_ORDERS_EMAIL,
         }
-        messages.append(_message(membership, subject, "campaign/email/reminder", context))
+        messages.append(_message(membership, subject, "frontend/email/reminder", context))
     return mail_send(messages)
 
 
