@@ -22,7 +22,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from campaign.gm_services import User, gm_check
+from campaign.gm.access import User, gm_check
 from campaign.models import Campaign, GMModifier, Nation, Region, Relation, Stack, Turn
 from campaign.scenario import scenario_parse
 from campaign.services import scenario_import
@@ -63,7 +63,7 @@ class Replay:
 def campaign_export(*, campaign: Campaign, by: User | None) -> dict[str, Any]:
     """The campaign as data for one JSON or YAML file: scenario, turns, GM inputs, results, final state."""
     if by is not None:
-        gm_check(user=by, campaign=campaign)
+        gm_check(by=by, campaign=campaign)
     turns = list(campaign.turns.order_by("number"))
     snapshots = dict(
         TurnSnapshot.objects.filter(turn__campaign=campaign).values_list("turn_id", "input_json")

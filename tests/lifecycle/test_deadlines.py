@@ -9,13 +9,9 @@ import pytest
 from django.core.exceptions import PermissionDenied
 from django.db import connection, connections
 
-from campaign.gm_services import GMInputError
-from campaign.lifecycle import (
-    campaign_clock,
-    campaign_pause,
-    campaign_resume,
-    deadline_extend,
-)
+from campaign.gm.access import GMInputError
+from campaign.gm.clock import campaign_pause, campaign_resume, deadline_extend
+from campaign.lifecycle import campaign_clock
 from campaign.models import AuditEntry, Campaign, Turn
 from campaign.queue import turn_reopen, turns_due_queue, turns_early_queue
 from rules.services import turn_process
@@ -181,7 +177,7 @@ def test_it_gives_the_next_turn_its_whole_length_when_processed_by_hand_while_pa
 
 
 def test_it_lets_the_gm_set_the_life_cycle_and_records_it(demo, gm, player, clock):
-    from campaign.lifecycle import lifecycle_settings_set
+    from campaign.gm.clock import lifecycle_settings_set
 
     with pytest.raises(PermissionDenied):
         lifecycle_settings_set(campaign=demo, by=player, process_early=True, now=clock)

@@ -138,7 +138,7 @@ def test_it_shows_the_deadline_in_utc_to_a_player_without_a_time_zone(turn1, mai
 
 
 def test_it_does_not_remind_a_paused_campaign_nor_one_whose_reminder_is_off(turn1, mailed, gm):
-    from campaign.lifecycle import campaign_pause
+    from campaign.gm.clock import campaign_pause
 
     turn1.campaign.reminder_before = timedelta(0)
     turn1.campaign.save(update_fields=["reminder_before"])
