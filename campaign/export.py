@@ -28,6 +28,7 @@ from campaign.scenario import scenario_parse
 from campaign.services import scenario_import
 from orders.models import Order
 from rules.diff import result_diff
+from rules.engine.systems import DEFAULT_SYSTEM
 from rules.models import Report, TurnSnapshot
 from rules.services import turn_load, turn_process
 from rules.snapshot import input_read
@@ -278,6 +279,14 @@ def _world_state(world: World) -> dict[str, Any]:
     return {"stacks": list(world["stacks"]), "owners": {r["code"]: r["owner"] for r in world["regions"]}}
 
 
+def _ruleset(campaign: Campaign) -> dict[str, Any]:
+    """The campaign's ruleset keys as a scenario file writes them, its battle system among them."""
+    overrides = dict(campaign.ruleset_overrides or {})
+    if campaign.battle_system != DEFAULT_SYSTEM:
+        overrides["battle_system"] = campaign.battle_system
+    return overrides
+
+
 def _scenario(campaign: Campaign, world: World) -> dict[str, Any]:
     """The world before turn 1 in the scenario file format, with the names and shapes of the map."""
     nations = {n.code: n for n in Nation.objects.filter(campaign=campaign)}
@@ -288,7 +297,7 @@ def _scenario(campaign: Campaign, world: World) -> dict[str, Any]:
     scenario = {
         "name": campaign.name,
         "seed": campaign.seed,
-        "ruleset": dict(campaign.ruleset_overrides or {}),
+        "ruleset": _ruleset(campaign),
         "nations": [
             {"code": code, "name": nations[code].name, "color": nations[code].color}
             for code in world["nations"]

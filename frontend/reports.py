@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from frontend.rules_doc import rule_anchor
-from frontend.terms import and_list, kta_term, phrase, word
+from frontend.terms import and_list, kta_term, message_rule, message_text, phrase, word
 
 TITLES = {
     "meeting": gettext_lazy("Meeting engagement of %(region)s"),
@@ -41,8 +41,8 @@ def battle_card(
         "terrain": word("terrain", data.get("terrain")) or None,
         "weather": word("weather", data.get("weather")) or None,
         "conquest": bool(data.get("conquest")),
-        "decided_by": phrase(data.get("decided_by", "")),
-        "decided_anchor": rule_anchor(data.get("decided_by")),
+        "decided_by": message_text(data.get("decided_by")),
+        "decided_anchor": rule_anchor(message_rule(data.get("decided_by"))),
         "owner_after": name(data.get("owner_after")) if "owner_after" in data else None,
         "title": str(TITLES.get(kind, gettext_lazy("Battle of %(region)s")))
         % {"region": and_list(region.split("|"))},
