@@ -25,7 +25,6 @@ from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from campaign import lifecycle
-from campaign.export import ExportError, campaign_export
 from campaign.gm import clock, diplomacy, inputs, processing, roster
 from campaign.gm.access import GMInputError
 from campaign.models import Nation, Region, Turn
@@ -45,6 +44,7 @@ from frontend.terms import word
 from frontend.views.common import gm_for, topbar
 from frontend.views.turns import CARDS_PER_PAGE
 from rules import history
+from rules.export import ExportError, campaign_export
 
 
 def _forms(viewer: Viewer, turn: Turn | None, data: Any = None, which: str | None = None) -> dict[str, Any]:
@@ -536,7 +536,7 @@ def rollback_post(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 @login_required
 def export_download(request: HttpRequest, slug: str) -> HttpResponse:
-    """The whole campaign in one JSON file (campaign.export): scenario, every turn's inputs and result."""
+    """The whole campaign in one JSON file (rules.export): scenario, every turn's inputs and result."""
     viewer = gm_for(request, slug)
     try:
         data = campaign_export(campaign=viewer.campaign, by=request.user)

@@ -11,10 +11,10 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db.models import F
 
-from campaign.export import ExportError, campaign_export, campaign_replay
 from campaign.generate import orders_generate
 from campaign.gm import diplomacy, inputs, roster
 from campaign.models import Border, Campaign, Region, Relation, Stack, Turn
+from rules.export import ExportError, campaign_export, campaign_replay
 from rules.models import Report, TurnSnapshot
 from rules.services import turn_process
 

@@ -9,6 +9,8 @@ each turn was resolved from.
 campaign_export(campaign=, by=)          the file's data (by=None only from the command line)
 campaign_replay(data=, slug=, keep=)     re-create the campaign from the data, process every resolved
                                          turn again, and say turn by turn whether the result is the same
+
+It reads and replays turns through the turn job (rules.services), so it lives beside it, above campaign.
 """
 
 from __future__ import annotations
