@@ -38,7 +38,7 @@ class Campaign(models.Model):
     name = models.CharField(max_length=200)
     slug = models.SlugField(max_length=100, unique=True)
     # The ruleset key `battle_system` (BATTLE_SYSTEMS.md), kept apart from the overrides so that it can be
-    # shown and changed (between turns only: campaign.gm_services) without rewriting them.
+    # shown and changed (between turns only: campaign.gm) without rewriting them.
     battle_system = models.CharField(max_length=32, default="iron_fist")
     ruleset_overrides = models.JSONField(default=dict, blank=True)
     seed = models.BigIntegerField(help_text="Every turn's seed is derived from this (IRON_FIST.md §11).")

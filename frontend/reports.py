@@ -120,7 +120,7 @@ def iron_fist_card(
 
 # A battle system's card: the function that lays the report out, and its page and mail templates.
 CARDS = {
-    "iron_fist": (iron_fist_card, "frontend/_battle_card.html", "campaign/email/_battle_card.txt"),
+    "iron_fist": (iron_fist_card, "frontend/_battle_card.html", "frontend/email/_battle_card.txt"),
 }
 PLAIN_CARD = (plain_card, "frontend/cards/plain.html", "frontend/cards/plain.txt")
 

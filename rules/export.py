@@ -9,6 +9,8 @@ each turn was resolved from.
 campaign_export(campaign=, by=)          the file's data (by=None only from the command line)
 campaign_replay(data=, slug=, keep=)     re-create the campaign from the data, process every resolved
                                          turn again, and say turn by turn whether the result is the same
+
+It reads and replays turns through the turn job (rules.services), so it lives beside it, above campaign.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from campaign.gm_services import User, gm_check
+from campaign.gm.access import User, gm_check
 from campaign.models import Campaign, GMModifier, Nation, Region, Relation, Stack, Turn
 from campaign.scenario import scenario_parse
 from campaign.services import scenario_import
@@ -64,7 +66,7 @@ class Replay:
 def campaign_export(*, campaign: Campaign, by: User | None) -> dict[str, Any]:
     """The campaign as data for one JSON or YAML file: scenario, turns, GM inputs, results, final state."""
     if by is not None:
-        gm_check(user=by, campaign=campaign)
+        gm_check(by=by, campaign=campaign)
     turns = list(campaign.turns.order_by("number"))
     snapshots = dict(
         TurnSnapshot.objects.filter(turn__campaign=campaign).values_list("turn_id", "input_json")
