@@ -67,9 +67,10 @@ def turn_process(
         if turn is None:
             logger.info("turn %s: gone", turn_id)
             return None
-        claimed = Turn.objects.filter(pk=turn_id, status=Turn.Status.OPEN).update(
-            status=Turn.Status.PROCESSING
-        )
+        # An open turn, or one whose battles were waiting for results (re-planned with the entries so far).
+        claimed = Turn.objects.filter(
+            pk=turn_id, status__in=(Turn.Status.OPEN, Turn.Status.BATTLES_PENDING)
+        ).update(status=Turn.Status.PROCESSING)
         if claimed != 1:
             logger.info("turn %s: %s, not open; another process got there first", turn_id, turn.status)
             return None
@@ -113,6 +114,14 @@ def _turn_resolve(*, turn: Turn, now: Callable[[], datetime], stage: Stage) -> N
         ruleset = campaign.ruleset()
     with stage("resolve"):
         result = engine.resolve_turn(loaded.turn_input, ruleset, turn.seed_value)
+    if result.pending:
+        # Battles fought elsewhere have no result yet: the turn waits for them with the world unchanged,
+        # keeping the plan so far (BATTLE_SYSTEMS.md, `Pending`).
+        turn.status = Turn.Status.BATTLES_PENDING
+        turn.result = result.to_dict()
+        turn.error = ""
+        turn.save(update_fields=["status", "result", "error"])
+        return
     with stage("write"):
         # The world before the turn, in one row, so that the GM can roll the turn back exactly.
         TurnSnapshot.objects.create(

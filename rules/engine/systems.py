@@ -35,7 +35,6 @@ class Policies:
 
     support_from_range: bool = True  # IRON_FIST §3: artillery and air support battles within range
     support_losses: bool = True  # IRON_FIST §8-9: supporting units roll for losses
-    fighting_roles: tuple[str, ...] = ("ground", "artillery")  # the roles that fight as "ground units"
     air_rebases_after_conquest: bool = True  # IRON_FIST §10: IV of a conquered region rebase within range
 
 
