@@ -7,7 +7,7 @@ A3 after your other orders, not 3", "NOR is at peace with WES".
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -112,6 +112,35 @@ def order_describe(order: Order) -> str:
     if order.target_id is None:
         return f"{units} {kind} in {order.origin.code}"
     return f"{units} {kind} {order.target.code} from {order.origin.code}"
+
+
+def orders_place(*, turn: Turn, orders: Iterable[Mapping[str, Any]]) -> list[Order]:
+    """Write orders for `turn` without judging them, in list order, after any the turn has: one statement.
+
+    Each is a mapping of region and nation codes: {"nation", "kind", "origin", "target" (absent or None
+    for hold and stand down), "units"}. For what was judged elsewhere or need not be: a replayed export
+    (judged when it was entered), generated benchmark turns (campaign.generate.orders_generate), tests.
+    Returns the orders with their ids.
+    """
+    orders = list(orders)
+    nation_ids = dict(turn.campaign.nations.values_list("code", "id"))
+    region_ids = dict(turn.campaign.regions.values_list("code", "id"))
+    start = (turn.orders.order_by("-sequence").values_list("sequence", flat=True).first() or 0) + 1
+    written = Order.objects.bulk_create(
+        Order(
+            turn=turn,
+            nation_id=nation_ids[o["nation"]],
+            kind=o["kind"],
+            origin_id=region_ids[o["origin"]],
+            target_id=region_ids[o["target"]] if o.get("target") else None,
+            units=o["units"],
+            sequence=start + i,
+        )
+        for i, o in enumerate(orders)
+    )
+    if any(order.pk is None for order in written):  # a backend without RETURNING: read them back
+        written = list(Order.objects.filter(turn=turn, sequence__gte=start).order_by("sequence"))
+    return written
 
 
 # Locking. Judging an order is the slow part (the map around it, the rules), and it only depends on the
