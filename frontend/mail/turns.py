@@ -24,8 +24,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from campaign.durations import due_in_words
-from campaign.lifecycle import time_zone_of
-from campaign.models import Campaign, Membership, Profile, Turn
+from campaign.lifecycle import language_of, time_zone_of
+from campaign.models import Campaign, Membership, Turn
 from campaign.selectors import Viewer, regions_changed_hands, reports_visible
 from frontend.reports import battle_card
 from frontend.selectors import support_of
@@ -52,7 +52,7 @@ def turn_results_send(*, turn_id: int) -> int:
         viewer = Viewer(campaign=campaign, user=membership.user, membership=membership)
         nation = membership.nation
         support = support_of(turn=turn, nation_code=nation.code) if nation else None
-        with translation.override(_language(membership.user)):
+        with translation.override(language_of(user=membership.user)):
             cards = [
                 battle_card(r.data, names=names, support=support)
                 for r in reports_visible(viewer=viewer, turn=turn)
@@ -93,7 +93,7 @@ def turn_reminders_send(*, turn_id: int, now: Callable[[], datetime] = timezone.
         nation = membership.nation
         if nation.pk in submitted or nation.civil_disorder:
             continue
-        with translation.override(_language(membership.user)):
+        with translation.override(language_of(user=membership.user)):
             due_in = due_in_words(left)
             subject = _("[%(campaign)s] Turn %(number)s orders due in %(due_in)s") % {
                 "campaign": campaign.name,
@@ -136,15 +136,6 @@ def _members(campaign: Campaign, *, players_only: bool = False):
     return members.select_related("user__profile", "nation").order_by("nation__position", "user__username")
 
 
-def _language(user: Any) -> str:
-    """The reader's language (their profile's, loaded with the membership), else the site's default."""
-    try:
-        language = user.profile.language
-    except Profile.DoesNotExist:
-        language = ""
-    return language if language in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
-
-
 def _message(
     membership: Membership, subject: str, template: str, context: dict[str, Any]
 ) -> EmailMultiAlternatives:
@@ -152,7 +143,7 @@ def _message(
     user = membership.user
     zone = time_zone_of(user=user)
     context = {**context, "user": user, "time_zone": zone.key}
-    with timezone.override(zone), translation.override(_language(user)):
+    with timezone.override(zone), translation.override(language_of(user=user)):
         text = render_to_string(f"{template}.txt", context)
         # The web's battle cards link to the rules by path: a mail needs the whole address.
         html = render_to_string(f"{template}.html", context).replace('href="/', f'href="{site_url("/")}')
