@@ -25,13 +25,14 @@ from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from campaign import lifecycle
-from campaign.gm import clock, diplomacy, inputs, processing, roster
+from campaign.gm import clock, diplomacy, inputs, processing, roster, system
 from campaign.gm.access import GMInputError
 from campaign.models import Nation, Region, Turn
 from campaign.selectors import Viewer, regions_changed_hands, reports_visible, turn_current
 from frontend.forms import DeadlineForm, ModifierForm, RelationForm, RosterForm, WeatherForm
 from frontend.gm_forms import (
     AssignForm,
+    BattleSystemForm,
     ExtendForm,
     LifecycleForm,
     ReasonForm,
@@ -44,6 +45,7 @@ from frontend.terms import word
 from frontend.views.common import gm_for, topbar
 from frontend.views.turns import CARDS_PER_PAGE
 from rules import history
+from rules.engine.systems import system_names
 from rules.export import ExportError, campaign_export
 
 
@@ -72,6 +74,12 @@ def _forms(viewer: Viewer, turn: Turn | None, data: Any = None, which: str | Non
             bound("lifecycle"), initial=lifecycle_initial(clock_now), prefix="lifecycle"
         ),
         "assign_form": AssignForm(bound("assign"), nations=to_assign, prefix="assign"),
+        "system_form": BattleSystemForm(
+            bound("system"),
+            systems=list(system_names()),
+            initial={"battle_system": viewer.campaign.battle_system},
+            prefix="system",
+        ),
     }
     if turn is not None:
         forms["extend_form"] = ExtendForm(bound("extend"), prefix="extend")
@@ -226,6 +234,18 @@ def relation_post(request: HttpRequest, slug: str) -> HttpResponse:
         }
 
     return _gm_post(request, slug, "relation", apply)
+
+
+@login_required
+@require_POST
+def system_post(request: HttpRequest, slug: str) -> HttpResponse:
+    def apply(viewer, turn, data):
+        system.battle_system_set(
+            by=request.user, campaign=viewer.campaign, name=data["battle_system"], reason=data["reason"]
+        )
+        return _("Battle system: %(name)s.") % {"name": data["battle_system"]}
+
+    return _gm_post(request, slug, "system", apply)
 
 
 @login_required
