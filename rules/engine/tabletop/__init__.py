@@ -1,0 +1,1 @@
+"""The tabletop battle system (TABLETOP.md): battles fought with miniatures; the close-combat calculator."""
