@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from rules.cases import case_check, case_file_check, case_load, case_read
+from rules.cases import case_check, case_load, case_read, case_run
 
 ROOT = Path(__file__).resolve().parents[2]
 SHARED = ROOT.parent / "shared" / "rules" / "cases"
@@ -37,7 +37,7 @@ def test_it_passes_our_own_case(path: Path) -> None:
     ids=lambda p: p.stem,
 )
 def test_it_passes_the_close_combat_case(path: Path) -> None:
-    assert case_file_check(path) is None
+    assert case_run(path) is None
 
 
 def _check_cases(*directories: Path) -> subprocess.CompletedProcess:
