@@ -1,6 +1,6 @@
 """The forms of the GM's powers over the clock, the players and a turn's result.
 
-They parse what the browser sent; campaign.lifecycle and rules.history judge it, and their GMInputError
+They parse what the browser sent; campaign.gm and rules.history judge it, and their GMInputError
 names the field the message goes beside (so the fields are named as the services name them).
 """
 
