@@ -17,6 +17,17 @@ from django.utils.translation import gettext_lazy as _
 INLINE = {"style": "width: auto; margin-right: .4rem"}
 
 
+class BattleSystemForm(forms.Form):
+    """Which battle system decides the campaign's battles (BATTLE_SYSTEMS.md): changed between turns."""
+
+    battle_system = forms.ChoiceField(label=_("Battle system"))
+    reason = forms.CharField(label=_("Reason"), max_length=300, required=False)
+
+    def __init__(self, *args: Any, systems: list[str], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["battle_system"].choices = [(name, name) for name in systems]
+
+
 class ReasonForm(forms.Form):
     """Pause or resume the clock: nothing to give but, if the GM likes, why."""
 

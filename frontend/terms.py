@@ -40,6 +40,7 @@ WORDS: dict[str, Mapping[str, object]] = {
     "status": {
         "open": pgettext_lazy("turn status", "open"),
         "processing": pgettext_lazy("turn status", "processing"),
+        "battles_pending": pgettext_lazy("turn status", "battles pending"),
         "resolved": pgettext_lazy("turn status", "resolved"),
         "failed": pgettext_lazy("turn status", "failed"),
     },

@@ -4,7 +4,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import path
 
 from frontend.views import language, player, settings, turns
-from frontend.views.gm import clock, dashboard, diplomacy, inputs, processing, result, roster
+from frontend.views.gm import clock, dashboard, diplomacy, inputs, processing, result, roster, system
 
 app_name = "frontend"
 
@@ -27,6 +27,7 @@ urlpatterns = [
     path("c/<slug:slug>/gm/modifiers/", inputs.modifier_post, name="gm_modifier"),
     path("c/<slug:slug>/gm/relations/", diplomacy.relation_post, name="gm_relation"),
     path("c/<slug:slug>/gm/roster/", roster.roster_post, name="gm_roster"),
+    path("c/<slug:slug>/gm/system/", system.system_post, name="gm_system"),
     path("c/<slug:slug>/gm/process/", processing.process_post, name="gm_process"),
     path("c/<slug:slug>/gm/turns/<int:number>/", result.turn_status_page, name="gm_turn"),
     path(

@@ -102,3 +102,54 @@ def test_a_system_not_registered_is_refused_by_name(demo) -> None:
     demo.battle_system = "chess"
     with pytest.raises(ValidationError, match="battle system chess is not available"):
         demo.full_clean()
+
+
+def test_the_gm_switches_the_battle_system_between_turns_and_the_pages_say_so(toy, demo, gm, client) -> None:
+    client.force_login(gm)
+    response = client.post(
+        reverse("frontend:gm_system", args=["demo"]),
+        {"system-battle_system": "toy", "system-reason": "trying the toy"},
+    )
+    assert response.status_code == 302
+    demo.refresh_from_db()
+    assert demo.battle_system == "toy"
+    assert demo.audit_entries.filter(
+        action="battle_system", summary="battle system: iron_fist → toy"
+    ).exists()
+    assert "battles: toy" in client.get(reverse("frontend:campaign", args=["demo"])).content.decode()
+    assert "<strong>toy</strong>" in client.get(reverse("frontend:gm", args=["demo"])).content.decode()
+
+
+def test_the_battle_system_cannot_change_while_a_turn_is_processing(toy, demo, gm) -> None:
+    from campaign.gm.access import GMInputError
+    from campaign.gm.system import battle_system_set
+
+    demo.turns.filter(number=1).update(status=Turn.Status.PROCESSING)
+    with pytest.raises(GMInputError, match="turn 1 is processing"):
+        battle_system_set(by=gm, campaign=demo, name="toy")
+    demo.refresh_from_db()
+    assert demo.battle_system == "iron_fist"
+
+
+def test_only_the_gm_switches_the_battle_system(toy, demo, player, client) -> None:
+    client.force_login(player)
+    response = client.post(reverse("frontend:gm_system", args=["demo"]), {"system-battle_system": "toy"})
+    assert response.status_code in (403, 404)
+    demo.refresh_from_db()
+    assert demo.battle_system == "iron_fist"
+
+
+def test_a_system_without_the_maps_unit_types_is_refused(demo, gm) -> None:
+    from campaign.gm.access import GMInputError
+    from campaign.gm.system import battle_system_set
+
+    def tiny(overrides):
+        base = iron_fist_ruleset_build({})
+        return Ruleset(battle_system="tiny", unit_types={"JV": base.unit_types["JV"]}, ranges={})
+
+    system_register(BattleSystem(name="tiny", ruleset_build=tiny, fight=toy_fight))
+    try:
+        with pytest.raises(GMInputError, match="tiny has no unit type IV, PA, TY"):
+            battle_system_set(by=gm, campaign=demo, name="tiny")
+    finally:
+        system_unregister("tiny")

@@ -25,10 +25,18 @@ from campaign.gm.access import GMInputError
 from campaign.models import Nation, Region, Turn
 from campaign.selectors import Viewer, turn_current
 from frontend.forms import DeadlineForm, ModifierForm, RelationForm, RosterForm, WeatherForm
-from frontend.gm_forms import AssignForm, ExtendForm, LifecycleForm, ReasonForm, lifecycle_initial
+from frontend.gm_forms import (
+    AssignForm,
+    BattleSystemForm,
+    ExtendForm,
+    LifecycleForm,
+    ReasonForm,
+    lifecycle_initial,
+)
 from frontend.gm_selectors import nation_by_code, nations_list, region_by_code, turn_last_resolved
 from frontend.selectors import gm_dashboard_load
 from frontend.views.common import gm_for, topbar
+from rules.engine.systems import system_names
 
 
 def forms_of(viewer: Viewer, turn: Turn | None, data: Any = None, which: str | None = None) -> dict[str, Any]:
@@ -56,6 +64,12 @@ def forms_of(viewer: Viewer, turn: Turn | None, data: Any = None, which: str | N
             bound("lifecycle"), initial=lifecycle_initial(clock_now), prefix="lifecycle"
         ),
         "assign_form": AssignForm(bound("assign"), nations=to_assign, prefix="assign"),
+        "system_form": BattleSystemForm(
+            bound("system"),
+            systems=list(system_names()),
+            initial={"battle_system": viewer.campaign.battle_system},
+            prefix="system",
+        ),
     }
     if turn is not None:
         forms["extend_form"] = ExtendForm(bound("extend"), prefix="extend")
