@@ -15,6 +15,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from campaign.models import (
+    DEADLINE_HORIZON,
     AuditEntry,
     Campaign,
     GMModifier,
@@ -41,6 +42,13 @@ class GMInputError(ValueError):
         self.message = message
 
 
+def deadline_horizon_check(*, field: str, deadline: datetime, moment: datetime) -> None:
+    """A deadline every reader can be shown: within DEADLINE_HORIZON of now."""
+    if deadline - moment > DEADLINE_HORIZON:
+        years = DEADLINE_HORIZON.days // 365
+        raise GMInputError(field, f"a deadline can be at most {years} years ahead")
+
+
 def gm_check(*, user: User, campaign: Campaign) -> None:
     """Raise PermissionDenied unless the user runs this campaign."""
     if (
@@ -55,8 +63,10 @@ def deadline_set(*, user: User, turn: Turn, deadline: datetime, now: Clock = tim
     if timezone.is_naive(deadline):
         raise GMInputError("deadline", "give the deadline with its time zone")
     _open_check(turn)
-    if deadline <= now():
+    moment = now()
+    if deadline <= moment:
         raise GMInputError("deadline", "the deadline must be in the future")
+    deadline_horizon_check(field="deadline", deadline=deadline, moment=moment)
     with transaction.atomic():
         before = turn.deadline
         turn.deadline = deadline

@@ -37,7 +37,7 @@ from django.db.models import Case, Exists, F, OuterRef, Value, When
 from django.utils import timezone
 from django.utils.translation import ngettext, ngettext_lazy
 
-from campaign.gm_services import GMInputError, audit_write, gm_check
+from campaign.gm_services import GMInputError, audit_write, deadline_horizon_check, gm_check
 from campaign.models import Campaign, Membership, Nation, Profile, Turn
 from orders.models import Order
 
@@ -236,6 +236,7 @@ def deadline_extend(
         campaign, moment = turn.campaign, now()
         if campaign.paused_at is not None:
             campaign.paused_remaining = (campaign.paused_remaining or timedelta(0)) + extra
+            deadline_horizon_check(field="extra", deadline=moment + campaign.paused_remaining, moment=moment)
             campaign.save(update_fields=["paused_remaining"])
             summary = (
                 f"turn {turn.number}: {_duration_words(extra)} more; "
@@ -245,6 +246,7 @@ def deadline_extend(
             turn.deadline += extra
             if turn.deadline <= moment:
                 raise GMInputError("extra", "the extended deadline would still be in the past")
+            deadline_horizon_check(field="extra", deadline=turn.deadline, moment=moment)
             turn.save(update_fields=["deadline"])
             summary = (
                 f"turn {turn.number}: {_duration_words(extra)} more, "
