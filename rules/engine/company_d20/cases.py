@@ -162,8 +162,9 @@ class Runner:
     def kasarmi(self, call, ruleset, dice):
         if self.state is None:
             raw = self.raw_state
+            groups = raw.get("style") == "battle_groups"
             units = {
-                u["id"]: self.unit({"nation": raw.get("nation"), **u}, ruleset)
+                u["id"]: self.unit({"nation": raw.get("nation"), **u}, ruleset, battle_groups=groups)
                 for u in raw.get("units") or []
             }
             self.state = Company(
@@ -175,7 +176,7 @@ class Runner:
                 company_size=raw.get("company_size", ruleset.get("company_size")),
                 next_id=raw.get("next_id", max(units, default=0) + 1),
                 style=raw.get("style", "company"),
-                orders_phase=raw.get("orders_phase", True),
+                orders_phase=raw.get("phase", raw.get("status", "orders")) == "orders",
             )
         inputs = dict(call["input"])
         action = kasarmi.ACTIONS.get(inputs.pop("action", None))

@@ -77,7 +77,7 @@ def _phase(company: Company) -> Problem | None:
     return None if company.orders_phase else Problem("not_orders_phase")
 
 
-def repair(company: Company, ruleset: CompanyRuleset, *, unit: Any, tp: Any) -> Done | Problem:
+def repair(company: Company, ruleset: CompanyRuleset, *, unit: Any = None, tp: Any = None) -> Done | Problem:
     """§7.2: 1 TP restores `tp.tk_per_tp` lost TK; only whole TP, and none that would restore nothing."""
     problem = _phase(company)
     found = problem or _own_active(company, unit)
@@ -129,7 +129,13 @@ def _placement_allowed(company: Company, region: Any, ruleset: CompanyRuleset) -
 
 
 def buy(
-    company: Company, ruleset: CompanyRuleset, *, type: Any, name: Any, group: Any, region: Any
+    company: Company,
+    ruleset: CompanyRuleset,
+    *,
+    type: Any = None,
+    name: Any = None,
+    group: Any = None,
+    region: Any = None,
 ) -> Done | Problem:
     """§7.3: a new unit of the type, at full TK, XP 0, in the group; within `company_size`, paid in TP."""
     problem = _phase(company)
@@ -181,7 +187,9 @@ def buy(
     )
 
 
-def choose_ability(company: Company, ruleset: CompanyRuleset, *, unit: Any, ability: Any) -> Done | Problem:
+def choose_ability(
+    company: Company, ruleset: CompanyRuleset, *, unit: Any = None, ability: Any = None
+) -> Done | Problem:
     """§7.4: free and permanent; one per free veteran slot (one per full `veteran.xp_step` XP)."""
     problem = _phase(company)
     found = problem or _own_active(company, unit)
@@ -211,7 +219,7 @@ def choose_ability(company: Company, ruleset: CompanyRuleset, *, unit: Any, abil
     )
 
 
-def appoint_commander(company: Company, ruleset: CompanyRuleset, *, unit: Any) -> Done | Problem:
+def appoint_commander(company: Company, ruleset: CompanyRuleset, *, unit: Any = None) -> Done | Problem:
     """§7.5: with no active commander, a platoon leader becomes company commander in group 0 (¶18)."""
     problem = _phase(company)
     if problem:
@@ -239,7 +247,9 @@ def _reason(reason: Any) -> Problem | None:
     return None if isinstance(reason, str) and reason.strip() else Problem("reason_required", "reason")
 
 
-def adjust_tp(company: Company, ruleset: CompanyRuleset, *, delta: Any, reason: Any) -> Done | Problem:
+def adjust_tp(
+    company: Company, ruleset: CompanyRuleset, *, delta: Any = None, reason: Any = None
+) -> Done | Problem:
     """§7.6: the GM's balance adjustment; never below 0."""
     problem = _reason(reason)
     if problem:
@@ -272,7 +282,12 @@ EDITABLE = (
 
 
 def gm_edit(
-    company: Company, ruleset: CompanyRuleset, *, unit: Any, changes: Mapping[str, Any], reason: Any
+    company: Company,
+    ruleset: CompanyRuleset,
+    *,
+    unit: Any = None,
+    changes: Mapping[str, Any] | None = None,
+    reason: Any = None,
 ) -> Done | Problem:
     """§7.6: the GM edits any field of an active unit within §3.1 and §3.5; `edit_invalid` names the field."""
     problem = _reason(reason)
@@ -280,7 +295,7 @@ def gm_edit(
     if isinstance(found, Problem):
         return found
     edited = found
-    for key, value in changes.items():
+    for key, value in (changes or {}).items():
         if key not in EDITABLE:
             return Problem("edit_invalid", key, {"reason": "not an editable field"})
         edited = replace(
@@ -289,7 +304,9 @@ def gm_edit(
     problem = _edit_problem(company, edited, ruleset)
     if problem:
         return problem
-    event = _event("gm_edit", found.id, {k: getattr(found, k) for k in changes}, dict(changes), reason=reason)
+    event = _event(
+        "gm_edit", found.id, {k: getattr(found, k) for k in changes or {}}, dict(changes or {}), reason=reason
+    )
     return Done(_with(company, edited), found.id, (event,))
 
 
@@ -335,7 +352,7 @@ def _edit_problem(company: Company, unit: Unit, ruleset: CompanyRuleset) -> Prob
 
 
 def gm_restore(
-    company: Company, ruleset: CompanyRuleset, *, unit: Any, tk: Any, reason: Any
+    company: Company, ruleset: CompanyRuleset, *, unit: Any = None, tk: Any = None, reason: Any = None
 ) -> Done | Problem:
     """§7.6: a destroyed unit back in the roster with `tk` TK, as it was when it fell otherwise."""
     problem = _reason(reason)
@@ -357,7 +374,7 @@ def gm_restore(
 
 
 def gm_remove_ability(
-    company: Company, ruleset: CompanyRuleset, *, unit: Any, ability: Any, reason: Any
+    company: Company, ruleset: CompanyRuleset, *, unit: Any = None, ability: Any = None, reason: Any = None
 ) -> Done | Problem:
     problem = _reason(reason)
     found = problem or _own_active(company, unit)

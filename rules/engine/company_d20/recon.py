@@ -97,7 +97,11 @@ def snapshot_valid(snapshot: Snapshot, turn: int, ruleset: CompanyRuleset) -> bo
 
 
 def contacts_view(state: CampaignState, viewer: str, ruleset: CompanyRuleset) -> dict[str, dict[str, Any]]:
-    """The viewer's `contacts` per region with a valid snapshot (§10.3); a region it owns shows none."""
+    """The viewer's `contacts` per region with a valid snapshot (§10.3); a region it owns shows none.
+
+    With `recon.mode: off` everyone sees every unit (§10.1): each region's units, observed now."""
+    if ruleset.get("recon.mode") == "off":
+        return _everything(state, viewer, ruleset)
     newest: dict[str, Snapshot] = {}
     for snapshot in state.snapshots:
         if snapshot.viewer != viewer or not snapshot_valid(snapshot, state.turn, ruleset):
@@ -107,6 +111,19 @@ def contacts_view(state: CampaignState, viewer: str, ruleset: CompanyRuleset) ->
         if snapshot.region not in newest or snapshot.turn > newest[snapshot.region].turn:
             newest[snapshot.region] = snapshot
     return {region: snapshot_contacts(snapshot, ruleset) for region, snapshot in sorted(newest.items())}
+
+
+def _everything(state: CampaignState, viewer: str, ruleset: CompanyRuleset) -> dict[str, dict[str, Any]]:
+    seen: dict[str, dict[int, dict[str, Any]]] = {}
+    for unit in state.active_units():
+        if unit.nation != viewer and state.owner(unit.region) != viewer:
+            seen.setdefault(unit.region, {})[unit.id] = unit_card(unit, ruleset)
+    return {
+        region: snapshot_contacts(
+            Snapshot(viewer, region, state.turn, dict.fromkeys(cards, "observed"), cards), ruleset
+        )
+        for region, cards in sorted(seen.items())
+    }
 
 
 def snapshot_contacts(snapshot: Snapshot, ruleset: CompanyRuleset) -> dict[str, Any]:

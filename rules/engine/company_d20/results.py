@@ -79,7 +79,7 @@ def result_validate(battle: Battle, entry: Any) -> list[Problem]:
     for row in rows if isinstance(rows, list) else []:
         unit_id = row.get("unit") if isinstance(row, Mapping) else None
         if not whole(unit_id) or unit_id not in battle.units:
-            problems.append(Problem("unit_not_in_battle", unit_id if whole(unit_id) else None))
+            problems.append(Problem("unit_not_in_battle", unit_id))
             continue
         if unit_id in seen:
             problems.append(Problem("unit_listed_twice", unit_id, {"name": _name(battle, unit_id)}))
@@ -301,6 +301,9 @@ class Final:
     destroyed: tuple[int, ...]  # snapshot order
     states: Mapping[int, tuple[str, ...]]  # end-of-battle states, for the history; cleared on the units
     promotions: Mapping[str, int]  # nation -> the unit promoted in the field
+    before: Mapping[int, Unit] = field(
+        default_factory=dict
+    )  # the snapshot: TT and slots before (§5.5 step 5)
 
 
 def result_final(
@@ -329,7 +332,7 @@ def result_final(
             after[promoted] = replace(after[promoted], role="company_commander", group=0)
             promotions[nation] = promoted
     states = {u: rows[u].states for u in rows if rows[u].states}
-    return Final(outcome, xp, tp, after, tuple(destroyed), states, promotions)
+    return Final(outcome, xp, tp, after, tuple(destroyed), states, promotions, battle.units)
 
 
 def final_view(final: Final, ruleset: CompanyRuleset) -> dict[str, Any]:
@@ -352,6 +355,8 @@ def final_view(final: Final, ruleset: CompanyRuleset) -> dict[str, Any]:
                 "role": u.role,
                 "group": u.group,
                 "veteran_slots": veteran_slots(u.xp, ruleset),
+                "tt_before": unit_tt(final.before[u.id], ruleset),
+                "slot_opened": veteran_slots(u.xp, ruleset) > veteran_slots(final.before[u.id].xp, ruleset),
             }
             for u in final.units.values()
         },
