@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
+from typing import Any
 
 from django.utils.translation import get_language, gettext, gettext_noop, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
+from rules.engine.messages import Message
 from rules.engine.ruleset import Ruleset
 
 # Short words by what they name: the same English word ("open", "attack") may need different Finnish ones.
@@ -38,6 +40,7 @@ WORDS: dict[str, Mapping[str, object]] = {
     "status": {
         "open": pgettext_lazy("turn status", "open"),
         "processing": pgettext_lazy("turn status", "processing"),
+        "battles_pending": pgettext_lazy("turn status", "battles pending"),
         "resolved": pgettext_lazy("turn status", "resolved"),
         "failed": pgettext_lazy("turn status", "failed"),
     },
@@ -232,6 +235,28 @@ def phrase(text: str | None) -> str:
             said += gettext(", more than it had: all %(count)s") % {"count": everything["n"]}
         return said
     return text
+
+
+def message_text(value: Any) -> str:
+    """A stored message in the reader's language: a code with parameters (`rules.engine.messages`), or the
+    English sentence a report stored before messages were data, through `phrase`."""
+    if isinstance(value, Mapping) and "code" in value:
+        message = Message.from_dict(value)
+
+        def param(name: str, param_value: Any) -> Any:
+            if name == "rule" and isinstance(param_value, str):  # "§5 exception 1"
+                return param_value.replace("exception", gettext("exception"))
+            return param_value
+
+        return message.render(translate=gettext, param=param)
+    return phrase(value if isinstance(value, str) else "")
+
+
+def message_rule(value: Any) -> str | None:
+    """The rule a stored message cites ("§5 exception 2"), for its link to the rules page."""
+    if isinstance(value, Mapping):
+        return (value.get("params") or {}).get("rule")
+    return value if isinstance(value, str) else None
 
 
 def unit_name(ruleset: Ruleset, code: str) -> str:

@@ -26,6 +26,7 @@ urlpatterns = [
     path("c/<slug:slug>/gm/modifiers/", gm.modifier_post, name="gm_modifier"),
     path("c/<slug:slug>/gm/relations/", gm.relation_post, name="gm_relation"),
     path("c/<slug:slug>/gm/roster/", gm.roster_post, name="gm_roster"),
+    path("c/<slug:slug>/gm/system/", gm.system_post, name="gm_system"),
     path("c/<slug:slug>/gm/process/", gm.process_post, name="gm_process"),
     path("c/<slug:slug>/gm/turns/<int:number>/", gm.turn_status_page, name="gm_turn"),
     path("c/<slug:slug>/gm/turns/<int:number>/status.json", gm.turn_status_json, name="gm_turn_status"),

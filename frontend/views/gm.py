@@ -1,7 +1,7 @@
 """The GM dashboard: submissions, the clock, weather, modifiers, relations, roster edits, processing; and
 a turn's result: preview, publish, roll back, what changed, the campaign's export.
 
-Each POST parses a form, calls one function of campaign.gm_services, campaign.lifecycle or rules.history
+Each POST parses a form, calls one function of campaign.gm or rules.history
 (which check the GM again and write the audit log), says what happened, and redirects back; a refused
 input is shown beside its field.
 """
@@ -24,14 +24,15 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
-from campaign import gm_services, lifecycle
-from campaign.export import ExportError, campaign_export
-from campaign.gm_services import GMInputError
+from campaign import lifecycle
+from campaign.gm import clock, diplomacy, inputs, processing, roster, system
+from campaign.gm.access import GMInputError
 from campaign.models import Nation, Region, Turn
 from campaign.selectors import Viewer, regions_changed_hands, reports_visible, turn_current
 from frontend.forms import DeadlineForm, ModifierForm, RelationForm, RosterForm, WeatherForm
 from frontend.gm_forms import (
     AssignForm,
+    BattleSystemForm,
     ExtendForm,
     LifecycleForm,
     ReasonForm,
@@ -44,6 +45,8 @@ from frontend.terms import word
 from frontend.views.common import gm_for, topbar
 from frontend.views.turns import CARDS_PER_PAGE
 from rules import history
+from rules.engine.systems import system_names
+from rules.export import ExportError, campaign_export
 
 
 def _forms(viewer: Viewer, turn: Turn | None, data: Any = None, which: str | None = None) -> dict[str, Any]:
@@ -55,22 +58,28 @@ def _forms(viewer: Viewer, turn: Turn | None, data: Any = None, which: str | Non
         for n, (code, label) in zip(all_nations, nations, strict=True)
     ]
     unit_types = list(viewer.campaign.ruleset().unit_types)
-    clock = lifecycle.campaign_clock(campaign=viewer.campaign, turn=turn)
+    clock_now = lifecycle.campaign_clock(campaign=viewer.campaign, turn=turn)
 
     def bound(name: str) -> Any:
         return data if which == name else None
 
     forms: dict[str, Any] = {
-        "clock": clock,
+        "clock": clock_now,
         "modifier_form": ModifierForm(bound("modifier"), nations=nations),
         "relation_form": RelationForm(bound("relation"), nations=nations),
         "roster_form": RosterForm(bound("roster"), nations=nations, unit_types=unit_types),
         # Prefixed: these forms share field names ("reason") with others on the page.
         "pause_form": ReasonForm(bound("pause"), prefix="pause"),
         "lifecycle_form": LifecycleForm(
-            bound("lifecycle"), initial=lifecycle_initial(clock), prefix="lifecycle"
+            bound("lifecycle"), initial=lifecycle_initial(clock_now), prefix="lifecycle"
         ),
         "assign_form": AssignForm(bound("assign"), nations=to_assign, prefix="assign"),
+        "system_form": BattleSystemForm(
+            bound("system"),
+            systems=list(system_names()),
+            initial={"battle_system": viewer.campaign.battle_system},
+            prefix="system",
+        ),
     }
     if turn is not None:
         forms["extend_form"] = ExtendForm(bound("extend"), prefix="extend")
@@ -151,7 +160,7 @@ def _nation(viewer: Viewer, code: str) -> Nation:
 @require_POST
 def deadline_post(request: HttpRequest, slug: str) -> HttpResponse:
     def apply(viewer, turn, data):
-        gm_services.deadline_set(user=request.user, turn=turn, deadline=data["deadline"])
+        clock.deadline_set(by=request.user, turn=turn, deadline=data["deadline"])
         return _("Deadline of turn %(number)s set to %(deadline)s UTC.") % {
             "number": turn.number,
             "deadline": _utc(data["deadline"]),
@@ -164,8 +173,8 @@ def deadline_post(request: HttpRequest, slug: str) -> HttpResponse:
 @require_POST
 def weather_post(request: HttpRequest, slug: str) -> HttpResponse:
     def apply(viewer, turn, data):
-        gm_services.weather_set(
-            user=request.user,
+        inputs.weather_set(
+            by=request.user,
             turn=turn,
             weather=data["weather"],
             region_weather=data["region_weather"],
@@ -188,8 +197,8 @@ def modifier_post(request: HttpRequest, slug: str) -> HttpResponse:
         if turn is None:
             raise GMInputError("region", "there is no open turn")
         region, nation = _region(viewer, data["region"]), _nation(viewer, data["nation"])
-        gm_services.gm_modifier_set(
-            user=request.user,
+        inputs.gm_modifier_set(
+            by=request.user,
             turn=turn,
             region=region,
             nation=nation,
@@ -215,8 +224,8 @@ def modifier_post(request: HttpRequest, slug: str) -> HttpResponse:
 def relation_post(request: HttpRequest, slug: str) -> HttpResponse:
     def apply(viewer, turn, data):
         a, b = _nation(viewer, data["nation_a"]), _nation(viewer, data["nation_b"])
-        gm_services.relation_set(
-            user=request.user, nation_a=a, nation_b=b, kind=data["kind"], reason=data["reason"]
+        diplomacy.relation_set(
+            by=request.user, nation_a=a, nation_b=b, kind=data["kind"], reason=data["reason"]
         )
         return _("Relation set: %(a)s and %(b)s are at %(kind)s.") % {
             "a": a.code,
@@ -229,11 +238,23 @@ def relation_post(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 @require_POST
+def system_post(request: HttpRequest, slug: str) -> HttpResponse:
+    def apply(viewer, turn, data):
+        system.battle_system_set(
+            by=request.user, campaign=viewer.campaign, name=data["battle_system"], reason=data["reason"]
+        )
+        return _("Battle system: %(name)s.") % {"name": data["battle_system"]}
+
+    return _gm_post(request, slug, "system", apply)
+
+
+@login_required
+@require_POST
 def roster_post(request: HttpRequest, slug: str) -> HttpResponse:
     def apply(viewer, turn, data):
         region, nation = _region(viewer, data["region"]), _nation(viewer, data["nation"])
-        gm_services.roster_change(
-            user=request.user,
+        roster.roster_change(
+            by=request.user,
             region=region,
             nation=nation,
             unit_type=data["unit_type"],
@@ -257,7 +278,7 @@ def roster_post(request: HttpRequest, slug: str) -> HttpResponse:
 @require_POST
 def pause_post(request: HttpRequest, slug: str) -> HttpResponse:
     def apply(viewer, turn, data):
-        campaign = lifecycle.campaign_pause(campaign=viewer.campaign, by=request.user, reason=data["reason"])
+        campaign = clock.campaign_pause(campaign=viewer.campaign, by=request.user, reason=data["reason"])
         if campaign.paused_remaining is None:
             return _("Campaign paused: nothing is reminded or processed until you resume it.")
         return _(
@@ -271,7 +292,7 @@ def pause_post(request: HttpRequest, slug: str) -> HttpResponse:
 @require_POST
 def resume_post(request: HttpRequest, slug: str) -> HttpResponse:
     def apply(viewer, turn, data):
-        lifecycle.campaign_resume(campaign=viewer.campaign, by=request.user, reason=data["reason"])
+        clock.campaign_resume(campaign=viewer.campaign, by=request.user, reason=data["reason"])
         if turn is None:
             return _("Campaign resumed.")
         turn.refresh_from_db(fields=["deadline"])
@@ -287,9 +308,7 @@ def resume_post(request: HttpRequest, slug: str) -> HttpResponse:
 @require_POST
 def extend_post(request: HttpRequest, slug: str) -> HttpResponse:
     def apply(viewer, turn, data):
-        turn = lifecycle.deadline_extend(
-            turn=turn, by=request.user, extra=data["extra"], reason=data["reason"]
-        )
+        turn = clock.deadline_extend(turn=turn, by=request.user, extra=data["extra"], reason=data["reason"])
         hours = int(data["extra"].total_seconds() // 3600)
         if viewer.campaign.paused_at is not None:
             return _("Turn %(number)s has %(hours)s more hours when the campaign resumes.") % {
@@ -309,7 +328,7 @@ def extend_post(request: HttpRequest, slug: str) -> HttpResponse:
 @require_POST
 def lifecycle_post(request: HttpRequest, slug: str) -> HttpResponse:
     def apply(viewer, turn, data):
-        campaign = lifecycle.lifecycle_settings_set(
+        campaign = clock.lifecycle_settings_set(
             campaign=viewer.campaign,
             by=request.user,
             process_early=data["process_early"],
@@ -336,7 +355,7 @@ def assign_post(request: HttpRequest, slug: str) -> HttpResponse:
         user = get_user_model().objects.filter(username=data["user"].strip()).first()
         if user is None:
             raise GMInputError("user", _("no user is called %(name)s") % {"name": data["user"].strip()})
-        lifecycle.nation_assign(campaign=viewer.campaign, nation=nation, user=user, by=request.user)
+        roster.nation_assign(campaign=viewer.campaign, nation=nation, user=user, by=request.user)
         return _("%(user)s now plays %(nation)s; it takes orders again.") % {
             "user": user.get_username(),
             "nation": f"{nation.code} {nation.name}",
@@ -353,7 +372,7 @@ def process_post(request: HttpRequest, slug: str) -> HttpResponse:
     if turn is None:
         raise Http404("no turn in play")
     if turn.status == Turn.Status.FAILED:
-        retried = gm_services.turn_retry_request(user=request.user, turn=turn)
+        retried = processing.turn_retry_request(by=request.user, turn=turn)
         messages.success(
             request,
             _("Turn %(number)s queued again.") % {"number": turn.number}
@@ -362,7 +381,7 @@ def process_post(request: HttpRequest, slug: str) -> HttpResponse:
         )
     else:
         try:
-            gm_services.turn_process_request(user=request.user, turn=turn)
+            processing.turn_process_request(by=request.user, turn=turn)
         except GMInputError as error:
             messages.error(request, _("Not queued: %(error)s.") % {"error": error.message})
             return redirect("frontend:gm", slug=slug)
@@ -537,7 +556,7 @@ def rollback_post(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 @login_required
 def export_download(request: HttpRequest, slug: str) -> HttpResponse:
-    """The whole campaign in one JSON file (campaign.export): scenario, every turn's inputs and result."""
+    """The whole campaign in one JSON file (rules.export): scenario, every turn's inputs and result."""
     viewer = gm_for(request, slug)
     try:
         data = campaign_export(campaign=viewer.campaign, by=request.user)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from orders.mail import order_mail_receive
+from frontend.mail.orders import order_mail_receive
 
 
 class Command(BaseCommand):

@@ -23,6 +23,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from campaign.durations import due_in_words
 from campaign.lifecycle import time_zone_of
 from campaign.models import Campaign, Membership, Profile, Turn
 from campaign.selectors import Viewer, regions_changed_hands, reports_visible
@@ -73,7 +74,7 @@ def turn_results_send(*, turn_id: int) -> int:
             "url": site_url(reverse("frontend:turn", args=[campaign.slug, turn.number])),
             "orders_address": settings.IRONFIST_ORDERS_EMAIL,
         }
-        messages.append(_message(membership, subject, "campaign/email/results", context))
+        messages.append(_message(membership, subject, "frontend/email/results", context))
     return mail_send(messages)
 
 
@@ -107,7 +108,7 @@ def turn_reminders_send(*, turn_id: int, now: Callable[[], datetime] = timezone.
             "url": site_url(reverse("frontend:campaign", args=[campaign.slug])),
             "orders_address": settings.IRONFIST_ORDERS_EMAIL,
         }
-        messages.append(_message(membership, subject, "campaign/email/reminder", context))
+        messages.append(_message(membership, subject, "frontend/email/reminder", context))
     return mail_send(messages)
 
 
@@ -126,17 +127,6 @@ def mail_send(messages: Iterable[EmailMultiAlternatives]) -> int:
 
 def site_url(path: str) -> str:
     return settings.IRONFIST_SITE_URL.rstrip("/") + path
-
-
-def due_in_words(left: timedelta) -> str:
-    """ "12 hours", "2 days", "45 minutes": whole hours (rounded) from an hour and a half up."""
-    minutes = round(left.total_seconds() / 60)
-    if minutes < 90:
-        return ngettext("%(count)s minute", "%(count)s minutes", minutes) % {"count": minutes}
-    hours = round(minutes / 60)
-    if hours >= 48 and hours % 24 == 0:
-        return ngettext("%(count)s day", "%(count)s days", hours // 24) % {"count": hours // 24}
-    return ngettext("%(count)s hour", "%(count)s hours", hours) % {"count": hours}
 
 
 def _members(campaign: Campaign, *, players_only: bool = False):

@@ -9,6 +9,8 @@ each turn was resolved from.
 campaign_export(campaign=, by=)          the file's data (by=None only from the command line)
 campaign_replay(data=, slug=, keep=)     re-create the campaign from the data, process every resolved
                                          turn again, and say turn by turn whether the result is the same
+
+It reads and replays turns through the turn job (rules.services), so it lives beside it, above campaign.
 """
 
 from __future__ import annotations
@@ -22,12 +24,13 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from campaign.gm_services import User, gm_check
+from campaign.gm.access import User, gm_check
 from campaign.models import Campaign, GMModifier, Nation, Region, Relation, Stack, Turn
 from campaign.scenario import scenario_parse
 from campaign.services import scenario_import
 from orders.models import Order
 from rules.diff import result_diff
+from rules.engine.systems import DEFAULT_SYSTEM
 from rules.models import Report, TurnSnapshot
 from rules.services import turn_load, turn_process
 from rules.snapshot import input_read
@@ -63,7 +66,7 @@ class Replay:
 def campaign_export(*, campaign: Campaign, by: User | None) -> dict[str, Any]:
     """The campaign as data for one JSON or YAML file: scenario, turns, GM inputs, results, final state."""
     if by is not None:
-        gm_check(user=by, campaign=campaign)
+        gm_check(by=by, campaign=campaign)
     turns = list(campaign.turns.order_by("number"))
     snapshots = dict(
         TurnSnapshot.objects.filter(turn__campaign=campaign).values_list("turn_id", "input_json")
@@ -278,6 +281,14 @@ def _world_state(world: World) -> dict[str, Any]:
     return {"stacks": list(world["stacks"]), "owners": {r["code"]: r["owner"] for r in world["regions"]}}
 
 
+def _ruleset(campaign: Campaign) -> dict[str, Any]:
+    """The campaign's ruleset keys as a scenario file writes them, its battle system among them."""
+    overrides = dict(campaign.ruleset_overrides or {})
+    if campaign.battle_system != DEFAULT_SYSTEM:
+        overrides["battle_system"] = campaign.battle_system
+    return overrides
+
+
 def _scenario(campaign: Campaign, world: World) -> dict[str, Any]:
     """The world before turn 1 in the scenario file format, with the names and shapes of the map."""
     nations = {n.code: n for n in Nation.objects.filter(campaign=campaign)}
@@ -288,7 +299,7 @@ def _scenario(campaign: Campaign, world: World) -> dict[str, Any]:
     scenario = {
         "name": campaign.name,
         "seed": campaign.seed,
-        "ruleset": dict(campaign.ruleset_overrides or {}),
+        "ruleset": _ruleset(campaign),
         "nations": [
             {"code": code, "name": nations[code].name, "color": nations[code].color}
             for code in world["nations"]

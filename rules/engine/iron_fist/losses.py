@@ -1,12 +1,11 @@
-"""Ground losses (IRON_FIST.md §5.1, §5.2) in exact integer arithmetic, and how they are shared (§7, §10)."""
+"""Ground losses (IRON_FIST.md §5.1, §5.2) in exact integer arithmetic: loss percentages and caps."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
-from .ruleset import Ruleset
+from .ruleset import IronFistRuleset
 
 
 @dataclass(frozen=True)
@@ -22,7 +21,7 @@ def ceil_div(a: int, b: int) -> int:
 
 def side_losses(
     *,
-    ruleset: Ruleset,
+    ruleset: IronFistRuleset,
     percent: int,
     counts: Mapping[str, int],
     enemy: Mapping[str, int],
@@ -67,19 +66,3 @@ def winners_cap(losses: dict[str, int], limit: int, type_order: Sequence[str]) -
         capped[largest] -= 1
         excess -= 1
     return capped
-
-
-def share(total: int, weights: Sequence[tuple[Hashable, int]], tie_key: Callable[[Any, int], Any]) -> dict:
-    """Split `total` among keys in proportion to their weights, by largest remainder.
-
-    `tie_key(key, weight)` orders keys whose remainders are equal: the smaller key gets the unit first.
-    """
-    whole = sum(weight for _, weight in weights)
-    if whole == 0 or total == 0:
-        return {key: 0 for key, _ in weights}
-    shares = {key: total * weight // whole for key, weight in weights}
-    left = total - sum(shares.values())
-    by_remainder = sorted(weights, key=lambda kw: (-(total * kw[1] % whole), tie_key(*kw)))
-    for key, _ in by_remainder[:left]:
-        shares[key] += 1
-    return shares

@@ -4,8 +4,8 @@ from pathlib import Path
 import yaml
 from django.core.management.base import BaseCommand, CommandError
 
-from campaign.export import ExportError, campaign_replay
 from campaign.models import Campaign
+from rules.export import ExportError, campaign_replay
 
 
 class Command(BaseCommand):

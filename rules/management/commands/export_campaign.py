@@ -5,8 +5,8 @@ from pathlib import Path
 import yaml
 from django.core.management.base import BaseCommand, CommandError
 
-from campaign.export import ExportError, campaign_export
 from campaign.models import Campaign
+from rules.export import ExportError, campaign_export
 
 
 class Command(BaseCommand):

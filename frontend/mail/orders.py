@@ -41,9 +41,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
 from campaign.lifecycle import language_of, time_zone_of
-from campaign.mail import mail_send, site_url
 from campaign.models import Campaign, InboundMail, Membership, Turn
 from campaign.selectors import turn_current
+from frontend.mail.turns import mail_send, site_url
 from frontend.terms import order_words, phrase
 from orders.models import Order
 from orders.services import OrderDraft, OrderError, order_delete, order_submit

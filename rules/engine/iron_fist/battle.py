@@ -1,98 +1,43 @@
-"""The battle step: these sides, with these forces and modifiers, fight here -> winner, losses, report.
+"""Iron Fist's battle: KTA per side, the loss table, the losses (IRON_FIST.md §4, §5).
 
-This is the seam where another battle system plugs in: the turn pipeline builds `Side`s and a `Field`
-and calls `battle_fight`; Iron Fist's KTA-and-loss-table resolver is this module (IRON_FIST.md §4, §5).
+`iron_fist_fight(call)` is Iron Fist's side of the seam (`rules/engine/seam.py`): the pipeline builds the
+call, this decides the winner, whether the win is decisive (past the conquest threshold) and the losses.
 """
 
 from __future__ import annotations
 
-import random
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
-from .losses import share, side_losses, winners_cap
-from .ruleset import Ruleset
-from .state import GMModifier
+from ..messages import Message, gettext_noop, messages_register
+from ..seam import BattleCall, BattleOutcome, BattleSide
+from ..sharing import share
+from .losses import side_losses, winners_cap
+from .ruleset import IronFistRuleset
 
 Counts = dict[str, int]
 
-
-@dataclass(frozen=True)
-class Supporter:
-    nation: str
-    region: str
-    unit_type: str
-    count: int
-
-
-@dataclass(frozen=True)
-class Side:
-    nations: tuple[str, ...]  # in nation-id order
-    role: str  # attacker | defender
-    ground: Mapping[str, Counts]  # nation -> ground units in the battle
-    support: tuple[Supporter, ...] = ()
-    origins: int = 0  # distinct regions the attacking units came from (pincer); 0 for a defender
-    fort: int = 0  # fort level, defender only
-    home: bool = False  # defending one of its home regions
-    modifiers: tuple[GMModifier, ...] = ()
-
-    @property
-    def name(self) -> str:
-        return "+".join(sorted(self.nations))
-
-    def counts(self, types: Sequence[str]) -> Counts:
-        return {t: sum(units.get(t, 0) for units in self.ground.values()) for t in types}
+messages_register(
+    {
+        "iron_fist.past_threshold": gettext_noop(
+            "the attacker won by {difference}, past the conquest threshold of {threshold} ({rule})"
+        ),
+        "iron_fist.within_threshold": gettext_noop(
+            "the attacker won by {difference}, not past the conquest threshold of {threshold} ({rule})"
+        ),
+    }
+)
 
 
-@dataclass(frozen=True)
-class Field:
-    kind: str  # normal | meeting | joint | control
-    label: str  # the region, or "A|B" for a meeting engagement
-    regions: tuple[str, ...]
-    terrain: str
-    weather: str
-
-
-@dataclass
-class Battle:
-    """What a battle decided; the caller adds what it means for the map (conquest, movements)."""
-
-    sides: tuple[Side, Side]
-    winner: int | None  # index into sides; None for a draw
-    difference: int
-    losses: dict[str, Counts]  # nation -> type -> units lost, after sharing
-    report: dict[str, Any] = field(default_factory=dict)
-
-    def outcome_for(self, index: int) -> str:
-        if self.winner is None:
-            return "draw"
-        return "won" if self.winner == index else "lost"
-
-    def survivors(self, index: int, types: Sequence[str]) -> int:
-        side = self.sides[index]
-        return sum(
-            units.get(t, 0) - self.losses.get(nation, {}).get(t, 0)
-            for nation, units in side.ground.items()
-            for t in types
-        )
-
-
-def battle_fight(
-    ground_field: Field,
-    sides: tuple[Side, Side],
-    *,
-    ruleset: Ruleset,
-    rng: random.Random,
-    nation_index: Mapping[str, int],
-) -> Battle:
+def iron_fist_fight(call: BattleCall) -> BattleOutcome:
     """Fight one battle: KTA per side (§4), the outcome and the loss-table row (§5, §5.1), losses (§5.2)."""
-    kta_terms = [_kta_terms(side, ground_field, ruleset) for side in sides]
+    ruleset: IronFistRuleset = call.ruleset
+    sides, nation_index = call.sides, call.nation_index
+    kta_terms = [_kta_terms(side, call, ruleset) for side in sides]
     # §11: one die per side, sides ordered by their earliest nation in nation-id order.
     dice: list[list[int]] = [[], []]
     if ruleset.kta_die is not None:
         for i in sorted((0, 1), key=lambda i: min(nation_index[n] for n in sides[i].nations)):
-            dice[i] = [rng.randint(1, ruleset.kta_die.sides) for _ in range(ruleset.kta_die.count)]
+            dice[i] = [call.dice.randint(1, ruleset.kta_die.sides) for _ in range(ruleset.kta_die.count)]
             kta_terms[i].append(
                 _term(
                     "fortune of war",
@@ -133,36 +78,37 @@ def battle_fight(
 
     losses: dict[str, Counts] = {}
     for side, totals in zip(sides, side_totals, strict=True):
+        ground = side.ground
         for nation in side.nations:
             losses[nation] = {}
         for unit_type, total in totals.items():
-            weights = [(n, side.ground.get(n, {}).get(unit_type, 0)) for n in side.nations]
+            weights = [(n, ground.get(n, {}).get(unit_type, 0)) for n in side.nations]
             shares = share(total, weights, lambda n, w: (-w, nation_index[n]))
             for nation, lost in shares.items():
                 if lost:
                     losses[nation][unit_type] = lost
 
-    battle = Battle(sides=sides, winner=winner, difference=difference, losses=losses)
-    battle.report = {
-        "kind": ground_field.kind,
-        "region": ground_field.label,
-        "regions": list(ground_field.regions),
-        "terrain": ground_field.terrain,
-        "weather": ground_field.weather,
+    outcome_for = ("draw", "draw") if winner is None else ("won", "lost") if winner == 0 else ("lost", "won")
+    report = {
+        "kind": call.kind,
+        "region": call.label,
+        "regions": list(call.regions),
+        "terrain": call.terrain,
+        "weather": call.weather,
         "nations": sorted({n for side in sides for n in side.nations}, key=nation_index.__getitem__),
         "sides": [
             {
                 "name": side.name,
                 "nations": list(side.nations),
                 "role": side.role,
-                "units": {n: {t: c for t, c in side.ground.get(n, {}).items() if c} for n in side.nations},
+                "units": side.ground,
                 "support": [vars(s).copy() for s in side.support],
                 "terms": kta_terms[i],
                 "dice": dice[i],
                 "kta": kta[i],
                 "loss_percent": results[i].percent,
                 "loss_notes": results[i].notes,
-                "outcome": battle.outcome_for(i),
+                "outcome": outcome_for[i],
             }
             for i, side in enumerate(sides)
         ],
@@ -175,16 +121,21 @@ def battle_fight(
         "losses": losses,
         "winners_cap": cap,
     }
-    return battle
+    decisive = winner is not None and difference > ruleset.conquest_threshold
+    why = Message(
+        "iron_fist.past_threshold" if decisive else "iron_fist.within_threshold",
+        {"difference": difference, "threshold": ruleset.conquest_threshold, "rule": "§5"},
+    )
+    return BattleOutcome(winner=winner, decisive=decisive, losses=losses, report=report, why=why)
 
 
 def _term(term: str, detail: str, value: int, rule: str) -> dict[str, Any]:
     return {"term": term, "detail": detail, "value": value, "rule": rule}
 
 
-def _kta_terms(side: Side, ground_field: Field, ruleset: Ruleset) -> list[dict[str, Any]]:
+def _kta_terms(side: BattleSide, call: BattleCall, ruleset: IronFistRuleset) -> list[dict[str, Any]]:
     """Every term of one side's KTA (§4), each with the arithmetic a player can check."""
-    terrain, weather = ground_field.terrain, ground_field.weather
+    terrain, weather = call.terrain, call.weather
     terms = []
     for unit_type, count in side.counts(ruleset.ground_types).items():
         if count:

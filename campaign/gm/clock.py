@@ -1,0 +1,151 @@
+"""The GM's power over the clock: the deadline, pausing and resuming, more time, the life-cycle settings.
+
+Deadlines are stored in UTC and computed in UTC; the audit log gives them in UTC too.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from django.db import transaction
+from django.utils import timezone
+
+from campaign.durations import duration_words
+from campaign.gm.access import Clock, GMInputError, User, audit_write, gm_check, open_check
+from campaign.models import Campaign, Turn
+
+
+def deadline_set(*, by: User, turn: Turn, deadline: datetime, now: Clock = timezone.now) -> Turn:
+    gm_check(by=by, campaign=turn.campaign)
+    if timezone.is_naive(deadline):
+        raise GMInputError("deadline", "give the deadline with its time zone")
+    open_check(turn)
+    if deadline <= now():
+        raise GMInputError("deadline", "the deadline must be in the future")
+    with transaction.atomic():
+        before = turn.deadline
+        turn.deadline = deadline
+        turn.save(update_fields=["deadline"])
+        audit_write(
+            by,
+            turn.campaign,
+            "deadline",
+            f"turn {turn.number}: {before:%Y-%m-%d %H:%M} → {deadline.astimezone(UTC):%Y-%m-%d %H:%M} UTC",
+            "",
+            now,
+        )
+    return turn
+
+
+def deadline_extend(
+    *, turn: Turn, by: User, extra: timedelta, reason: str = "", now: Clock = timezone.now
+) -> Turn:
+    """Give the open turn `extra` more time; while paused, the time left when the clock restarts."""
+    gm_check(by=by, campaign=turn.campaign)
+    if extra <= timedelta(0):
+        raise GMInputError("extra", "extend by a positive amount of time")
+    with transaction.atomic():
+        turn = Turn.objects.select_for_update().select_related("campaign").get(pk=turn.pk)
+        if turn.status != Turn.Status.OPEN:
+            raise GMInputError("turn", f"turn {turn.number} is {turn.status}: its deadline is past use")
+        campaign, moment = turn.campaign, now()
+        if campaign.paused_at is not None:
+            campaign.paused_remaining = (campaign.paused_remaining or timedelta(0)) + extra
+            campaign.save(update_fields=["paused_remaining"])
+            summary = (
+                f"turn {turn.number}: {duration_words(extra)} more; "
+                f"{duration_words(campaign.paused_remaining)} left when resumed"
+            )
+        else:
+            turn.deadline += extra
+            if turn.deadline <= moment:
+                raise GMInputError("extra", "the extended deadline would still be in the past")
+            turn.save(update_fields=["deadline"])
+            summary = (
+                f"turn {turn.number}: {duration_words(extra)} more, "
+                f"due {turn.deadline.astimezone(UTC):%Y-%m-%d %H:%M} UTC"
+            )
+        audit_write(by, campaign, "deadline", summary, reason, lambda: moment)
+    return turn
+
+
+def campaign_pause(*, campaign: Campaign, by: User, reason: str = "", now: Clock = timezone.now) -> Campaign:
+    """Stop the clock: the open turn's time left is kept, and the deadline neither reminds nor processes."""
+    gm_check(by=by, campaign=campaign)
+    with transaction.atomic():
+        campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
+        if campaign.paused_at is not None:
+            raise GMInputError("paused", "the campaign is already paused")
+        moment = now()
+        turn = _turn_open(campaign)
+        remaining = max(turn.deadline - moment, timedelta(0)) if turn is not None else None
+        campaign.paused_at, campaign.paused_remaining = moment, remaining
+        campaign.save(update_fields=["paused_at", "paused_remaining"])
+        left = f"{duration_words(remaining)} left" if remaining is not None else "no open turn"
+        audit_write(by, campaign, "pause", f"campaign paused; {left}", reason, lambda: moment)
+    return campaign
+
+
+def campaign_resume(*, campaign: Campaign, by: User, reason: str = "", now: Clock = timezone.now) -> Campaign:
+    """Restart the clock: the open turn's deadline is now plus the time it had left when paused."""
+    gm_check(by=by, campaign=campaign)
+    with transaction.atomic():
+        campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
+        if campaign.paused_at is None:
+            raise GMInputError("paused", "the campaign is not paused")
+        moment = now()
+        turn = _turn_open(campaign)
+        summary = "campaign resumed"
+        if turn is not None and campaign.paused_remaining is not None:
+            turn.deadline = moment + campaign.paused_remaining
+            turn.save(update_fields=["deadline"])
+            summary += f"; turn {turn.number} due {turn.deadline.astimezone(UTC):%Y-%m-%d %H:%M} UTC"
+        campaign.paused_at, campaign.paused_remaining = None, None
+        campaign.save(update_fields=["paused_at", "paused_remaining"])
+        audit_write(by, campaign, "resume", summary, reason, lambda: moment)
+    return campaign
+
+
+def lifecycle_settings_set(
+    *,
+    campaign: Campaign,
+    by: User,
+    process_early: bool | None = None,
+    reminder_before: timedelta | None = None,
+    civil_disorder_after: int | None = None,
+    now: Clock = timezone.now,
+) -> Campaign:
+    """The GM's settings of the life cycle; None leaves a setting as it is."""
+    gm_check(by=by, campaign=campaign)
+    if reminder_before is not None and reminder_before < timedelta(0):
+        raise GMInputError("reminder_before", "a reminder comes before the deadline: 0 or more")
+    if civil_disorder_after is not None and civil_disorder_after < 0:
+        raise GMInputError("civil_disorder_after", "0 (never) or more missed turns")
+    changes = {
+        name: value
+        for name, value in (
+            ("process_early", process_early),
+            ("reminder_before", reminder_before),
+            ("civil_disorder_after", civil_disorder_after),
+        )
+        if value is not None and getattr(campaign, name) != value
+    }
+    if not changes:
+        return campaign
+    with transaction.atomic():
+        for name, value in changes.items():
+            setattr(campaign, name, value)
+        campaign.save(update_fields=list(changes))
+        words = {
+            "process_early": lambda v: "process early " + ("on" if v else "off"),
+            "reminder_before": lambda v: f"reminder {duration_words(v)} before" if v else "no reminder",
+            "civil_disorder_after": lambda v: (
+                f"civil disorder after {v} missed turns" if v else "no civil disorder"
+            ),
+        }
+        audit_write(by, campaign, "lifecycle", "; ".join(words[n](v) for n, v in changes.items()), "", now)
+    return campaign
+
+
+def _turn_open(campaign: Campaign) -> Turn | None:
+    return Turn.objects.filter(campaign=campaign, status=Turn.Status.OPEN).first()
