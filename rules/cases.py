@@ -232,34 +232,6 @@ def _nonzero(by_nation: Mapping[str, Any], ignored: set[str] = frozenset()) -> d
     return cleaned
 
 
-def case_system(data: Any) -> str:
-    """The battle system a case file is for: its `system`, else its ruleset's `battle_system`, else Iron
-    Fist."""
-    if isinstance(data, Mapping):
-        if data.get("system"):
-            return str(data["system"])
-        ruleset = data.get("ruleset")
-        if isinstance(ruleset, Mapping) and ruleset.get("battle_system"):
-            return str(ruleset["battle_system"])
-    return "iron_fist"
-
-
-def case_run(path: Path) -> str | None:
-    """Load one file and run it with its system's runner; None when it passes."""
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, yaml.YAMLError) as error:
-        raise CaseError(f"cannot read the file: {' '.join(str(error).split())}") from None
-    system = case_system(data)
-    if system == "company_d20":
-        from rules.engine.company_d20 import case_check as company_case_check
-
-        return company_case_check(data, path)
-    if system != "iron_fist":
-        return f"battle system {system} is not available"
-    return case_check(case_parse(data, path=path))
-
-
 def cases_run(directories: Iterable[str | Path]) -> tuple[int, list[str]]:
     """Run every *.yaml case under the directories; (passed, failure lines)."""
     passed, failures = 0, []

@@ -8,6 +8,7 @@ The battles are fought at the table; the engine runs the campaign around them. E
 - recon: `contacts_view`.
 """
 
+from ..systems import BattleSystem, system_register
 from .cases import case_check
 from .kasarmi import Company, Done
 from .log import FUNCTIONS, RollEntry, StreamState, log_replay, roll_make, stream_open
@@ -19,7 +20,18 @@ from .roster import Unit, unit_create, unit_view
 from .ruleset import CompanyRuleset, company_ruleset_build
 from .turn import Completed, CompletionError, Processed, complete_turn, process_turn
 
+# The battles are played at the table, so there is no `fight`: the turn is the system's own (COMPANY.md §2.2).
+SYSTEM = BattleSystem(
+    name="company_d20",
+    ruleset_build=company_ruleset_build,
+    fight=None,
+    case_check=case_check,
+    extra={"orders_check": orders_check, "process_turn": process_turn, "complete_turn": complete_turn},
+)
+system_register(SYSTEM)
+
 __all__ = [
+    "SYSTEM",
     "FUNCTIONS",
     "Battle",
     "Company",

@@ -19,7 +19,8 @@ from typing import Any
 
 import yaml
 
-from rules.engine.ruleset import RulesetError, ruleset_merge
+from rules.engine.ruleset import Ruleset, RulesetError, ruleset_merge
+from rules.engine.ruleset import UnitType as PipelineUnitType
 
 from .expressions import expression_parse
 from .problems import whole
@@ -88,8 +89,11 @@ class SupportType:
     damage: str
 
 
-@dataclass(frozen=True)
-class CompanyRuleset:
+@dataclass(frozen=True, kw_only=True)
+class CompanyRuleset(Ruleset):
+    """A `Ruleset` like every system's (its unit types are the catalogue's, all on the ground, with no support
+    ranges), plus the company settings. The turn pipeline never runs it: company_d20 has its own turn."""
+
     settings: Mapping[str, Any]  # every value, merged and checked; read with `get("xp.tt_step")`
     catalogue: Mapping[str, UnitType]
     abilities: Mapping[str, Ability]
@@ -134,7 +138,16 @@ def company_ruleset_build(overrides: Mapping[str, Any] | None = None) -> Company
     support = _support(data["fire_support"]["types"])
     _settings(data)
     return CompanyRuleset(
-        _frozen(data), MappingProxyType(catalogue), MappingProxyType(abilities), MappingProxyType(support)
+        battle_system="company_d20",
+        unit_types={
+            code: PipelineUnitType(code, "ground", kind.names, dict(kind.stats))
+            for code, kind in catalogue.items()
+        },
+        ranges={},
+        settings=_frozen(data),
+        catalogue=MappingProxyType(catalogue),
+        abilities=MappingProxyType(abilities),
+        support=MappingProxyType(support),
     )
 
 
