@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 from math import ceil
 from typing import Any
 
+from .events import event
 from .expressions import expression_parse
 from .problems import Problem, whole
 from .roster import ACTIVE, DESTROYED, Unit, unit_create, unit_free_slots, veteran_slots
@@ -44,24 +45,6 @@ class Done:
     events: tuple[Mapping[str, Any], ...] = field(
         default_factory=tuple
     )  # RosterEvent rows (§7.7), without actor/time
-
-
-def _event(
-    kind: str,
-    unit: int | None,
-    before: Any = None,
-    after: Any = None,
-    tp_delta: int = 0,
-    reason: str | None = None,
-) -> dict[str, Any]:
-    return {
-        "kind": kind,
-        "unit": unit,
-        "before": before,
-        "after": after,
-        "tp_delta": tp_delta,
-        "reason": reason,
-    }
 
 
 def _own_active(company: Company, unit_id: Any) -> Unit | Problem:
@@ -98,8 +81,8 @@ def repair(company: Company, ruleset: CompanyRuleset, *, unit: Any = None, tp: A
         return Problem("tp_insufficient", found.id, {"cost": tp, "balance": company.tp})
     repaired = replace(found, tk=found.tk + min(tp * per_tp, missing))
     events = (
-        _event("tk_repaired", found.id, found.tk, repaired.tk),
-        _event("tp_spent", found.id, tp_delta=-tp),
+        event("tk_repaired", company.nation, found.id, before=found.tk, after=repaired.tk),
+        event("tp_spent", company.nation, found.id, tp_delta=-tp),
     )
     return Done(_with(company, repaired, tp=company.tp - tp), found.id, events)
 
@@ -179,8 +162,8 @@ def buy(
         battle_groups=not company_style,
     )
     events = (
-        _event("unit_purchased", unit.id, after=unit.to_dict()),
-        _event("tp_spent", unit.id, tp_delta=-kind.price),
+        event("unit_purchased", company.nation, unit.id, after=unit.to_dict()),
+        event("tp_spent", company.nation, unit.id, tp_delta=-kind.price),
     )
     return Done(
         _with(company, unit, tp=company.tp - kind.price, next_id=company.next_id + 1), unit.id, events
@@ -215,7 +198,15 @@ def choose_ability(
     return Done(
         _with(company, chosen),
         found.id,
-        (_event("ability_chosen", found.id, list(found.abilities), list(chosen.abilities)),),
+        (
+            event(
+                "ability_chosen",
+                company.nation,
+                found.id,
+                before=list(found.abilities),
+                after=list(chosen.abilities),
+            ),
+        ),
     )
 
 
@@ -234,13 +225,14 @@ def appoint_commander(company: Company, ruleset: CompanyRuleset, *, unit: Any = 
     if found.role != "platoon_leader":
         return Problem("not_a_platoon_leader", found.id)
     appointed = replace(found, role="company_commander", group=0)
-    event = _event(
+    changed = event(
         "role_changed",
+        company.nation,
         found.id,
-        {"role": found.role, "group": found.group},
-        {"role": appointed.role, "group": 0},
+        before={"role": found.role, "group": found.group},
+        after={"role": appointed.role, "group": 0},
     )
-    return Done(_with(company, appointed), found.id, (event,))
+    return Done(_with(company, appointed), found.id, (changed,))
 
 
 def _reason(reason: Any) -> Problem | None:
@@ -258,8 +250,15 @@ def adjust_tp(
         return Problem("not_an_integer", "delta", {"field": "delta", "value": delta})
     if company.tp + delta < 0:
         return Problem("tp_negative", "delta", {"balance": company.tp + delta})
-    event = _event("tp_adjusted", None, company.tp, company.tp + delta, delta, reason)
-    return Done(replace(company, tp=company.tp + delta), None, (event,))
+    adjusted = event(
+        "tp_adjusted",
+        company.nation,
+        before=company.tp,
+        after=company.tp + delta,
+        tp_delta=delta,
+        reason=reason,
+    )
+    return Done(replace(company, tp=company.tp + delta), None, (adjusted,))
 
 
 EDITABLE = (
@@ -304,10 +303,15 @@ def gm_edit(
     problem = _edit_problem(company, edited, ruleset)
     if problem:
         return problem
-    event = _event(
-        "gm_edit", found.id, {k: getattr(found, k) for k in changes or {}}, dict(changes or {}), reason=reason
+    logged = event(
+        "gm_edit",
+        company.nation,
+        found.id,
+        before={k: getattr(found, k) for k in changes or {}},
+        after=dict(changes or {}),
+        reason=reason,
     )
-    return Done(_with(company, edited), found.id, (event,))
+    return Done(_with(company, edited), found.id, (logged,))
 
 
 def _edit_problem(company: Company, unit: Unit, ruleset: CompanyRuleset) -> Problem | None:
@@ -369,7 +373,18 @@ def gm_restore(
     if found.region not in company.owned and company.owned:
         restored = replace(restored, region=sorted(company.owned)[0])
     return Done(
-        _with(company, restored), found.id, (_event("gm_edit", found.id, DESTROYED, ACTIVE, reason=reason),)
+        _with(company, restored),
+        found.id,
+        (
+            event(
+                "gm_edit",
+                company.nation,
+                found.id,
+                before={"status": DESTROYED},
+                after={"status": ACTIVE, "tk": tk, "region": restored.region},
+                reason=reason,
+            ),
+        ),
     )
 
 
@@ -386,7 +401,16 @@ def gm_remove_ability(
     return Done(
         _with(company, kept),
         found.id,
-        (_event("gm_edit", found.id, list(found.abilities), list(kept.abilities), reason=reason),),
+        (
+            event(
+                "gm_edit",
+                company.nation,
+                found.id,
+                before={"abilities": list(found.abilities)},
+                after={"abilities": list(kept.abilities)},
+                reason=reason,
+            ),
+        ),
     )
 
 

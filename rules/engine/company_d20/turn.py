@@ -16,6 +16,7 @@ from typing import Any
 
 from .campaign import CampaignState, Region, distances
 from .dice import DiceSource, Recorder
+from .events import event, final_events, position_events
 from .orders import Order, orders_check
 from .problems import Problem
 from .recon import recon_orders_roll, snapshots_expire
@@ -32,6 +33,7 @@ class Processed:
     battles: tuple[Battle, ...]  # in battle order (§4.4)
     recon: tuple[Mapping[str, Any], ...]  # per recon roll: what the scouting nation's report shows
     dice: tuple[tuple[int, int], ...]  # every die drawn from the turn stream, in order
+    events: tuple[Mapping[str, Any], ...] = ()  # the moves, as roster events (§7.7)
 
 
 def process_turn(
@@ -39,10 +41,11 @@ def process_turn(
 ) -> Processed:
     """§4.3: re-check the orders, move, roll recon, assign the battles."""
     accepted, rejected = orders_check(state, orders, ruleset)
-    units = dict(state.units)
+    units, moves = dict(state.units), []
     for _, order in accepted:
         if order.kind == "move":
             for unit_id in order.units:
+                moves.append(event("moved", order.nation, unit_id, before=order.origin, after=order.target))
                 units[unit_id] = replace(units[unit_id], region=order.target)
     moved = replace(state, units=units)
     recorder = Recorder(dice)
@@ -52,7 +55,13 @@ def process_turn(
     moved = replace(moved, snapshots=state.snapshots + tuple(snapshots))
     battles = battles_assign(moved, [o for _, o in accepted if o.kind == "attack"])
     return Processed(
-        moved, tuple(accepted), tuple(rejected), tuple(battles), tuple(recon), tuple(recorder.dice)
+        moved,
+        tuple(accepted),
+        tuple(rejected),
+        tuple(battles),
+        tuple(recon),
+        tuple(recorder.dice),
+        tuple(moves),
     )
 
 
@@ -142,6 +151,7 @@ class Completed:
     finals: Mapping[str, Final]
     retreats: Mapping[int, tuple[str, str | None]]  # unit -> (from, to); to None: cut off
     cut_off: tuple[int, ...]
+    events: tuple[Mapping[str, Any], ...] = ()  # the roster events, in order (§7.7)
 
 
 VOID = "void"
@@ -173,6 +183,7 @@ def complete_turn(
     owners = {r.id: r.owner for r in state.regions.values()}
     outcomes: dict[str, Mapping[str, Any]] = {}
     finals: dict[str, Final] = {}
+    events: list[dict[str, Any]] = []
     for battle in battles:  # step 1
         if battle.kind == "unopposed":
             outcomes[battle.key] = {"occupier": battle.occupier, "settlement": battle.settlement}
@@ -182,6 +193,7 @@ def complete_turn(
             continue
         final = result_final(battle, results[battle.key], ruleset, state.turn)
         finals[battle.key] = final
+        events += final_events(battle, final, ruleset)
         for unit_id, after in final.units.items():
             before, snap = units[unit_id], battle.units[unit_id]
             if after.status == DESTROYED:
@@ -234,6 +246,7 @@ def complete_turn(
             )
         else:
             units[unit_id] = replace(units[unit_id], region=to)
+    events += position_events(state.units, units, retreats)
     turn = state.turn + 1
     after = replace(
         state,
@@ -243,7 +256,7 @@ def complete_turn(
         turn=turn,
         snapshots=snapshots_expire(state.snapshots, turn, ruleset),
     )
-    return Completed(after, outcomes, finals, retreats, tuple(cut_off))
+    return Completed(after, outcomes, finals, retreats, tuple(cut_off), tuple(events))
 
 
 def _retreats(

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from rules.engine.company_d20 import company_ruleset_build, result_final, result_validate
 from rules.engine.company_d20.campaign import Snapshot
+from rules.engine.company_d20.events import event, roster_replay
 from rules.engine.company_d20.kasarmi import ACTIONS, Company
 from rules.engine.company_d20.log import dice_only_replay, log_replay, roll_make, stream_open
 from rules.engine.company_d20.recon import REVEALS, contact_reveal, snapshot_contacts, unit_card
@@ -300,3 +301,22 @@ def test_recon_never_reveals_more_than_its_level(levels) -> None:
             set(REVEALS[lower]) <= set(REVEALS[level])
             for lower in CONTACT_LEVELS[: CONTACT_LEVELS.index(level)]
         )
+
+
+def _created(company: Company) -> list[dict]:
+    events = [event("unit_created", "BLUE", u.id, after=u.to_dict()) for u in company.units.values()]
+    return [*events, event("tp_adjusted", "BLUE", tp_delta=company.tp, reason="opening balance")]
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(0, 10_000), st.lists(ACTION, max_size=25))
+def test_replaying_a_nations_events_gives_its_roster_and_balance(seed, actions) -> None:
+    company = _company(seed)
+    events = _created(company)
+    for raw in actions:
+        inputs = dict(raw)
+        done = ACTIONS[inputs.pop("action")](company, RULESET, **inputs)
+        if hasattr(done, "company"):
+            company, events = done.company, events + list(done.events)
+
+    assert roster_replay(events, RULESET) == (dict(company.units), company.tp)
