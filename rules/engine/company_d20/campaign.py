@@ -8,6 +8,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from .dice import region_id_valid
+from .problems import Problem
 from .roster import Unit
 
 
@@ -84,3 +86,9 @@ def distances(adjacency: Mapping[str, set[str]], start: str) -> dict[str, int]:
                 seen[there] = seen[here] + 1
                 queue.append(there)
     return seen
+
+
+def map_problems(regions: Iterable[str]) -> list[Problem]:
+    """A company campaign's map: no region may be `gm` or contain `|`, so no two dice streams share a string
+    (§8.1, `region_id_invalid`)."""
+    return [Problem("region_id_invalid", region) for region in regions if not region_id_valid(region)]

@@ -15,8 +15,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from rules.engine.messages import Message, gettext_noop, messages_register
+
 from .expressions import Expression, expression_parse
-from .problems import refuse, whole
+from .problems import PREFIX, refuse, whole
 from .ruleset import CompanyRuleset
 
 
@@ -145,11 +147,42 @@ def d20_draw(mode: str, dice: Recorder) -> tuple[list[int], int]:
     return [first, second], max(first, second) if mode == "advantage" else min(first, second)
 
 
+def part(code: str, value: int, **params: Any) -> dict[str, Any]:
+    """One resolved bonus with its origin, as the log shows it (§8.2): "TT 3 = K 1 + ⌊23/10⌋", "cover +4".
+
+    A roll's totals are the sums of its parts, so what the log explains is what was added."""
+    return {"code": code, "value": value, **params}
+
+
+PART_TEMPLATES = {
+    "tt": gettext_noop("TT {value} = K {k} + ⌊{xp}/{step}⌋"),
+    "m": gettext_noop("M {value:+d}"),
+    "s": gettext_noop("S {value}"),
+    "h": gettext_noop("H {value:+d}"),
+    "bonus": gettext_noop("GM bonus {value:+d}"),
+    "support": gettext_noop("{support} {value:+d}"),
+    "cover": gettext_noop("cover {cover} {value:+d}"),
+    "terrain": gettext_noop("terrain {terrain} {value:+d}"),
+    "ability": gettext_noop("{ability} {value:+d}"),
+    "modifier": gettext_noop("{modifier} {value:+d}"),
+}
+messages_register({f"{PREFIX}part.{code}": template for code, template in PART_TEMPLATES.items()})
+
+
+def part_message(resolved: Mapping[str, Any]) -> Message:
+    """A resolved bonus as a message to render at the edge."""
+    return Message(f"{PREFIX}part.{resolved['code']}", {k: v for k, v in resolved.items() if k != "code"})
+
+
 @dataclass(frozen=True)
 class Modifiers:
     total: int
     items: tuple[tuple[str, int], ...]  # (code, value) per declared modifier, for the log's resolved bonuses
     commander_lost: bool  # declared: it counts at most once (§8.4)
+
+    @property
+    def parts(self) -> list[dict[str, Any]]:
+        return [part("modifier", value, modifier=code) for code, value in self.items]
 
 
 def modifiers_check(given: Any, function: str, ruleset: CompanyRuleset) -> Modifiers:

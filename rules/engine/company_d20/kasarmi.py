@@ -16,7 +16,7 @@ from typing import Any
 from .events import event
 from .expressions import expression_parse
 from .problems import Problem, whole
-from .roster import ACTIVE, DESTROYED, Unit, unit_create, unit_free_slots, veteran_slots
+from .roster import ACTIVE, DESTROYED, UNIT_FIELDS, Unit, unit_create, unit_free_slots, veteran_slots
 from .ruleset import ROLES, CompanyRuleset
 
 NAME_LIMIT = 40
@@ -261,23 +261,7 @@ def adjust_tp(
     return Done(replace(company, tp=company.tp + delta), None, (adjusted,))
 
 
-EDITABLE = (
-    "name",
-    "type",
-    "group",
-    "role",
-    "tk_max",
-    "tk",
-    "m",
-    "k",
-    "xp",
-    "l",
-    "s",
-    "h",
-    "ti",
-    "abilities",
-    "region",
-)
+EDITABLE = tuple(f for f in UNIT_FIELDS if f not in ("id", "nation", "type_abilities", "status"))
 
 
 def gm_edit(

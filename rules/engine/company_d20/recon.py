@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .campaign import CampaignState, Snapshot
-from .dice import Recorder
+from .dice import Recorder, part
 from .orders import Order
 from .rolls import recon_contest
 from .roster import Unit, unit_damaged, unit_tt
@@ -63,7 +63,8 @@ def recon_orders_roll(
         targets = [u for u in state.active_units() if u.region == region.id and u.nation != order.nation]
         key = (order.nation, region.id)
         for target in targets:
-            contest = recon_contest(scout, target, cover[region.terrain], ruleset, dice)
+            terrain = part("terrain", cover[region.terrain], terrain=region.terrain)
+            contest = recon_contest(scout, target, terrain, ruleset, dice)
             rolls.append(
                 {
                     "order": index,
@@ -102,9 +103,12 @@ def contacts_view(state: CampaignState, viewer: str, ruleset: CompanyRuleset) ->
     With `recon.mode: off` everyone sees every unit (§10.1): each region's units, observed now."""
     if ruleset.get("recon.mode") == "off":
         return _everything(state, viewer, ruleset)
+    # Recon is the viewer's own unless the GM shares it among allies (`recon.share_with_allies`, §10.3).
+    sharing = ruleset.get("recon.share_with_allies")
+    sources = {viewer} | {n for n in state.nations if sharing and state.relation(viewer, n) == "alliance"}
     newest: dict[str, Snapshot] = {}
     for snapshot in state.snapshots:
-        if snapshot.viewer != viewer or not snapshot_valid(snapshot, state.turn, ruleset):
+        if snapshot.viewer not in sources or not snapshot_valid(snapshot, state.turn, ruleset):
             continue
         if state.owner(snapshot.region) == viewer:
             continue

@@ -8,7 +8,7 @@ first problem before drawing any die. Fire support is in `fire.py`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .dice import (
@@ -18,6 +18,7 @@ from .dice import (
     expression_roll,
     integer_input,
     modifiers_check,
+    part,
     sources_check,
 )
 from .problems import refuse
@@ -34,14 +35,33 @@ def roll(inputs: Mapping[str, Any], ruleset: CompanyRuleset, dice: Recorder) -> 
     return {"dice": values, "total": total}
 
 
-def _stat_bonus(part: Mapping[str, Any], ruleset: CompanyRuleset, stat: Any) -> int:
+def tt_part(unit: Unit, ruleset: CompanyRuleset) -> dict[str, Any]:
+    """TT = K + ⌊XP / tt_step⌋ (capped), with its origin (§3.3)."""
+    return part("tt", unit_tt(unit, ruleset), k=unit.k, xp=unit.xp, step=ruleset.get("xp.tt_step"))
+
+
+def ability_parts(unit: Unit, effect: str, ruleset: CompanyRuleset) -> list[dict[str, Any]]:
+    """The unit's veteran abilities that add to this roll (Tarkka tuli +1, ...)."""
+    return [
+        part("ability", ruleset.ability_total((a,), effect), ability=a)
+        for a in unit.abilities
+        if ruleset.has_effect((a,), effect)
+    ]
+
+
+def _total(parts: list[dict[str, Any]]) -> int:
+    return sum(p["value"] for p in parts)
+
+
+def _stat_parts(side: Mapping[str, Any], ruleset: CompanyRuleset, stat: Any) -> list[dict[str, Any]]:
     """A unit's stat (TT, M or none), or an explicit bonus (the GM's, checked by the request, §8.2)."""
     if stat not in ("TT", "M", None, "none"):
         raise refuse("stat_unknown", stat)
-    unit = part.get("unit")
+    unit = side.get("unit")
     if isinstance(unit, Unit):
-        return unit_tt(unit, ruleset) if stat == "TT" else unit.m if stat == "M" else 0
-    return integer_input(part, "bonus") or 0
+        return [tt_part(unit, ruleset)] if stat == "TT" else [part("m", unit.m)] if stat == "M" else []
+    bonus = integer_input(side, "bonus")
+    return [] if bonus is None else [part("bonus", bonus)]
 
 
 def dc_test(inputs: Mapping[str, Any], ruleset: CompanyRuleset, dice: Recorder) -> dict[str, Any]:
@@ -52,7 +72,8 @@ def dc_test(inputs: Mapping[str, Any], ruleset: CompanyRuleset, dice: Recorder) 
         raise refuse("test_unknown", kind)
     named = tests.get(kind, {}) if kind is not None else {}
     stat = inputs["stat"] if "stat" in inputs else named.get("stat")
-    bonus = _stat_bonus(inputs, ruleset, stat)
+    stat_parts = _stat_parts(inputs, ruleset, stat)
+    bonus = _total(stat_parts)
     dc = integer_input(inputs, "dc")
     if dc is None:
         dc = named.get("dc")
@@ -74,6 +95,7 @@ def dc_test(inputs: Mapping[str, Any], ruleset: CompanyRuleset, dice: Recorder) 
         "kept": kept,
         "bonus": bonus,
         "modifiers": modifiers.total,
+        "bonuses": stat_parts + modifiers.parts,
         "total": total,
         "dc": dc,
         "success": total >= dc,
@@ -84,7 +106,8 @@ def dc_test(inputs: Mapping[str, Any], ruleset: CompanyRuleset, dice: Recorder) 
 def opposed(inputs: Mapping[str, Any], ruleset: CompanyRuleset, dice: Recorder) -> dict[str, Any]:
     """§8.5.3: the higher total wins; a tie goes to `dice.opposed_tie`."""
     parts = [inputs.get("active") or {}, inputs.get("passive") or {}]
-    bonuses = [_stat_bonus(p, ruleset, p.get("stat")) for p in parts]
+    stat_parts = [_stat_parts(p, ruleset, p.get("stat")) for p in parts]
+    bonuses = [_total(p) for p in stat_parts]
     sources = [sources_check(p, ruleset) for p in parts]
     modifiers = [modifiers_check(p.get("modifiers"), "opposed", ruleset) for p in parts]
     draws = [d20_draw(s.mode, dice) for s in sources]
@@ -98,6 +121,8 @@ def opposed(inputs: Mapping[str, Any], ruleset: CompanyRuleset, dice: Recorder) 
         "passive_mode": sources[1].mode,
         "passive_dice": draws[1][0],
         "passive_kept": draws[1][1],
+        "active_bonuses": stat_parts[0] + modifiers[0].parts,
+        "passive_bonuses": stat_parts[1] + modifiers[1].parts,
         "active_total": totals[0],
         "passive_total": totals[1],
         "margin": margin,
@@ -123,34 +148,39 @@ def attack(inputs: Mapping[str, Any], ruleset: CompanyRuleset, dice: Recorder) -
     """§8.5.4: one roll for every target, each with its own defence, mode and band (¶38, ¶72-74)."""
     attacker = inputs.get("attacker")
     if isinstance(attacker, Unit):
-        bonus = unit_tt(attacker, ruleset) + ruleset.ability_total(attacker.abilities, "attack_bonus")
+        attacker_parts = [tt_part(attacker, ruleset), *ability_parts(attacker, "attack_bonus", ruleset)]
     elif isinstance(attacker, Mapping) and "support" in attacker:
         support = ruleset.support.get(attacker["support"])
         if support is None:
             raise refuse("support_unknown", attacker["support"])
-        bonus = support.attack_bonus
+        attacker_parts = [part("support", support.attack_bonus, support=support.code)]
     else:
-        bonus = integer_input(attacker if isinstance(attacker, Mapping) else {}, "bonus") or 0
+        attacker_parts = _stat_parts(attacker if isinstance(attacker, Mapping) else {}, ruleset, None)
+    bonus = _total(attacker_parts)
     attack_mods = modifiers_check(inputs.get("modifiers"), "attack", ruleset)
     targets = inputs.get("targets") or []
     if not targets:
         raise refuse("targets_required")
     checked = []
     for target in targets:
-        defence = _cover(ruleset, target.get("cover", "open"))
+        cover = target.get("cover", "open")
+        cover_part = part("cover", _cover(ruleset, cover), cover=cover)
         unit = target.get("unit")
-        defence += unit.s if isinstance(unit, Unit) else integer_input(target, "s", required=True)
+        s_part = part("s", unit.s if isinstance(unit, Unit) else integer_input(target, "s", required=True))
         sources = sources_check(target, ruleset)
         modifiers = modifiers_check(target.get("modifiers"), "attack", ruleset)
         target_id = target.get("id", unit.id if isinstance(unit, Unit) else None)
-        checked.append((target_id, defence, sources.mode, modifiers.total))
-    if all(mode == "normal" for _, _, mode, _ in checked):
+        defence_parts = [s_part, cover_part]
+        checked.append(
+            (target_id, _total(defence_parts), sources.mode, modifiers.total, defence_parts, modifiers)
+        )
+    if all(mode == "normal" for _, _, mode, *_ in checked):
         drawn = [dice.die(20)]
     else:
         drawn = [dice.die(20), dice.die(20)]
     naturals = ruleset.get("attack.naturals")
     results, setback = [], False
-    for target_id, defence, mode, target_mods in checked:
+    for target_id, defence, mode, target_mods, defence_parts, modifiers in checked:
         kept = drawn[0] if mode == "normal" else max(drawn) if mode == "advantage" else min(drawn)
         total = kept + bonus + attack_mods.total + target_mods
         margin = total - defence
@@ -170,9 +200,12 @@ def attack(inputs: Mapping[str, Any], ruleset: CompanyRuleset, dice: Recorder) -
                 "margin": margin,
                 "band": band,
                 "natural": natural,
+                "defence_parts": defence_parts,
+                "bonuses": modifiers.parts,
             }
         )
-    return {"dice": drawn, "bonus": bonus, "setback": setback, "targets": results}
+    bonuses = attacker_parts + attack_mods.parts
+    return {"dice": drawn, "bonus": bonus, "bonuses": bonuses, "setback": setback, "targets": results}
 
 
 def _weapon_expression(weapon: Any, ruleset: CompanyRuleset) -> Any:
@@ -209,7 +242,7 @@ def damage(inputs: Mapping[str, Any], ruleset: CompanyRuleset, dice: Recorder) -
     total += modifiers.total
     if damaged:
         total = (total + 1) // 2 if ruleset.get("attack.damaged_rounding") == "up" else total // 2
-    return {"dice": values, "damage": max(0, total)}
+    return {"dice": values, "damage": max(0, total), "bonuses": modifiers.parts, "halved": damaged}
 
 
 def _worse(a: str, b: str) -> str:
@@ -237,16 +270,18 @@ def morale(inputs: Mapping[str, Any], ruleset: CompanyRuleset, dice: Recorder) -
     output = {"mode": sources.mode, "dc": dc, "automatic": False}
     if ruleset.has_effect(unit.abilities, "morale_auto_success"):
         result, drawn, kept, total = "success", [], None, None
-        output["automatic"] = True
+        # the entry says why no die was drawn: the ability that makes every morale test succeed
+        why = next(a for a in unit.abilities if ruleset.has_effect((a,), "morale_auto_success"))
+        output.update(automatic=True, automatic_by=why)
     else:
         drawn, kept = d20_draw(sources.mode, dice)
         automatic_lost = inputs.get("commander_lost") is True and not modifiers.commander_lost
-        total = (
-            kept
-            + unit.m
-            + modifiers.total
-            + (ruleset.get("dice.modifiers.commander_lost.value") if automatic_lost else 0)
-        )
+        parts = [part("m", unit.m), *modifiers.parts]
+        if automatic_lost:  # filled in by the server from the KP ledger; at most once (§8.4)
+            lost = ruleset.get("dice.modifiers.commander_lost.value")
+            parts.append(part("modifier", lost, modifier="commander_lost", automatic=True))
+        output["bonuses"] = parts
+        total = kept + _total(parts)
         if total >= dc:
             result = "success"
         elif total <= dc - ruleset.get("morale.critical_margin") and not ruleset.has_effect(
@@ -277,34 +312,31 @@ def recon_level(margin: int, ruleset: CompanyRuleset) -> str:
 def recon_contest(
     scout: Unit,
     target: Unit,
-    cover: int,
+    cover: dict[str, Any],
     ruleset: CompanyRuleset,
     dice: Recorder,
     *,
     scout_mode: str = "normal",
     target_mode: str = "normal",
-    scout_mods: int = 0,
-    target_mods: int = 0,
+    scout_mods: Sequence[dict[str, Any]] = (),
+    target_mods: Sequence[dict[str, Any]] = (),
 ) -> dict[str, Any]:
-    """The roll itself, shared by the table's `recon` and the campaign map's recon orders (§10.2)."""
+    """The roll itself, shared by the table's `recon` and the campaign map's recon orders (§10.2).
+
+    `cover` is the target's cover bonus as a part: the table's cover, or the region's terrain."""
     scout_dice, scout_kept = d20_draw(scout_mode, dice)
     target_dice, target_kept = d20_draw(target_mode, dice)
-    scout_total = (
-        scout_kept
-        + unit_tt(scout, ruleset)
-        + ruleset.ability_total(scout.abilities, "recon_bonus")
-        + scout_mods
-    )
-    stealth = (
-        target.h + ruleset.ability_total(target.abilities, "stealth_bonus")
-        if ruleset.get("recon.add_stealth")
-        else 0
-    )
-    target_total = target_kept + cover + stealth + target_mods
+    scout_parts = [tt_part(scout, ruleset), *ability_parts(scout, "recon_bonus", ruleset), *scout_mods]
+    stealth = [part("h", target.h), *ability_parts(target, "stealth_bonus", ruleset)]
+    target_parts = [cover, *(stealth if ruleset.get("recon.add_stealth") else []), *target_mods]
+    scout_total = scout_kept + _total(scout_parts)
+    target_total = target_kept + _total(target_parts)
     margin = scout_total - target_total
     return {
         "scout_dice": scout_dice,
         "target_dice": target_dice,
+        "scout_bonuses": scout_parts,
+        "target_bonuses": target_parts,
         "scout_total": scout_total,
         "target_total": target_total,
         "margin": margin,
@@ -317,7 +349,8 @@ def recon(inputs: Mapping[str, Any], ruleset: CompanyRuleset, dice: Recorder) ->
     target = inputs.get("target") or {}
     if target.get("hidden") is True:
         raise refuse("target_hidden", target["unit"].id if isinstance(target.get("unit"), Unit) else None)
-    cover = _cover(ruleset, target.get("cover", "open"))
+    cover = target.get("cover", "open")
+    cover_part = part("cover", _cover(ruleset, cover), cover=cover)
     scout_sources = sources_check(inputs.get("scout_sources") or {}, ruleset)
     target_sources = sources_check(inputs.get("target_sources") or {}, ruleset)
     scout_mods = modifiers_check(inputs.get("scout_modifiers"), "recon", ruleset)
@@ -325,11 +358,11 @@ def recon(inputs: Mapping[str, Any], ruleset: CompanyRuleset, dice: Recorder) ->
     return recon_contest(
         inputs["scout"],
         target["unit"],
-        cover,
+        cover_part,
         ruleset,
         dice,
         scout_mode=scout_sources.mode,
         target_mode=target_sources.mode,
-        scout_mods=scout_mods.total,
-        target_mods=target_mods.total,
+        scout_mods=scout_mods.parts,
+        target_mods=target_mods.parts,
     )

@@ -19,11 +19,17 @@ from typing import Any
 
 import yaml
 
-from rules.engine.ruleset import Ruleset, RulesetError, ruleset_merge
+from rules.engine.ruleset import (
+    Ruleset,
+    RulesetError,
+    check_int,
+    check_mapping,
+    check_unknown_keys,
+    ruleset_merge,
+)
 from rules.engine.ruleset import UnitType as PipelineUnitType
 
 from .expressions import expression_parse
-from .problems import whole
 
 DEFAULTS_FILE = Path(__file__).with_name("defaults.yaml")
 ROLES = ("company_commander", "platoon_leader")
@@ -129,6 +135,7 @@ def company_ruleset_build(overrides: Mapping[str, Any] | None = None) -> Company
     if not isinstance(overrides, Mapping):
         raise RulesetError("ruleset: expected a mapping of overrides")
     defaults = _defaults()
+    check_unknown_keys(overrides, defaults, "company_d20")
     _known_keys(overrides, defaults, "")
     data = ruleset_merge(defaults, overrides)
     if data["battle_system"] != "company_d20":
@@ -173,17 +180,10 @@ def _frozen(value: Any) -> Any:
 def _int(value: Any, name: str, *, minimum: int | None = None, null: bool = False) -> int | None:
     if value is None and null:
         return None
-    if not whole(value):
-        raise RulesetError(f"{name}: expected a whole number{' or null' if null else ''}, got {value!r}")
-    if minimum is not None and value < minimum:
-        raise RulesetError(f"{name}: must be at least {minimum}, got {value}")
-    return value
+    return check_int({name: value}, name, minimum=minimum)
 
 
-def _mapping(value: Any, name: str) -> Mapping[str, Any]:
-    if not isinstance(value, Mapping):
-        raise RulesetError(f"{name}: expected a mapping, got {value!r}")
-    return value
+_mapping = check_mapping
 
 
 def _choice(value: Any, name: str, choices: tuple[Any, ...]) -> Any:

@@ -6,7 +6,14 @@ from __future__ import annotations
 import random
 
 from rules.engine.company_d20 import company_ruleset_build
-from rules.engine.company_d20.dice import battle_stream, gm_stream, region_id_valid, stream_seed, turn_stream
+from rules.engine.company_d20.dice import (
+    battle_stream,
+    gm_stream,
+    part_message,
+    region_id_valid,
+    stream_seed,
+    turn_stream,
+)
 from rules.engine.company_d20.log import entry_visible, log_replay, roll_make, stream_open
 from rules.engine.company_d20.problems import Problem
 from rules.engine.company_d20.roster import unit_create
@@ -196,3 +203,49 @@ def test_a_forged_die_or_output_fails_the_replay() -> None:
         "#2: output differs from the replay"
     ]
     assert log_replay("s:2:A", entries, RULESET, SNAPSHOT) != []
+
+
+def _sum(parts) -> int:
+    return sum(p["value"] for p in parts)
+
+
+def test_the_log_explains_each_bonus_and_the_parts_add_up_to_the_totals() -> None:
+    veteran = unit_create(RULESET, id=5, type="JR", name="Tarkka", nation="BLUE")
+    veteran = type(veteran)(**{**veteran.__dict__, "xp": 23, "abilities": ("tarkka_tuli", "tiedustelija")})
+    snapshot = {**SNAPSHOT, 5: veteran}
+    stream = stream_open("s:1:A")
+
+    (shot,), stream = roll_make(
+        stream,
+        [],
+        function="attack",
+        ruleset=RULESET,
+        snapshot=snapshot,
+        side="BLUE",
+        inputs={
+            "attacker": 5,
+            "modifiers": [{"code": "suppressed"}],
+            "targets": [{"unit": 11, "cover": "forest", "modifiers": [{"code": "confirmed_target"}]}],
+        },
+    )
+    (look,), _ = roll_make(
+        stream,
+        [],
+        function="recon",
+        ruleset=RULESET,
+        snapshot=snapshot,
+        side="BLUE",
+        inputs={"scout": 5, "target": {"unit": 11, "cover": "buildings"}},
+    )
+
+    bonuses, target = shot.output["bonuses"], shot.output["targets"][0]
+    assert [str(part_message(p)) for p in bonuses] == [
+        "TT 3 = K 1 + ⌊23/10⌋",
+        "tarkka_tuli +1",
+        "suppressed -2",
+    ]
+    assert [str(part_message(p)) for p in target["defence_parts"]] == ["S 12", "cover forest +4"]
+    assert target["total"] == target["kept"] + _sum(bonuses) + _sum(target["bonuses"])
+    assert target["defence"] == _sum(target["defence_parts"])
+    assert [p["code"] for p in look.output["scout_bonuses"]] == ["tt", "ability"]
+    assert look.output["target_total"] == look.output["target_dice"][0] + _sum(look.output["target_bonuses"])
