@@ -7,6 +7,7 @@ class CampaignConfig(AppConfig):
     def ready(self) -> None:
         from django.contrib.auth.signals import user_logged_in
 
+        from campaign import messages  # noqa: F401  (the GM's and the audit log's texts in the catalogue)
         from campaign.middleware import time_zone_remember
 
         # The time zone goes into the session at login, so that no page pays a query for it.

@@ -14,6 +14,7 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.utils import timezone
 
+from campaign.messages import said_in, status_word
 from campaign.models import (
     AuditEntry,
     Campaign,
@@ -26,19 +27,15 @@ from campaign.models import (
     Turn,
 )
 from rules import services as turn_services
+from rules.engine.messages import InputError, Message
 from rules.engine.state import RelationKind, Weather
 
 User = AbstractBaseUser | AnonymousUser
 Clock = Callable[[], datetime]
 
 
-class GMInputError(ValueError):
-    """A GM's input that cannot be accepted; `field` names the part at fault for the form."""
-
-    def __init__(self, field: str, message: str) -> None:
-        super().__init__(message)
-        self.field = field
-        self.message = message
+# The one error class of the services (order entry raises it too): the field at fault and a Message.
+GMInputError = InputError
 
 
 def gm_check(*, user: User, campaign: Campaign) -> None:
@@ -53,10 +50,10 @@ def gm_check(*, user: User, campaign: Campaign) -> None:
 def deadline_set(*, user: User, turn: Turn, deadline: datetime, now: Clock = timezone.now) -> Turn:
     gm_check(user=user, campaign=turn.campaign)
     if timezone.is_naive(deadline):
-        raise GMInputError("deadline", "give the deadline with its time zone")
+        raise InputError.of("deadline", "deadline_naive")
     _open_check(turn)
     if deadline <= now():
-        raise GMInputError("deadline", "the deadline must be in the future")
+        raise InputError.of("deadline", "deadline_not_future")
     with transaction.atomic():
         before = turn.deadline
         turn.deadline = deadline
@@ -65,7 +62,14 @@ def deadline_set(*, user: User, turn: Turn, deadline: datetime, now: Clock = tim
             user,
             turn.campaign,
             "deadline",
-            f"turn {turn.number}: {before:%Y-%m-%d %H:%M} → {deadline.astimezone(UTC):%Y-%m-%d %H:%M} UTC",
+            Message(
+                "audit.deadline",
+                {
+                    "number": turn.number,
+                    "before": f"{before:%Y-%m-%d %H:%M}",
+                    "after": f"{deadline.astimezone(UTC):%Y-%m-%d %H:%M}",
+                },
+            ),
             "",
             now,
         )
@@ -86,7 +90,7 @@ def weather_set(
     _open_check(turn)
     kinds = {w.value for w in Weather}
     if weather not in kinds:
-        raise GMInputError("weather", f"unknown weather {weather!r}: one of {', '.join(kinds)}")
+        raise InputError.of("weather", "unknown_weather", weather=weather, kinds=", ".join(kinds))
     known = set(
         Region.objects.filter(campaign=turn.campaign, code__in=list(region_weather)).values_list(
             "code", flat=True
@@ -94,17 +98,21 @@ def weather_set(
     )
     for code, value in region_weather.items():
         if code not in known:
-            raise GMInputError("region_weather", f"unknown region {code!r}")
+            raise InputError.of("region_weather", "unknown_region", region=code)
         if value not in kinds:
-            raise GMInputError("region_weather", f"{code}: unknown weather {value!r}")
+            raise InputError.of("region_weather", "region_unknown_weather", region=code, weather=value)
     with transaction.atomic():
         turn.weather = weather
         turn.region_weather = {code: value for code, value in sorted(region_weather.items())}
         turn.save(update_fields=["weather", "region_weather"])
-        local = ", ".join(f"{c} {v}" for c, v in turn.region_weather.items()) or "none"
-        audit_write(
-            user, turn.campaign, "weather", f"turn {turn.number}: {weather}; by region: {local}", reason, now
+        local = [
+            Message("audit.region_weather", {"region": c, "weather": Message(f"weather.{v}")})
+            for c, v in turn.region_weather.items()
+        ] or Message("none")
+        summary = Message(
+            "audit.weather", {"number": turn.number, "weather": Message(f"weather.{weather}"), "local": local}
         )
+        audit_write(user, turn.campaign, "weather", summary, reason, now)
     return turn
 
 
@@ -134,7 +142,10 @@ def gm_modifier_set(
             user,
             turn.campaign,
             "gm_modifier",
-            f"turn {turn.number}: {nation.code} in {region.code} {value:+d}",
+            Message(
+                "audit.gm_modifier",
+                {"number": turn.number, "nation": nation.code, "region": region.code, "value": f"{value:+d}"},
+            ),
             reason,
             now,
         )
@@ -148,11 +159,11 @@ def relation_set(
     campaign = nation_a.campaign
     gm_check(user=user, campaign=campaign)
     if nation_b.campaign_id != campaign.pk:
-        raise GMInputError("nation_b", f"{nation_b.code} is not in this campaign")
+        raise InputError.of("nation_b", "not_in_campaign", code=nation_b.code)
     if nation_a.pk == nation_b.pk:
-        raise GMInputError("nation_b", "choose two different nations")
+        raise InputError.of("nation_b", "same_nations")
     if kind not in {k.value for k in RelationKind}:
-        raise GMInputError("kind", f"unknown relation {kind!r}")
+        raise InputError.of("kind", "unknown_relation", kind=kind)
     low, high = sorted((nation_a, nation_b), key=lambda n: n.pk)
     with transaction.atomic():
         if kind == RelationKind.WAR:
@@ -162,7 +173,14 @@ def relation_set(
             relation, _ = Relation.objects.update_or_create(
                 nation_a=low, nation_b=high, defaults={"kind": kind}
             )
-        audit_write(user, campaign, "relation", f"{low.code}–{high.code}: {kind}", reason, now)
+        audit_write(
+            user,
+            campaign,
+            "relation",
+            Message("audit.relation", {"a": low.code, "b": high.code, "kind": Message(f"relation.{kind}")}),
+            reason,
+            now,
+        )
     return relation
 
 
@@ -181,11 +199,11 @@ def roster_change(
     gm_check(user=user, campaign=campaign)
     _same_campaign(campaign, region=region, nation=nation)
     if unit_type not in campaign.ruleset().unit_types:
-        raise GMInputError("unit_type", f"unknown unit type {unit_type!r}")
+        raise InputError.of("unit_type", "unknown_unit_type", unit_type=unit_type)
     if count < 0:
-        raise GMInputError("count", "a count cannot be negative")
+        raise InputError.of("count", "count_negative")
     if not reason.strip():
-        raise GMInputError("reason", "say why: the players will ask")
+        raise InputError.of("reason", "reason_required")
     with transaction.atomic():
         stack, created = Stack.objects.select_for_update().get_or_create(
             region=region, nation=nation, unit_type=unit_type, defaults={"count": count}
@@ -198,7 +216,16 @@ def roster_change(
             user,
             campaign,
             "roster",
-            f"{unit_type} of {nation.code} in {region.code}: {before} → {count}",
+            Message(
+                "audit.roster",
+                {
+                    "unit_type": unit_type,
+                    "nation": nation.code,
+                    "region": region.code,
+                    "before": before,
+                    "count": count,
+                },
+            ),
             reason,
             now,
         )
@@ -210,7 +237,7 @@ def turn_process_request(*, user: User, turn: Turn, now: Clock = timezone.now) -
     gm_check(user=user, campaign=turn.campaign)
     _open_check(turn)
     with transaction.atomic():
-        audit_write(user, turn.campaign, "process", f"turn {turn.number} queued for processing", "", now)
+        audit_write(user, turn.campaign, "process", Message("audit.queued", {"number": turn.number}), "", now)
         turn_services.turn_queue(turn_id=turn.pk)
 
 
@@ -221,30 +248,37 @@ def turn_retry_request(*, user: User, turn: Turn, now: Clock = timezone.now) -> 
         retried = turn_services.turn_retry(turn_id=turn.pk)
         if retried:
             audit_write(
-                user, turn.campaign, "process", f"turn {turn.number} retried after a failure", "", now
+                user, turn.campaign, "process", Message("audit.retried", {"number": turn.number}), "", now
             )
     return retried
 
 
 def _open_check(turn: Turn) -> None:
     if turn.status != Turn.Status.OPEN:
-        raise GMInputError("turn", f"turn {turn.number} is {turn.status}: its inputs are closed")
+        raise InputError.of("turn", "inputs_closed", number=turn.number, status=status_word(turn.status))
 
 
 def _same_campaign(campaign: Campaign, *, region: Region, nation: Nation) -> None:
     if region.campaign_id != campaign.pk:
-        raise GMInputError("region", f"{region.code} is not in this campaign")
+        raise InputError.of("region", "not_in_campaign", code=region.code)
     if nation.campaign_id != campaign.pk:
-        raise GMInputError("nation", f"{nation.code} is not in this campaign")
+        raise InputError.of("nation", "not_in_campaign", code=nation.code)
 
 
-def audit_write(user: User, campaign: Campaign, action: str, summary: str, reason: str, now: Clock) -> None:
-    """One line of the campaign's audit log; every GM-side change (pages, life cycle, history) writes here."""
+def audit_write(
+    user: User, campaign: Campaign, action: str, summary: Message, reason: str, now: Clock
+) -> None:
+    """One line of the campaign's audit log; every GM-side change (pages, life cycle, history) writes here.
+
+    The summary is kept as its code and parameters, rendered in the reader's language; `summary` holds it
+    in English too, for the admin and for exports."""
     AuditEntry.objects.create(
         campaign=campaign,
         user=user if user.is_authenticated else None,
         created_at=now(),
         action=action,
-        summary=summary[:300],
+        summary=said_in("en", summary)[:300],
+        code=summary.code,
+        params=summary.to_dict()["params"],
         reason=reason[:300],
     )

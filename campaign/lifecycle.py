@@ -37,9 +37,11 @@ from django.db.models import Case, Exists, F, OuterRef, Value, When
 from django.utils import timezone
 from django.utils.translation import ngettext, ngettext_lazy
 
-from campaign.gm_services import GMInputError, audit_write, gm_check
+from campaign.gm_services import audit_write, gm_check
+from campaign.messages import duration, parts, status_word
 from campaign.models import Campaign, Membership, Nation, Profile, Turn
 from orders.models import Order
+from rules.engine.messages import InputError, Message
 
 logger = logging.getLogger(__name__)
 
@@ -191,14 +193,18 @@ def campaign_pause(*, campaign: Campaign, by: User, reason: str = "", now: Clock
     with transaction.atomic():
         campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
         if campaign.paused_at is not None:
-            raise GMInputError("paused", "the campaign is already paused")
+            raise InputError.of("paused", "already_paused")
         moment = now()
         turn = _turn_open(campaign)
         remaining = max(turn.deadline - moment, timedelta(0)) if turn is not None else None
         campaign.paused_at, campaign.paused_remaining = moment, remaining
         campaign.save(update_fields=["paused_at", "paused_remaining"])
-        left = f"{_duration_words(remaining)} left" if remaining is not None else "no open turn"
-        _audit(by, campaign, "pause", f"campaign paused; {left}", reason, moment)
+        summary = (
+            Message("audit.paused", {"left": duration(remaining)})
+            if remaining is not None
+            else Message("audit.paused_no_turn")
+        )
+        _audit(by, campaign, "pause", summary, reason, moment)
     return campaign
 
 
@@ -208,14 +214,14 @@ def campaign_resume(*, campaign: Campaign, by: User, reason: str = "", now: Cloc
     with transaction.atomic():
         campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
         if campaign.paused_at is None:
-            raise GMInputError("paused", "the campaign is not paused")
+            raise InputError.of("paused", "not_paused")
         moment = now()
         turn = _turn_open(campaign)
-        summary = "campaign resumed"
+        summary = Message("audit.resumed")
         if turn is not None and campaign.paused_remaining is not None:
             turn.deadline = moment + campaign.paused_remaining
             turn.save(update_fields=["deadline"])
-            summary += f"; turn {turn.number} due {turn.deadline.astimezone(UTC):%Y-%m-%d %H:%M} UTC"
+            summary = Message("audit.resumed_due", {"number": turn.number, "due": _utc(turn.deadline)})
         campaign.paused_at, campaign.paused_remaining = None, None
         campaign.save(update_fields=["paused_at", "paused_remaining"])
         _audit(by, campaign, "resume", summary, reason, moment)
@@ -228,27 +234,33 @@ def deadline_extend(
     """Give the open turn `extra` more time; while paused, the time left when the clock restarts."""
     gm_check(user=by, campaign=turn.campaign)
     if extra <= timedelta(0):
-        raise GMInputError("extra", "extend by a positive amount of time")
+        raise InputError.of("extra", "extend_positive")
     with transaction.atomic():
         turn = Turn.objects.select_for_update().select_related("campaign").get(pk=turn.pk)
         if turn.status != Turn.Status.OPEN:
-            raise GMInputError("turn", f"turn {turn.number} is {turn.status}: its deadline is past use")
+            raise InputError.of(
+                "turn", "deadline_past_use", number=turn.number, status=status_word(turn.status)
+            )
         campaign, moment = turn.campaign, now()
         if campaign.paused_at is not None:
             campaign.paused_remaining = (campaign.paused_remaining or timedelta(0)) + extra
             campaign.save(update_fields=["paused_remaining"])
-            summary = (
-                f"turn {turn.number}: {_duration_words(extra)} more; "
-                f"{_duration_words(campaign.paused_remaining)} left when resumed"
+            summary = Message(
+                "audit.extended_paused",
+                {
+                    "number": turn.number,
+                    "extra": duration(extra),
+                    "left": duration(campaign.paused_remaining),
+                },
             )
         else:
             turn.deadline += extra
             if turn.deadline <= moment:
-                raise GMInputError("extra", "the extended deadline would still be in the past")
+                raise InputError.of("extra", "extended_still_past")
             turn.save(update_fields=["deadline"])
-            summary = (
-                f"turn {turn.number}: {_duration_words(extra)} more, "
-                f"due {turn.deadline.astimezone(UTC):%Y-%m-%d %H:%M} UTC"
+            summary = Message(
+                "audit.extended",
+                {"number": turn.number, "extra": duration(extra), "due": _utc(turn.deadline)},
             )
         _audit(by, campaign, "deadline", summary, reason, moment)
     return turn
@@ -266,9 +278,9 @@ def lifecycle_settings_set(
     """The GM's settings of the life cycle; None leaves a setting as it is."""
     gm_check(user=by, campaign=campaign)
     if reminder_before is not None and reminder_before < timedelta(0):
-        raise GMInputError("reminder_before", "a reminder comes before the deadline: 0 or more")
+        raise InputError.of("reminder_before", "reminder_negative")
     if civil_disorder_after is not None and civil_disorder_after < 0:
-        raise GMInputError("civil_disorder_after", "0 (never) or more missed turns")
+        raise InputError.of("civil_disorder_after", "disorder_negative")
     changes = {
         name: value
         for name, value in (
@@ -285,13 +297,16 @@ def lifecycle_settings_set(
             setattr(campaign, name, value)
         campaign.save(update_fields=list(changes))
         words = {
-            "process_early": lambda v: "process early " + ("on" if v else "off"),
-            "reminder_before": lambda v: f"reminder {_duration_words(v)} before" if v else "no reminder",
+            "process_early": lambda v: Message("audit.process_early_on" if v else "audit.process_early_off"),
+            "reminder_before": lambda v: (
+                Message("audit.reminder", {"before": duration(v)}) if v else Message("audit.no_reminder")
+            ),
             "civil_disorder_after": lambda v: (
-                f"civil disorder after {v} missed turns" if v else "no civil disorder"
+                Message("audit.disorder_after", {"count": v}) if v else Message("audit.no_disorder")
             ),
         }
-        _audit(by, campaign, "lifecycle", "; ".join(words[n](v) for n, v in changes.items()), "", now())
+        summary = parts([words[n](v) for n, v in changes.items()])
+        _audit(by, campaign, "lifecycle", summary, "", now())
     return campaign
 
 
@@ -301,12 +316,13 @@ def nation_assign(
     """Make `user` the player of `nation`, in place of its players; this ends its civil disorder."""
     gm_check(user=by, campaign=campaign)
     if nation.campaign_id != campaign.pk:
-        raise GMInputError("nation", f"{nation.code} is not in this campaign")
+        raise InputError.of("nation", "not_in_campaign", code=nation.code)
     with transaction.atomic():
         other = Membership.objects.filter(campaign=campaign, user=user).exclude(nation=nation).first()
         if other is not None:
-            role = "runs" if other.role == Membership.Role.GM else f"plays {other.nation.code} in"
-            raise GMInputError("user", f"{user} already {role} this campaign")
+            if other.role == Membership.Role.GM:
+                raise InputError.of("user", "user_runs", user=str(user))
+            raise InputError.of("user", "user_plays", user=str(user), nation=other.nation.code)
         before = list(
             Membership.objects.filter(nation=nation)
             .exclude(user=user)
@@ -318,7 +334,10 @@ def nation_assign(
         )
         Nation.objects.filter(pk=nation.pk).update(civil_disorder=False, turns_missed_in_row=0)
         nation.civil_disorder, nation.turns_missed_in_row = False, 0
-        summary = f"{nation.code}: played by {user}" + (f" in place of {', '.join(before)}" if before else "")
+        summary = Message(
+            "audit.assigned_instead" if before else "audit.assigned",
+            {"nation": nation.code, "user": str(user), "before": ", ".join(before)},
+        )
         _audit(by, campaign, "roster", summary, "", now())
     return membership
 
@@ -330,7 +349,7 @@ def time_zone_set(*, user: AbstractBaseUser, time_zone: str) -> Profile:
     try:
         profile.full_clean()
     except ValidationError as error:
-        raise GMInputError("time_zone", " ".join(error.message_dict["time_zone"])) from error
+        raise InputError.of("time_zone", "unknown_time_zone", time_zone=time_zone) from error
     profile.save(update_fields=["time_zone"])
     return profile
 
@@ -338,7 +357,7 @@ def time_zone_set(*, user: AbstractBaseUser, time_zone: str) -> Profile:
 def language_set(*, user: AbstractBaseUser, language: str) -> None:
     """The language the user's mails are written in: the one they chose on the web (one of LANGUAGES)."""
     if language not in dict(settings.LANGUAGES):
-        raise GMInputError("language", f"unknown language {language!r}")
+        raise InputError.of("language", "unknown_language", language=language)
     Profile.objects.update_or_create(user=user, defaults={"language": language})
 
 
@@ -346,9 +365,13 @@ def _turn_open(campaign: Campaign) -> Turn | None:
     return Turn.objects.filter(campaign=campaign, status=Turn.Status.OPEN).first()
 
 
-def _audit(user: User, campaign: Campaign, action: str, summary: str, reason: str, at: datetime) -> None:
+def _audit(user: User, campaign: Campaign, action: str, summary: Message, reason: str, at: datetime) -> None:
     # The GM's audit log, written as the GM's other inputs write it.
     audit_write(user, campaign, action, summary, reason, lambda: at)
+
+
+def _utc(moment: datetime) -> str:
+    return f"{moment.astimezone(UTC):%Y-%m-%d %H:%M}"
 
 
 # --- Reads ----------------------------------------------------------------------------------------------

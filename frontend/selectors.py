@@ -29,7 +29,9 @@ from campaign.models import (
 )
 from campaign.selectors import Viewer, stacks_visible
 from frontend.outline import outline_of
+from frontend.terms import said, word
 from orders.models import Order
+from rules.engine.order_words import order_description
 
 UNOWNED_COLOR = "#e3e3e3"
 COLOR = re.compile(r"#[0-9a-fA-F]{3,8}")
@@ -104,8 +106,6 @@ def _counter(nation: dict[str, Any], units: dict[str, int], rank: dict[str, int]
 def order_rows(*, turn: Turn, nation: Nation) -> list[dict[str, Any]]:
     """The nation's orders for the turn in submission order, as the pages show them; read as plain values
     (a busy nation has a hundred orders, and model instances of each order and its regions cost)."""
-    from frontend.terms import order_words
-
     rows = (
         Order.objects.filter(turn=turn, nation=nation)
         .order_by("sequence")
@@ -119,7 +119,7 @@ def order_rows(*, turn: Turn, nation: Nation) -> list[dict[str, Any]]:
             "origin": origin,
             "target": target,
             "units": dict(units),
-            "describe": order_words(kind=kind, origin=origin, target=target, units=units),
+            "describe": said(order_description(kind=kind, origin=origin, target=target, units=units)),
         }
         for pk, sequence, kind, origin, target, units in rows
     ]
@@ -241,11 +241,19 @@ def gm_dashboard_load(*, campaign: Campaign, turn: Turn | None) -> dict[str, Any
         }
         for a in ids
     ]
-    audit = list(
-        AuditEntry.objects.filter(campaign_id=campaign_id)
-        .order_by("-created_at", "-id")
-        .values("created_at", "user__username", "action", "summary", "reason")[:50]
-    )
+    # The summary in the reader's language (rows from before messages were data: as stored).
+    audit = [
+        {
+            "created_at": e.created_at,
+            "user__username": e.user.username if e.user is not None else None,
+            "action": word("audit", e.action),
+            "summary": said(e.message()),
+            "reason": e.reason,
+        }
+        for e in AuditEntry.objects.filter(campaign_id=campaign_id)
+        .select_related("user")
+        .order_by("-created_at", "-id")[:50]
+    ]
     return {
         "nations": [
             {

@@ -40,10 +40,12 @@ from frontend.gm_forms import (
 )
 from frontend.reports import battle_card, card_anchor
 from frontend.selectors import gm_dashboard_load
+from frontend.terms import said as say
 from frontend.terms import word
 from frontend.views.common import gm_for, topbar
 from frontend.views.turns import CARDS_PER_PAGE
 from rules import history
+from rules.engine.messages import InputError
 
 
 def _forms(viewer: Viewer, turn: Turn | None, data: Any = None, which: str | None = None) -> dict[str, Any]:
@@ -123,7 +125,7 @@ def _gm_post(
             said = form_class_ok(viewer, turn, form.cleaned_data)
         except GMInputError as error:
             field = error.field if error.field in form.fields else None
-            form.add_error(field, error.message)
+            form.add_error(field, say(error.message))
         else:
             messages.success(request, said)
             return redirect(reverse("frontend:gm", args=[slug]) + f"#{which}")
@@ -139,7 +141,7 @@ def _utc(moment: datetime) -> str:
 def _region(viewer: Viewer, code: str) -> Region:
     region = Region.objects.filter(campaign=viewer.campaign, code=code.strip().upper()).first()
     if region is None:
-        raise GMInputError("region", _("unknown region %(code)r") % {"code": code})
+        raise InputError.of("region", "unknown_region", region=code)
     return region
 
 
@@ -186,7 +188,7 @@ def weather_post(request: HttpRequest, slug: str) -> HttpResponse:
 def modifier_post(request: HttpRequest, slug: str) -> HttpResponse:
     def apply(viewer, turn, data):
         if turn is None:
-            raise GMInputError("region", "there is no open turn")
+            raise InputError.of("region", "no_open_turn")
         region, nation = _region(viewer, data["region"]), _nation(viewer, data["nation"])
         gm_services.gm_modifier_set(
             user=request.user,
@@ -335,7 +337,7 @@ def assign_post(request: HttpRequest, slug: str) -> HttpResponse:
         nation = _nation(viewer, data["nation"])
         user = get_user_model().objects.filter(username=data["user"].strip()).first()
         if user is None:
-            raise GMInputError("user", _("no user is called %(name)s") % {"name": data["user"].strip()})
+            raise InputError.of("user", "no_such_user", name=data["user"].strip())
         lifecycle.nation_assign(campaign=viewer.campaign, nation=nation, user=user, by=request.user)
         return _("%(user)s now plays %(nation)s; it takes orders again.") % {
             "user": user.get_username(),
@@ -364,7 +366,7 @@ def process_post(request: HttpRequest, slug: str) -> HttpResponse:
         try:
             gm_services.turn_process_request(user=request.user, turn=turn)
         except GMInputError as error:
-            messages.error(request, _("Not queued: %(error)s.") % {"error": error.message})
+            messages.error(request, _("Not queued: %(error)s.") % {"error": say(error.message)})
             return redirect("frontend:gm", slug=slug)
         messages.success(
             request,
@@ -454,7 +456,7 @@ def preview_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         try:
             preview = history.turn_preview(turn_id=turn.pk, by=request.user)
         except GMInputError as error:
-            messages.error(request, _("No preview: %(error)s.") % {"error": error.message})
+            messages.error(request, _("No preview: %(error)s.") % {"error": say(error.message)})
             return redirect(reverse("frontend:gm", args=[slug]) + "#result")
         count = len(preview.result.get("battles") or [])
         said = ngettext(
@@ -490,7 +492,7 @@ def publish_post(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     try:
         outcome = history.turn_publish(turn_id=turn.pk, by=request.user)
     except GMInputError as error:
-        messages.error(request, _("Not published: %(error)s") % {"error": error.message})
+        messages.error(request, _("Not published: %(error)s") % {"error": say(error.message)})
         return redirect("frontend:gm_turn", slug=slug, number=number)
     if outcome.matched is None:
         said = _("Turn %(number)s published; there was no preview to compare it with.")
@@ -517,7 +519,7 @@ def rollback_post(request: HttpRequest, slug: str, number: int) -> HttpResponse:
                 reason=form.cleaned_data["reason"],
             )
         except GMInputError as error:
-            form.add_error(error.field if error.field in form.fields else None, error.message)
+            form.add_error(error.field if error.field in form.fields else None, say(error.message))
         else:
             messages.success(
                 request,
