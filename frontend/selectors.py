@@ -7,7 +7,7 @@ returns plain dicts and lists, so templates never query.
 from __future__ import annotations
 
 import re
-from collections import defaultdict, deque
+from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -31,6 +31,7 @@ from campaign.selectors import Viewer, stacks_visible
 from frontend.outline import outline_of
 from frontend.terms import said, word
 from orders.models import Order
+from rules.engine.graph import within
 from rules.engine.order_words import order_description
 
 UNOWNED_COLOR = "#e3e3e3"
@@ -150,19 +151,7 @@ def adjacency_of(*, campaign_id: int) -> dict[int, set[int]]:
 
 def reach_of(*, neighbours: dict[int, set[int]], origins: set[int], steps: int) -> dict[int, set[int]]:
     """For each origin, the regions within `steps` borders of it (its possible targets)."""
-    reach = {}
-    for origin in origins:
-        seen, queue = {origin: 0}, deque([origin])
-        while queue:
-            here = queue.popleft()
-            if seen[here] == steps:
-                continue
-            for there in neighbours.get(here, ()):
-                if there not in seen:
-                    seen[there] = seen[here] + 1
-                    queue.append(there)
-        reach[origin] = set(seen) - {origin}
-    return reach
+    return {origin: set(within(neighbours, origin, steps)) - {origin} for origin in origins}
 
 
 def own_stacks(*, nation: Nation) -> dict[int, dict[str, int]]:

@@ -18,6 +18,7 @@ from campaign.models import Nation, Region, Turn
 from campaign.sql import columns_sql, instance_from_row, row_lock_sql, sql_in, sql_rows
 from orders.models import Order
 from rules.engine import Order as EngineOrder
+from rules.engine.graph import rings
 from rules.engine.ruleset import Ruleset
 from rules.engine.state import Region as EngineRegion
 from rules.engine.state import Relation, Stack, TurnInput
@@ -210,19 +211,19 @@ def order_world_load(
 
 def _ball_borders(origin: int, reach: int) -> list[tuple[int, int]]:
     """The borders within `reach` rings of `origin`, one statement a ring."""
-    ball, frontier, borders = {origin}, {origin}, set()
-    for _ in range(reach):
-        if not frontier:
-            break
-        marks, params = sql_in(sorted(frontier))
-        ring = sql_rows(
+    borders: set[tuple[int, int]] = set()
+
+    def borders_of(ring: set[int]) -> list[int]:
+        marks, params = sql_in(sorted(ring))
+        found = sql_rows(
             "SELECT region_a_id, region_b_id FROM campaign_border "
             f"WHERE region_a_id IN ({marks}) OR region_b_id IN ({marks})",
             params + params,
         )
-        borders.update(ring)
-        frontier = {r for pair in ring for r in pair} - ball
-        ball |= frontier
+        borders.update(found)
+        return [r for pair in found for r in pair]
+
+    rings(origin, borders_of, reach)
     return sorted(borders)
 
 
