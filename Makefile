@@ -22,7 +22,9 @@ run: $(STAMP)
 	@echo "Serving http://127.0.0.1:8000/ (admin: http://127.0.0.1:8000/admin/); Ctrl-C stops."
 	$(BIN)/python manage.py runserver 127.0.0.1:8000
 
+# The layers first (.importlinter): a service that imports a page fails here, in seconds.
 test: $(STAMP)
+	$(BIN)/lint-imports
 	$(BIN)/python -m pytest
 
 lint: $(STAMP)

@@ -7,6 +7,7 @@ class CampaignConfig(AppConfig):
     def ready(self) -> None:
         from django.contrib.auth.signals import user_logged_in
 
+        import campaign.tasks  # noqa: F401  registers the tasks that campaign.queue queues by name
         from campaign import messages  # noqa: F401  (the GM's and the audit log's texts in the catalogue)
         from campaign.middleware import time_zone_remember
 

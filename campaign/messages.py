@@ -13,6 +13,7 @@ from typing import Any
 from django.utils import translation
 from django.utils.translation import gettext
 
+from campaign.durations import duration_words
 from rules.engine.messages import Message, gettext_noop, messages_register
 
 messages_register(
@@ -56,6 +57,8 @@ messages_register(
         "unknown_language": gettext_noop("unknown language {language!r}"),
         "no_open_turn": gettext_noop("there is no open turn"),
         "no_such_user": gettext_noop("no user is called {name}"),
+        "system_ruleset_misfit": gettext_noop("the campaign's ruleset does not fit {name}: {error}"),
+        "system_unit_types_missing": gettext_noop("{name} has no unit type {types}, which the map has"),
         # The audit log's summaries.
         "audit.deadline": gettext_noop("turn {number}: {before} → {after} UTC"),
         "audit.weather": gettext_noop("turn {number}: {weather}; by region: {local}"),
@@ -77,6 +80,7 @@ messages_register(
         "audit.no_reminder": gettext_noop("no reminder"),
         "audit.disorder_after": gettext_noop("civil disorder after {count} missed turns"),
         "audit.no_disorder": gettext_noop("no civil disorder"),
+        "audit.battle_system": gettext_noop("battle system: {before} → {name}"),
         "audit.assigned": gettext_noop("{nation}: played by {user}"),
         "audit.assigned_instead": gettext_noop("{nation}: played by {user} in place of {before}"),
     }
@@ -114,8 +118,8 @@ def said_in(language: str, message: Message | str) -> str:
 
 
 def _param(name: str, value: Any) -> Any:
+    if name == "rule" and isinstance(value, str):  # "§5 exception 1"
+        return value.replace("exception", gettext("exception"))
     if isinstance(value, Message) and value.code == "duration":
-        from campaign.lifecycle import _duration_words  # lifecycle writes with these messages
-
-        return _duration_words(timedelta(minutes=value.params["minutes"]))
+        return duration_words(timedelta(minutes=value.params["minutes"]))
     return value

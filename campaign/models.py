@@ -38,6 +38,9 @@ class Campaign(models.Model):
 
     name = models.CharField(max_length=200)
     slug = models.SlugField(max_length=100, unique=True)
+    # The ruleset key `battle_system` (BATTLE_SYSTEMS.md), kept apart from the overrides so that it can be
+    # shown and changed (between turns only: campaign.gm) without rewriting them.
+    battle_system = models.CharField(max_length=32, default="iron_fist")
     ruleset_overrides = models.JSONField(default=dict, blank=True)
     seed = models.BigIntegerField(help_text="Every turn's seed is derived from this (IRON_FIST.md §11).")
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.SETUP)
@@ -77,7 +80,8 @@ class Campaign(models.Model):
             raise ValidationError({"ruleset_overrides": str(error)}) from error
 
     def ruleset(self) -> Ruleset:
-        return _ruleset_of(json.dumps(self.ruleset_overrides or {}, sort_keys=True))
+        overrides = {**(self.ruleset_overrides or {}), "battle_system": self.battle_system}
+        return _ruleset_of(json.dumps(overrides, sort_keys=True))
 
 
 @lru_cache(maxsize=256)
@@ -245,10 +249,16 @@ class Relation(models.Model):
         return f"{self.nation_a.code}–{self.nation_b.code}: {self.kind}"
 
 
+TURN_STATUSES = ["open", "processing", "battles_pending", "resolved", "failed"]
+
+
 class Turn(models.Model):
     class Status(models.TextChoices):
         OPEN = "open"
         PROCESSING = "processing"
+        # Processing decided the battles and some are fought elsewhere (at the table): the turn waits for
+        # their results (BATTLE_SYSTEMS.md, TABLETOP.md A4).
+        BATTLES_PENDING = "battles_pending"
         RESOLVED = "resolved"
         FAILED = "failed"
 
@@ -257,7 +267,7 @@ class Turn(models.Model):
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="turns")
     number = models.PositiveIntegerField()
     deadline = models.DateTimeField(help_text="Aware, in UTC.")
-    status = models.CharField(max_length=12, choices=Status.choices, default=Status.OPEN)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.OPEN)
     # A decimal string: the seed is a 64-bit unsigned number, beyond a signed BIGINT or SQLite's integers.
     seed = models.CharField(max_length=20)
     weather = models.CharField(max_length=8, choices=Weather.choices, default=Weather.CLEAR)
@@ -284,9 +294,7 @@ class Turn(models.Model):
             models.UniqueConstraint(
                 fields=["campaign"], condition=~Q(status="resolved"), name="turn_one_unresolved"
             ),
-            models.CheckConstraint(
-                condition=Q(status__in=["open", "processing", "resolved", "failed"]), name="turn_status"
-            ),
+            models.CheckConstraint(condition=Q(status__in=TURN_STATUSES), name="turn_status"),
             models.CheckConstraint(condition=Q(weather__in=[w.value for w in Weather]), name="turn_weather"),
         ]
 

@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from campaign.models import Border, Campaign, Membership, Nation, Region, Relation, Stack, Turn, turn_seed
 from campaign.scenario import Scenario
+from rules.engine.systems import DEFAULT_SYSTEM
 
 
 class ScenarioImportError(ValueError):
@@ -40,7 +41,8 @@ def scenario_import(
     campaign = Campaign(
         name=name or scenario.name,
         slug=slug,
-        ruleset_overrides=dict(scenario.ruleset_overrides),
+        battle_system=scenario.ruleset_overrides.get("battle_system", DEFAULT_SYSTEM),
+        ruleset_overrides={k: v for k, v in scenario.ruleset_overrides.items() if k != "battle_system"},
         seed=scenario.seed if scenario.seed is not None else secrets.randbits(63),
         status=Campaign.Status.ACTIVE,
     )

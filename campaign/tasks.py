@@ -1,11 +1,10 @@
-"""Celery tasks of the play-by-mail life cycle: thin shells around campaign.lifecycle and campaign.mail."""
+"""Celery beat's tasks of the play-by-mail life cycle: thin shells around campaign.queue."""
 
 from __future__ import annotations
 
 from celery import shared_task
 
-from campaign.lifecycle import turns_early_queue, turns_remind
-from campaign.mail import turn_reminders_send, turn_results_send
+from campaign.queue import turns_early_queue, turns_remind
 
 
 @shared_task
@@ -18,14 +17,3 @@ def remind_due_turns() -> int:
 def process_ready_turns() -> int:
     """Run by Celery beat every minute: queue the turns of campaigns that process early, once."""
     return turns_early_queue()
-
-
-@shared_task
-def send_turn_reminders(turn_id: int) -> int:
-    return turn_reminders_send(turn_id=turn_id)
-
-
-@shared_task
-def send_turn_results(turn_id: int) -> int:
-    """Queued once a resolved turn commits; a failure here leaves the turn resolved."""
-    return turn_results_send(turn_id=turn_id)

@@ -127,8 +127,8 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
-    # A 400 gives each problem a stable code beside its English message (config/api_errors.py).
-    "EXCEPTION_HANDLER": "config.api_errors.api_exception_handler",
+    # A 400 gives each problem a stable code beside its English message (campaign/api_errors.py).
+    "EXCEPTION_HANDLER": "campaign.api_errors.api_exception_handler",
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Iron Fist",

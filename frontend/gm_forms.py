@@ -1,6 +1,6 @@
 """The forms of the GM's powers over the clock, the players and a turn's result.
 
-They parse what the browser sent; campaign.lifecycle and rules.history judge it, and their GMInputError
+They parse what the browser sent; campaign.gm and rules.history judge it, and their GMInputError
 names the field the message goes beside (so the fields are named as the services name them).
 """
 
@@ -15,6 +15,17 @@ from django.utils.translation import gettext_lazy as _
 
 # A checkbox beside its label, not stretched to the width of the form's text fields.
 INLINE = {"style": "width: auto; margin-right: .4rem"}
+
+
+class BattleSystemForm(forms.Form):
+    """Which battle system decides the campaign's battles (BATTLE_SYSTEMS.md): changed between turns."""
+
+    battle_system = forms.ChoiceField(label=_("Battle system"))
+    reason = forms.CharField(label=_("Reason"), max_length=300, required=False)
+
+    def __init__(self, *args: Any, systems: list[str], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["battle_system"].choices = [(name, name) for name in systems]
 
 
 class ReasonForm(forms.Form):

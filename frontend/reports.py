@@ -11,7 +11,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from frontend.rules_doc import rule_anchor
-from frontend.terms import and_list, kta_term, phrase, word
+from frontend.terms import and_list, kta_term, message_rule, message_text, phrase, word
+from rules.engine.systems import DEFAULT_SYSTEM
 
 TITLES = {
     "meeting": gettext_lazy("Meeting engagement of %(region)s"),
@@ -26,77 +27,56 @@ def units_text(units: dict[str, int] | None) -> str:
 def battle_card(
     data: dict[str, Any], *, names: dict[str, str], support: dict[str, list[dict[str, Any]]] | None = None
 ) -> dict[str, Any]:
-    """One battle as a card: sides in columns, one row per KTA term, then dice, losses and the result."""
-    kind = data.get("kind", "")
-    region = data.get("region", "")
+    """One battle as a card, laid out by the card of its battle system (`CARDS`).
 
-    def name(code: str | None) -> str:
-        return names.get(code, code) if code else _("nobody")
+    A report stored before reports named their system is Iron Fist's; a system without a card of its own
+    gets the plain card: the sides, their units and losses, and the result.
+    """
+    system = data.get("system", DEFAULT_SYSTEM)
+    card_of, template, text_template = CARDS.get(system, PLAIN_CARD)
+    card = card_of(data, names=names, support=support)
+    card.update(system=system, template=template, text_template=text_template)
+    return card
 
-    card: dict[str, Any] = {
-        "kind": kind,
-        "kind_words": word("battle", kind),
-        "region": region,
-        "anchor": card_anchor(kind, region),
-        "terrain": word("terrain", data.get("terrain")) or None,
-        "weather": word("weather", data.get("weather")) or None,
-        "conquest": bool(data.get("conquest")),
-        "decided_by": phrase(data.get("decided_by", "")),
-        "decided_anchor": rule_anchor(data.get("decided_by")),
-        "owner_after": name(data.get("owner_after")) if "owner_after" in data else None,
-        "title": str(TITLES.get(kind, gettext_lazy("Battle of %(region)s")))
-        % {"region": and_list(region.split("|"))},
-    }
-    if kind == "unopposed":
-        attackers = data.get("nations", [])
-        who = and_list(name(n) for n in attackers)
-        card["headline"] = ngettext("%(who)s attacks", "%(who)s attack", len(attackers)) % {"who": who}
-        card["unopposed"] = [
-            {"nation": name(n), "units": units_text(data.get("units", {}).get(n))} for n in attackers
-        ]
-        if data.get("defender"):
-            card["result"] = ngettext(
-                "%(who)s takes %(region)s from %(defender)s without a fight.",
-                "%(who)s take %(region)s from %(defender)s without a fight.",
-                len(attackers),
-            ) % {"who": who, "region": region, "defender": name(data["defender"])}
-        else:
-            card["result"] = ngettext(
-                "%(who)s takes %(region)s (unowned) without a fight.",
-                "%(who)s take %(region)s (unowned) without a fight.",
-                len(attackers),
-            ) % {"who": who, "region": region}
-        holder = data.get("owner_after")
-        if len(attackers) > 1 and holder:
-            card["result"] += " " + _("%(nation)s holds it (§7.2).") % {"nation": name(holder)}
-        card["sides"] = []
-        card["subtitle"] = _subtitle(card)
-        _support_rows(card, data, support, names)
-        return card
 
+def plain_card(
+    data: dict[str, Any], *, names: dict[str, str], support: dict[str, list[dict[str, Any]]] | None = None
+) -> dict[str, Any]:
+    """What every battle report has (BATTLE_SYSTEMS.md): the sides and their units, losses, the winner."""
+    card = _card_head(data, names)
+    if data.get("kind") == "unopposed":
+        return _unopposed(card, data, names, support)
     sides = data.get("sides", [])
+    losses = data.get("losses", {})
+    card["sides"] = [_side_head(side, losses, names) for side in sides]
+    _headline(card)
+    card["winner"] = _name(names, _side_name(sides, data.get("winner"))) if data.get("winner") else None
+    _result(card, data, names)
+    return card
+
+
+def iron_fist_card(
+    data: dict[str, Any], *, names: dict[str, str], support: dict[str, list[dict[str, Any]]] | None = None
+) -> dict[str, Any]:
+    """Iron Fist's card: sides in columns, one row per KTA term, then dice, losses and the result."""
+    card = _card_head(data, names)
+    if data.get("kind") == "unopposed":
+        return _unopposed(card, data, names, support)
+    sides = data.get("sides", [])
+    losses = data.get("losses", {})
     card["sides"] = [
         {
-            "name": and_list(name(n) for n in side.get("nations", [side.get("name")])),
-            "role": word("role", side.get("role", "")),
-            "units": "; ".join(
-                (f"{name(n)}: " if len(side.get("units", {})) > 1 else "") + units_text(u)
-                for n, u in side.get("units", {}).items()
-            )
-            or _("none"),
+            **_side_head(side, losses, names),
             "kta": side.get("kta"),
             "dice": side.get("dice", []),
-            "outcome": word("outcome", side.get("outcome", "")),
             "loss_percent": side.get("loss_percent"),
-            "losses": units_text(_side_losses(side, data.get("losses", {}))),
-            "after": units_text(_after(side, data.get("losses", {}))),
             "loss_notes": [f"{t}: {phrase(note)}" for t, note in (side.get("loss_notes") or {}).items()],
             "support": [
                 _("%(count)s %(unit_type)s of %(nation)s from %(region)s")
                 % {
                     "count": s.get("count"),
                     "unit_type": s.get("unit_type"),
-                    "nation": name(s.get("nation")),
+                    "nation": _name(names, s.get("nation")),
                     "region": s.get("region"),
                 }
                 for s in side.get("support", [])
@@ -104,18 +84,7 @@ def battle_card(
         }
         for side in sides
     ]
-    roles = [s["role"] for s in card["sides"]]
-    card["headline"] = (
-        _("%(first)s (%(first_role)s) against %(second)s (%(second_role)s)")
-        % {
-            "first": card["sides"][0]["name"],
-            "first_role": roles[0],
-            "second": card["sides"][1]["name"],
-            "second_role": roles[1],
-        }
-        if len(sides) == 2
-        else ""
-    )
+    _headline(card)
     card["term_rows"] = _term_rows(sides)
     card["max_kta"] = max([1, *(s["kta"] or 0 for s in card["sides"])])
     low, high = ([*(data.get("row_range") or []), None, None])[:2]
@@ -129,7 +98,7 @@ def battle_card(
         else ""
     )
     card["past_threshold"] = data.get("past_threshold")
-    card["winner"] = name(_side_name(sides, data.get("winner"))) if data.get("winner") else None
+    card["winner"] = _name(names, _side_name(sides, data.get("winner"))) if data.get("winner") else None
     cap = data.get("winners_cap")
     card["cap_text"] = (
         _(
@@ -137,15 +106,120 @@ def battle_card(
             "a winner never loses more units than the loser"
         )
         % {
-            "side": name(_side_name(sides, cap.get("side"))),
+            "side": _name(names, _side_name(sides, cap.get("side"))),
             "before": cap.get("from"),
             "after": cap.get("to"),
         }
         if cap
         else ""
     )
-    if kind == "meeting":
-        card["result"] = _meeting_result(data, card["winner"], name)
+    _result(card, data, names)
+    _support_rows(card, data, support, names)
+    return card
+
+
+# A battle system's card: the function that lays the report out, and its page and mail templates.
+CARDS = {
+    "iron_fist": (iron_fist_card, "frontend/_battle_card.html", "frontend/email/_battle_card.txt"),
+}
+PLAIN_CARD = (plain_card, "frontend/cards/plain.html", "frontend/cards/plain.txt")
+
+
+def _name(names: dict[str, str], code: str | None) -> str:
+    return names.get(code, code) if code else _("nobody")
+
+
+def _card_head(data: dict[str, Any], names: dict[str, str]) -> dict[str, Any]:
+    """What every card starts with: the place, the kind of battle and why it ended as it did."""
+    kind = data.get("kind", "")
+    region = data.get("region", "")
+    return {
+        "kind": kind,
+        "kind_words": word("battle", kind),
+        "region": region,
+        "anchor": card_anchor(kind, region),
+        "terrain": word("terrain", data.get("terrain")) or None,
+        "weather": word("weather", data.get("weather")) or None,
+        "conquest": bool(data.get("conquest")),
+        "decided_by": message_text(data.get("decided_by")),
+        "decided_anchor": rule_anchor(message_rule(data.get("decided_by"))),
+        "owner_after": _name(names, data.get("owner_after")) if "owner_after" in data else None,
+        "title": str(TITLES.get(kind, gettext_lazy("Battle of %(region)s")))
+        % {"region": and_list(region.split("|"))},
+    }
+
+
+def _unopposed(
+    card: dict[str, Any],
+    data: dict[str, Any],
+    names: dict[str, str],
+    support: dict[str, list[dict[str, Any]]] | None,
+) -> dict[str, Any]:
+    """An occupation without a battle (IRON_FIST.md §7.1): who moved in, from whom."""
+    region = card["region"]
+    attackers = data.get("nations", [])
+    who = and_list(_name(names, n) for n in attackers)
+    card["headline"] = ngettext("%(who)s attacks", "%(who)s attack", len(attackers)) % {"who": who}
+    card["unopposed"] = [
+        {"nation": _name(names, n), "units": units_text(data.get("units", {}).get(n))} for n in attackers
+    ]
+    if data.get("defender"):
+        card["result"] = ngettext(
+            "%(who)s takes %(region)s from %(defender)s without a fight.",
+            "%(who)s take %(region)s from %(defender)s without a fight.",
+            len(attackers),
+        ) % {"who": who, "region": region, "defender": _name(names, data["defender"])}
+    else:
+        card["result"] = ngettext(
+            "%(who)s takes %(region)s (unowned) without a fight.",
+            "%(who)s take %(region)s (unowned) without a fight.",
+            len(attackers),
+        ) % {"who": who, "region": region}
+    holder = data.get("owner_after")
+    if len(attackers) > 1 and holder:
+        card["result"] += " " + _("%(nation)s holds it (§7.2).") % {"nation": _name(names, holder)}
+    card["sides"] = []
+    card["subtitle"] = _subtitle(card)
+    _support_rows(card, data, support, names)
+    return card
+
+
+def _side_head(side: dict[str, Any], losses: dict[str, Any], names: dict[str, str]) -> dict[str, Any]:
+    """A side as every card shows it: its nations, role, units, losses, what was left and how it did."""
+    return {
+        "name": and_list(_name(names, n) for n in side.get("nations", [side.get("name")])),
+        "role": word("role", side.get("role", "")),
+        "units": "; ".join(
+            (f"{_name(names, n)}: " if len(side.get("units", {})) > 1 else "") + units_text(u)
+            for n, u in side.get("units", {}).items()
+        )
+        or _("none"),
+        "outcome": word("outcome", side.get("outcome", "")),
+        "losses": units_text(_side_losses(side, losses)),
+        "after": units_text(_after(side, losses)),
+    }
+
+
+def _headline(card: dict[str, Any]) -> None:
+    sides = card["sides"]
+    card["headline"] = (
+        _("%(first)s (%(first_role)s) against %(second)s (%(second_role)s)")
+        % {
+            "first": sides[0]["name"],
+            "first_role": sides[0]["role"],
+            "second": sides[1]["name"],
+            "second_role": sides[1]["role"],
+        }
+        if len(sides) == 2
+        else ""
+    )
+
+
+def _result(card: dict[str, Any], data: dict[str, Any], names: dict[str, str]) -> None:
+    """The result in one sentence, and the subtitle under the title."""
+    region = card["region"]
+    if card["kind"] == "meeting":
+        card["result"] = _meeting_result(data, card["winner"], lambda code: _name(names, code))
     elif card["conquest"]:
         card["result"] = _("%(nation)s takes %(region)s.") % {
             "nation": card["owner_after"] or card["winner"],
@@ -159,8 +233,6 @@ def battle_card(
     else:
         card["result"] = _("A draw; %(region)s does not change hands.") % {"region": region}
     card["subtitle"] = _subtitle(card)
-    _support_rows(card, data, support, names)
-    return card
 
 
 def card_anchor(kind: str, region: str) -> str:

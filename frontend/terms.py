@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
+from typing import Any
 
 from django.utils.translation import get_language, gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from campaign.messages import said
+from rules.engine.messages import Message
 from rules.engine.order_words import order_description
 from rules.engine.ruleset import Ruleset
 
@@ -42,6 +44,7 @@ WORDS: dict[str, Mapping[str, object]] = {
     "status": {
         "open": pgettext_lazy("turn status", "open"),
         "processing": pgettext_lazy("turn status", "processing"),
+        "battles_pending": pgettext_lazy("turn status", "battles pending"),
         "resolved": pgettext_lazy("turn status", "resolved"),
         "failed": pgettext_lazy("turn status", "failed"),
     },
@@ -79,6 +82,7 @@ WORDS: dict[str, Mapping[str, object]] = {
         "resume": pgettext_lazy("audit", "resume"),
         "lifecycle": pgettext_lazy("audit", "life cycle"),
         "rollback": pgettext_lazy("audit", "rollback"),
+        "battle_system": pgettext_lazy("audit", "battle system"),
     },
     "battle": {
         "normal": _("normal battle"),
@@ -196,6 +200,21 @@ def phrase(text: str | None) -> str:
             said += gettext(", more than it had: all %(count)s") % {"count": everything["n"]}
         return said
     return text
+
+
+def message_text(value: Any) -> str:
+    """A stored message in the reader's language: a code with parameters (`rules.engine.messages`), or the
+    English sentence a report stored before messages were data, through `phrase`."""
+    if isinstance(value, Mapping) and "code" in value:
+        return said(Message.from_dict(value))
+    return phrase(value if isinstance(value, str) else "")
+
+
+def message_rule(value: Any) -> str | None:
+    """The rule a stored message cites ("§5 exception 2"), for its link to the rules page."""
+    if isinstance(value, Mapping):
+        return (value.get("params") or {}).get("rule")
+    return value if isinstance(value, str) else None
 
 
 def unit_name(ruleset: Ruleset, code: str) -> str:

@@ -15,8 +15,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from campaign.api import SLUG, CampaignScoped, IsPlayerToWrite
+from campaign.api_errors import refusal
 from campaign.selectors import orders_visible, turns_of
-from config.api_errors import refusal
 from orders.models import Order
 from orders.serializers import OrderInputSerializer, OrderSerializer
 from orders.services import OrderDraft, OrderError, order_change, order_delete, order_submit

@@ -16,11 +16,11 @@ from rest_framework.reverse import reverse
 
 from campaign.api import NUMBER, SLUG, CampaignScoped, IsGM
 from campaign.models import Turn
+from campaign.queue import turn_queue, turn_retry
 from campaign.selectors import reports_visible
 from campaign.serializers import TurnQueuedSerializer, TurnStatusSerializer
 from rules.models import Report
 from rules.serializers import ReportSerializer, ReportSummarySerializer
-from rules.services import turn_queue, turn_retry
 
 POSITION = OpenApiParameter(
     "position", int, OpenApiParameter.PATH, description="The battle's place in the turn's resolution order."

@@ -1,6 +1,9 @@
 """Adjudication case files (shared/rules/cases/README.md): load one, run the engine, compare.
 
-A case that cannot be read, or whose turn the engine refuses, is a failed case with a message; the
+A file is routed to its battle system (BATTLE_SYSTEMS.md, "The case runner"): by its top-level `kind`
+(`close_combat` or `turn`: tabletop), else `system`, else `ruleset.battle_system`, else Iron Fist. A system
+with a case runner of its own (`BattleSystem.case_check`) runs it; the others are run here, in the Iron Fist
+format. A case that cannot be read, or whose turn the engine refuses, is a failed case with a message; the
 runner never stops on a traceback.
 """
 
@@ -25,12 +28,10 @@ from rules.engine import (
     ruleset_build,
 )
 from rules.engine.ruleset import Ruleset
+from rules.engine.seam import DiceError, ScriptedDice
+from rules.engine.systems import DEFAULT_SYSTEM, CaseError, SystemUnavailable, system_get
 
 BATTLE_KEYS = ("kind", "region", "kta", "difference", "winner", "row", "losses", "conquest")
-
-
-class CaseError(ValueError):
-    """The case file is malformed; the message says where."""
 
 
 @dataclass(frozen=True)
@@ -41,14 +42,44 @@ class Case:
     ruleset: Ruleset
     seed: int
     expect: Mapping[str, Any]
+    rolls: tuple[Any, ...] | None = None  # scripted dice instead of the seed
+
+
+def case_read(path: Path) -> Any:
+    try:
+        return yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, yaml.YAMLError) as error:
+        raise CaseError(f"cannot read the file: {' '.join(str(error).split())}") from None
 
 
 def case_load(path: Path) -> Case:
+    return case_parse(case_read(path), path=path)
+
+
+def case_system(data: Any) -> str:
+    """Which battle system a case file is for (BATTLE_SYSTEMS.md, "The case runner")."""
+    if not isinstance(data, Mapping):
+        return DEFAULT_SYSTEM
+    if data.get("kind") in ("close_combat", "turn"):
+        return "tabletop"
+    if isinstance(data.get("system"), str):
+        return data["system"]
+    ruleset = data.get("ruleset")
+    if isinstance(ruleset, Mapping) and isinstance(ruleset.get("battle_system"), str):
+        return ruleset["battle_system"]
+    return DEFAULT_SYSTEM
+
+
+def case_run(path: Path) -> str | None:
+    """Run one case file with its battle system: None when it passes, else the first mismatch."""
+    data = case_read(path)
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, yaml.YAMLError) as error:
-        raise CaseError(f"cannot read the file: {' '.join(str(error).split())}") from None
-    return case_parse(data, path=path)
+        system = system_get(case_system(data))
+    except SystemUnavailable as error:
+        return str(error)
+    if system.case_check is not None:
+        return system.case_check(data, path)
+    return case_check(case_parse(data, path=path))
 
 
 def case_parse(data: Any, *, path: Path = Path("<case>")) -> Case:
@@ -106,8 +137,17 @@ def case_parse(data: Any, *, path: Path = Path("<case>")) -> Case:
     seed = data.get("seed", 0)
     if not isinstance(seed, int):
         raise CaseError(f"seed: expected a whole number, got {seed!r}")
+    rolls = data.get("rolls")
+    if rolls is not None and not isinstance(rolls, list):
+        raise CaseError(f"rolls: expected a list of numbers, got {rolls!r}")
     return Case(
-        path, str(data.get("name", path.stem)), turn, ruleset, seed, _mapping(data["expect"], "expect")
+        path,
+        str(data.get("name", path.stem)),
+        turn,
+        ruleset,
+        seed,
+        _mapping(data["expect"], "expect"),
+        None if rolls is None else tuple(rolls),
     )
 
 
@@ -119,7 +159,13 @@ def _mapping(value: Any, where: str) -> Mapping[str, Any]:
 
 def case_check(case: Case) -> str | None:
     """Run the case; the first mismatch as "where: expected X, got Y", or None when all is as expected."""
-    result = resolve_turn(case.turn, case.ruleset, case.seed)
+    dice = None if case.rolls is None else ScriptedDice(case.rolls)
+    try:
+        result = resolve_turn(case.turn, case.ruleset, case.seed, dice=dice)
+        if dice is not None:
+            dice.finish()
+    except DiceError as error:
+        return f"rolls: {error}"
     for mismatch in _mismatches(case.expect, result):
         return mismatch
     return None
@@ -192,7 +238,7 @@ def cases_run(directories: Iterable[str | Path]) -> tuple[int, list[str]]:
             continue
         for path in sorted(directory.glob("*.yaml")):
             try:
-                mismatch = case_check(case_load(path))
+                mismatch = case_run(path)
             except CaseError as error:
                 mismatch = str(error)
             except Exception as error:  # a turn the engine refused, or a bug: a failed case, not a traceback

@@ -23,7 +23,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from campaign.gm_services import User, audit_write, gm_check
+from campaign.gm.access import User, audit_write, gm_check
 from campaign.messages import status_word
 from campaign.models import GMModifier, Nation, Region, Stack, Turn
 from orders.models import Order
@@ -63,7 +63,7 @@ class RollbackOutcome:
 def turn_preview(*, turn_id: int, by: User, now: Clock = timezone.now) -> TurnPreview:
     """Run the engine on the open turn as it stands, with the turn's seed; store the result, nothing else."""
     turn = Turn.objects.select_related("campaign").get(pk=turn_id)
-    gm_check(user=by, campaign=turn.campaign)
+    gm_check(by=by, campaign=turn.campaign)
     _open_check(turn)
     loaded = turn_load(turn=turn)
     try:
@@ -89,7 +89,7 @@ def turn_preview(*, turn_id: int, by: User, now: Clock = timezone.now) -> TurnPr
 def turn_preview_get(*, turn_id: int, by: User) -> TurnPreview | None:
     """The turn's last preview, for the GM to read its reports (`result["battles"]`); None if none."""
     turn = Turn.objects.select_related("campaign").get(pk=turn_id)
-    gm_check(user=by, campaign=turn.campaign)
+    gm_check(by=by, campaign=turn.campaign)
     return TurnPreview.objects.filter(turn=turn).first()
 
 
@@ -101,7 +101,7 @@ def turn_publish(*, turn_id: int, by: User, now: Clock = timezone.now) -> Publis
     the preview") and how the result differs; both are recorded on the preview.
     """
     turn = Turn.objects.select_related("campaign").get(pk=turn_id)
-    gm_check(user=by, campaign=turn.campaign)
+    gm_check(by=by, campaign=turn.campaign)
     _open_check(turn)
     processed = turn_process(turn_id=turn_id, now=now)
     if processed is None:
@@ -158,7 +158,7 @@ def turn_rollback(
     with transaction.atomic():
         turn = Turn.objects.select_for_update(of=("self",)).select_related("campaign").get(pk=turn_id)
         campaign = turn.campaign
-        gm_check(user=by, campaign=campaign)
+        gm_check(by=by, campaign=campaign)
         if turn.status != Turn.Status.RESOLVED:
             raise InputError.of(
                 "turn", "rollback_not_resolved", number=turn.number, status=status_word(turn.status)
@@ -218,14 +218,14 @@ def turn_rollback(
 def turn_archives(*, turn_id: int, by: User) -> list[TurnArchive]:
     """The turn's rolled-back results, newest first; each `result["battles"]` holds its reports."""
     turn = Turn.objects.select_related("campaign").get(pk=turn_id)
-    gm_check(user=by, campaign=turn.campaign)
+    gm_check(by=by, campaign=turn.campaign)
     return list(TurnArchive.objects.filter(turn=turn).order_by("-archived_at", "-id"))
 
 
 def turn_result_diff(*, turn_id: int, by: User, archive_id: int | None = None) -> ResultDiff:
     """The turn's current result against its last archived one (or `archive_id`): battles, owners, stacks."""
     turn = Turn.objects.select_related("campaign").get(pk=turn_id)
-    gm_check(user=by, campaign=turn.campaign)
+    gm_check(by=by, campaign=turn.campaign)
     archives = TurnArchive.objects.filter(turn=turn).order_by("-archived_at", "-id")
     archive = archives.filter(pk=archive_id).first() if archive_id is not None else archives.first()
     if archive is None:

@@ -2,10 +2,8 @@
 
 turn_process(turn_id=...)      what the Celery task and `manage.py process_turn` call
 turn_load(turn=...)            the world as the engine will see it (processing and the GM's preview)
-turn_reopen(turn_id=...)       a failed turn back to open, once the GM has read the error
-turn_retry(turn_id=...)        reopen and queue: the GM's retry of a failed turn
-turn_queue(turn_id=...)        queue processing once the caller's transaction commits
-turns_due_queue()              queue every open turn past its deadline (Celery beat, every minute)
+
+Queueing a turn, reopening and retrying a failed one are claims of their own, in campaign.queue.
 """
 
 from __future__ import annotations
@@ -69,9 +67,10 @@ def turn_process(
         if turn is None:
             logger.info("turn %s: gone", turn_id)
             return None
-        claimed = Turn.objects.filter(pk=turn_id, status=Turn.Status.OPEN).update(
-            status=Turn.Status.PROCESSING
-        )
+        # An open turn, or one whose battles were waiting for results (re-planned with the entries so far).
+        claimed = Turn.objects.filter(
+            pk=turn_id, status__in=(Turn.Status.OPEN, Turn.Status.BATTLES_PENDING)
+        ).update(status=Turn.Status.PROCESSING)
         if claimed != 1:
             logger.info("turn %s: %s, not open; another process got there first", turn_id, turn.status)
             return None
@@ -115,6 +114,14 @@ def _turn_resolve(*, turn: Turn, now: Callable[[], datetime], stage: Stage) -> N
         ruleset = campaign.ruleset()
     with stage("resolve"):
         result = engine.resolve_turn(loaded.turn_input, ruleset, turn.seed_value)
+    if result.pending:
+        # Battles fought elsewhere have no result yet: the turn waits for them with the world unchanged,
+        # keeping the plan so far (BATTLE_SYSTEMS.md, `Pending`).
+        turn.status = Turn.Status.BATTLES_PENDING
+        turn.result = result.to_dict()
+        turn.error = ""
+        turn.save(update_fields=["status", "result", "error"])
+        return
     with stage("write"):
         # The world before the turn, in one row, so that the GM can roll the turn back exactly.
         TurnSnapshot.objects.create(
@@ -165,55 +172,3 @@ def _report_nations_insert(*, turn_id: int, rows: list[dict[str, int]]) -> None:
     )
     with connection.cursor() as cursor:
         cursor.execute(sql, [rows_payload(fields, rows), turn_id])
-
-
-def turn_reopen(*, turn_id: int) -> bool:
-    """Reopen a failed turn (the GM has read the error). False when the turn was not failed."""
-    return (
-        Turn.objects.filter(pk=turn_id, status=Turn.Status.FAILED).update(
-            status=Turn.Status.OPEN, error="", queued_at=None
-        )
-        == 1
-    )
-
-
-def turn_retry(*, turn_id: int) -> bool:
-    """Reopen a failed turn and queue it again. False when the turn was not failed."""
-    with transaction.atomic():
-        reopened = turn_reopen(turn_id=turn_id)
-        if reopened:
-            turn_queue(turn_id=turn_id)
-    return reopened
-
-
-def turns_due_queue(*, now: Callable[[], datetime] = timezone.now) -> int:
-    """Queue every open turn whose deadline has passed, once; Celery beat runs this every minute.
-
-    Each turn is claimed first (campaign.lifecycle.turn_queue_claim), so two beats running at once queue
-    it once. A paused campaign's deadline is frozen: its turn waits for the GM to resume.
-    """
-    moment = now()
-    due = list(
-        Turn.objects.filter(
-            status=Turn.Status.OPEN,
-            deadline__lte=moment,
-            queued_at__isnull=True,
-            campaign__paused_at__isnull=True,
-        )
-        .order_by("deadline")
-        .values_list("pk", flat=True)
-    )
-    queued = 0
-    with transaction.atomic():
-        for turn_id in due:
-            if lifecycle.turn_queue_claim(turn_id=turn_id, now=moment):
-                turn_queue(turn_id=turn_id)
-                queued += 1
-    return queued
-
-
-def turn_queue(*, turn_id: int) -> None:
-    """Queue processing once the current transaction commits, so the worker sees what the caller wrote."""
-    from rules.tasks import process_turn  # the task module imports this one
-
-    transaction.on_commit(lambda: process_turn.delay(turn_id))

@@ -1,10 +1,13 @@
-"""Celery tasks: thin shells around rules.services."""
+"""Celery tasks of turn processing: thin shells around rules.services and campaign.queue.
+
+The services queue them by name (campaign.queue), so nothing below imports this module."""
 
 from __future__ import annotations
 
 from celery import shared_task
 
-from rules.services import turn_process, turns_due_queue
+from campaign.queue import turns_due_queue
+from rules.services import turn_process
 
 
 # acks_late + reject_on_worker_lost: a worker that dies mid-turn leaves the message for another worker;

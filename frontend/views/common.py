@@ -8,8 +8,8 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
-from django.utils.translation import gettext as _
 
+from campaign.durations import time_left_words
 from campaign.models import Campaign, Turn
 from campaign.selectors import Viewer, viewer_get
 from frontend.selectors import color_safe
@@ -47,19 +47,5 @@ def topbar(viewer: Viewer, turn: Turn | None) -> dict[str, Any]:
         left = turn.deadline - timezone.now()
         bar["deadline"] = turn.deadline
         bar["deadline_passed"] = left.total_seconds() <= 0
-        bar["time_left"] = _duration(left)
+        bar["time_left"] = time_left_words(left)
     return bar
-
-
-def _duration(left) -> str:
-    seconds = int(left.total_seconds())
-    if seconds <= 0:
-        return _("deadline passed")
-    days, rest = divmod(seconds, 86400)
-    hours, rest = divmod(rest, 3600)
-    minutes = rest // 60
-    if days:
-        return _("%(days)s d %(hours)s h left") % {"days": days, "hours": hours}
-    if hours:
-        return _("%(hours)s h %(minutes)s min left") % {"hours": hours, "minutes": minutes}
-    return _("%(minutes)s min left") % {"minutes": minutes}

@@ -9,7 +9,7 @@ from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 
-from campaign.gm_services import GMInputError
+from campaign.gm.access import GMInputError
 from campaign.lifecycle import time_zone_of, time_zone_set
 from campaign.middleware import time_zone_remember
 from frontend.gm_forms import TimeZoneForm

@@ -46,7 +46,8 @@ def aftermath_apply(phase: Phase) -> dict[str, str | None]:
             if count <= 0:
                 continue
             unit = ruleset.unit_types[unit_type]
-            reach = ruleset.ranges.get(unit_type, 1) if unit.role == "air" else 1
+            rebases = unit.role == "air" and phase.system.policies.air_rebases_after_conquest
+            reach = ruleset.ranges.get(unit_type, 1) if rebases else 1
             options = [r for r, d in world.within(region, reach).items() if d > 0 and owners[r] == loser]
             options.sort()
             strength = {
@@ -61,7 +62,7 @@ def aftermath_apply(phase: Phase) -> dict[str, str | None]:
                     count,
                     region,
                     destination,
-                    ("rebased" if unit.role == "air" else "retreated")
+                    ("rebased" if rebases else "retreated")
                     if destination
                     else "destroyed: no region of its own to retreat to",
                 )

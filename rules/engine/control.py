@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from .battle import Battle, Field, battle_fight
 from .forces import attacking_side, groups_take_losses, units_of
 from .phase import AttackGroup, Phase
+from .seam import BattleOutcome, Pending
 
 Bloc = tuple[str, ...]
 
@@ -54,7 +54,7 @@ def _settle(phase: Phase, region: str, nations: Sequence[str]) -> str | None:
         return next(iter(strength), None)
     most = max(strength.values())
     tied = [n for n, s in strength.items() if s == most]
-    holder = phase.rng.choice(tied) if len(tied) > 1 else tied[0]
+    holder = phase.dice.choice(tied) if len(tied) > 1 else tied[0]
     phase.settlements.append(
         {"region": region, "units": strength, "tied": tied if len(tied) > 1 else [], "holder": holder}
     )
@@ -78,11 +78,14 @@ def _blocs_fight(phase: Phase, region: str, blocs: list[Bloc]) -> Bloc:
         smallest = min(parties, key=lambda b: (_strength(phase, region, b), -min(index[n] for n in b)))
         rest = [b for b in parties if b is not smallest]
         combined = tuple(phase.world.nation_order(n for b in rest for n in b))
-        battle, report = _fight(phase, region, smallest, combined)
-        mine = battle.sides.index(next(s for s in battle.sides if s.nations == smallest))
+        fought = _fight(phase, region, smallest, combined)
+        if fought is None:
+            return ()
+        battle, sides, report = fought
+        mine = sides.index(smallest)
         small_left = _strength(phase, region, smallest)
         rest_left = _strength(phase, region, combined)
-        if battle.winner == mine and battle.difference > phase.ruleset.conquest_threshold:
+        if battle.winner == mine and battle.decisive:
             takes = small_left > 0
         elif battle.winner == mine:
             takes = small_left > rest_left
@@ -94,43 +97,47 @@ def _blocs_fight(phase: Phase, region: str, blocs: list[Bloc]) -> Bloc:
         parties = [b for b in rest if _strength(phase, region, b) > 0]
     if len(parties) <= 1:
         return parties[0] if parties else ()
-    battle, report = _fight(phase, region, parties[0], parties[1])
-    left = [_strength(phase, region, s.nations) for s in battle.sides]
+    fought = _fight(phase, region, parties[0], parties[1])
+    if fought is None:
+        return ()
+    battle, sides, report = fought
+    left = [_strength(phase, region, nations) for nations in sides]
     holder: Bloc = ()
-    if battle.winner is not None and battle.difference > phase.ruleset.conquest_threshold:
+    if battle.winner is not None and battle.decisive:
         winner, other = battle.winner, 1 - battle.winner
-        holder = (
-            battle.sides[winner].nations
-            if left[winner]
-            else battle.sides[other].nations
-            if left[other]
-            else ()
-        )
+        holder = sides[winner] if left[winner] else sides[other] if left[other] else ()
     elif left[0] != left[1]:
-        holder = battle.sides[0 if left[0] > left[1] else 1].nations
+        holder = sides[0 if left[0] > left[1] else 1]
     elif battle.winner is not None and left[battle.winner]:
-        holder = battle.sides[battle.winner].nations
+        holder = sides[battle.winner]
     report["conquest"] = bool(holder)
     return holder
 
 
-def _fight(phase: Phase, region: str, first: Bloc, second: Bloc) -> tuple[Battle, dict[str, Any]]:
-    """One control battle: every party an attacker, no fortification, pincer or home defence (§7.2)."""
+def _fight(
+    phase: Phase, region: str, first: Bloc, second: Bloc
+) -> tuple[BattleOutcome, tuple[Bloc, Bloc], dict[str, Any]] | None:
+    """One control battle: every party an attacker, no fortification, pincer or home defence (§7.2).
+
+    None when the battle is fought elsewhere and has no result yet."""
     world = phase.world
     sides = [
         attacking_side(phase, _groups(phase, region, bloc), region, pincer=False) for bloc in (first, second)
     ]
     sides.sort(key=lambda s: min(world.nation_index[n] for n in s.nations))
     spot = world.regions[region]
-    ground_field = Field("control", region, (region,), spot.terrain, world.region_weather(region))
-    battle = battle_fight(
-        ground_field,
+    phase.control_rounds[region] = phase.control_rounds.get(region, 0) + 1
+    outcome = phase.fight(
+        "control",
+        f"control:{region}:{phase.control_rounds[region]}",
+        region,
+        (region,),
+        spot.terrain,
+        world.region_weather(region),
         (sides[0], sides[1]),
-        ruleset=phase.ruleset,
-        rng=phase.rng,
-        nation_index=world.nation_index,
     )
-    groups_take_losses(_groups(phase, region, first + second), battle)
-    phase.record_support(battle)
-    phase.battles.append(battle.report)
-    return battle, battle.report
+    phase.battles.append(outcome.report)
+    if isinstance(outcome, Pending):
+        return None
+    groups_take_losses(_groups(phase, region, first + second), outcome)
+    return outcome, (sides[0].nations, sides[1].nations), outcome.report

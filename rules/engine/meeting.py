@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from .battle import Field, Side, battle_fight
 from .forces import groups_take_losses, modifiers_for
 from .phase import Phase
+from .seam import BattleSide, Force, Pending
 from .world import WEATHERS
 
 
@@ -12,48 +12,51 @@ def meetings_resolve(phase: Phase) -> None:
     """Fight every meeting engagement, before all other battles, in (lower, higher) region-id order."""
     by_route = {(g.origin, g.target): g for g in phase.all_groups()}
     borders = sorted({tuple(sorted(route)) for route in by_route if route[::-1] in by_route})
-    world, ruleset = phase.world, phase.ruleset
+    world = phase.world
     for low, high in borders:
         groups = sorted(
             (by_route[(low, high)], by_route[(high, low)]), key=lambda g: world.nation_index[g.nation]
         )
         regions = (low, high)
         sides = tuple(
-            Side(
+            BattleSide(
                 nations=(g.nation,),
                 role="attacker",
-                ground={g.nation: dict(g.units)},
+                forces=(Force(g.nation, g.origin, dict(g.units)),),
                 support=phase.supporters((g.nation,), regions, exclude=None),
                 modifiers=modifiers_for(phase, g.target, (g.nation,)),
             )
             for g in groups
         )
-        ground_field = Field(
-            "meeting", f"{low}|{high}", regions, _terrain(phase, regions), _weather(phase, regions)
+        label = f"{low}|{high}"
+        outcome = phase.fight(
+            "meeting",
+            f"meeting:{label}",
+            label,
+            regions,
+            _terrain(phase, regions),
+            _weather(phase, regions),
+            sides,
         )
-        battle = battle_fight(
-            ground_field, sides, ruleset=ruleset, rng=phase.rng, nation_index=world.nation_index
-        )
-        groups_take_losses(groups, battle)
-        phase.record_support(battle)
         continuing = None
-        if battle.winner is not None and battle.difference > ruleset.conquest_threshold:
-            winner = groups[battle.winner]
-            if winner.total() > 0:
-                continuing = winner
+        if not isinstance(outcome, Pending):
+            groups_take_losses(groups, outcome)
+            # §6: a decisive winner (Iron Fist: past the threshold) with units left continues.
+            if outcome.winner is not None and outcome.decisive and groups[outcome.winner].total() > 0:
+                continuing = groups[outcome.winner]
         # The loser's survivors (and a winner that does not continue) go home at once and defend it.
         for group in groups:
             if group is not continuing:
                 phase.add_units(group.origin, group.nation, group.units)
                 phase.groups[group.target].remove(group)
-        battle.report["conquest"] = False
-        battle.report["continues"] = (
+        outcome.report["conquest"] = False
+        outcome.report["continues"] = (
             {"nation": continuing.nation, "into": continuing.target, "units": dict(continuing.units)}
             if continuing
             else None
         )
-        battle.report["returned"] = {g.nation: g.origin for g in groups if g is not continuing}
-        phase.battles.append(battle.report)
+        outcome.report["returned"] = {g.nation: g.origin for g in groups if g is not continuing}
+        phase.battles.append(outcome.report)
 
 
 def _terrain(phase: Phase, regions: tuple[str, ...]) -> str:

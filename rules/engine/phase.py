@@ -6,14 +6,14 @@ read and update one `Phase`; nothing outside the engine ever sees it.
 
 from __future__ import annotations
 
-import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .battle import Battle, Supporter
 from .ruleset import Ruleset
+from .seam import REPORT_FORMAT, BattleCall, BattleOutcome, BattleSide, DiceSource, Pending, Supporter
 from .state import Movement, Order, OrderKind
+from .systems import BattleSystem
 from .world import Counts, World
 
 
@@ -34,7 +34,8 @@ class AttackGroup:
 class Phase:
     world: World
     ruleset: Ruleset
-    rng: random.Random
+    system: BattleSystem
+    dice: DiceSource
     garrison: dict[str, dict[str, Counts]]  # region -> nation -> units standing there (not attacking)
     groups: dict[str, list[AttackGroup]]  # target region -> attacks into it still under way
     supporting: dict[tuple[str, str, str], int]  # (nation, region, type) -> units supporting (§3)
@@ -45,6 +46,9 @@ class Phase:
     winning_blocs: dict[str, list[str]] = field(default_factory=dict)  # region -> bloc that won control
     settlements: list[dict[str, Any]] = field(default_factory=list)
     movements: list[Movement] = field(default_factory=list)
+    control_rounds: dict[str, int] = field(default_factory=dict)  # region -> control battles fought there
+    pending: list[Pending] = field(default_factory=list)  # battles fought elsewhere, still without a result
+    inputs: Mapping[str, Any] = field(default_factory=dict)  # the system's own turn inputs
     _supporters_at: dict[str, list[tuple[str, str, int]]] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -79,7 +83,7 @@ class Phase:
         `exclude` is (nation, region) of the defender whose artillery fights on the ground there.
         """
         ranges = self.ruleset.ranges
-        if not ranges:
+        if not ranges or not self.system.policies.support_from_range:
             return ()
         reach = [self.world.within(r, max(ranges.values())) for r in regions]
         wanted = set(nations)
@@ -98,17 +102,64 @@ class Phase:
         found.sort(key=lambda s: (order[s.nation], s.region, types.index(s.unit_type)))
         return tuple(found)
 
-    def record_support(self, battle: Battle) -> None:
-        """Remember, for each supporting stack, how its side did (for §8-9 support losses)."""
-        for index, side in enumerate(battle.sides):
+    def fight(
+        self,
+        kind: str,
+        key: str,
+        label: str,
+        regions: tuple[str, ...],
+        terrain: str,
+        weather: str,
+        sides: tuple[BattleSide, BattleSide],
+        *,
+        fort: int = 0,
+        home: str | None = None,
+    ) -> BattleOutcome | Pending:
+        """The battle step: the campaign's battle system decides this battle (rules/engine/seam.py).
+
+        The report is stamped with the system and the report format; supporting stacks remember how
+        their side did (§8-9). A pending battle is remembered for the turn's status.
+        """
+        call = BattleCall(
+            key=key,
+            kind=kind,
+            label=label,
+            regions=regions,
+            terrain=terrain,
+            weather=weather,
+            sides=sides,
+            ruleset=self.ruleset,
+            dice=self.dice,
+            nation_index=self.world.nation_index,
+            fort=fort,
+            home=home,
+            inputs=self.inputs,
+        )
+        outcome = self.system.fight(call)
+        outcome.report.update({"system": self.system.name, "format": REPORT_FORMAT, "key": key})
+        # Who may read the report (fog of war): every nation of either side, in nation-id order.
+        outcome.report.setdefault(
+            "nations", self.world.nation_order({n for side in sides for n in side.nations})
+        )
+        if isinstance(outcome, Pending):
+            self.pending.append(outcome)
+            return outcome
+        for index, side in enumerate(sides):
             for s in side.support:
-                key = (s.nation, s.region, s.unit_type)
-                self.support_outcomes.setdefault(key, []).append(
-                    (battle.report["region"], battle.outcome_for(index))
+                self.support_outcomes.setdefault((s.nation, s.region, s.unit_type), []).append(
+                    (label, outcome.outcome_for(index))
                 )
+        return outcome
 
 
-def phase_start(world: World, ruleset: Ruleset, orders: Sequence[Order], rng: random.Random) -> Phase:
+def phase_start(
+    world: World,
+    ruleset: Ruleset,
+    system: BattleSystem,
+    orders: Sequence[Order],
+    dice: DiceSource,
+    inputs: Mapping[str, Any],
+) -> Phase:
     """Apply the accepted orders' movement (§2 step 2) and take the support snapshot (§3)."""
     garrison: dict[str, dict[str, Counts]] = {
         region: {nation: dict(units) for nation, units in by_nation.items()}
@@ -154,5 +205,12 @@ def phase_start(world: World, ruleset: Ruleset, orders: Sequence[Order], rng: ra
     for group in sorted(groups.values(), key=lambda g: (g.target, g.origin)):
         by_target.setdefault(group.target, []).append(group)
     return Phase(
-        world=world, ruleset=ruleset, rng=rng, garrison=garrison, groups=by_target, supporting=supporting
+        world=world,
+        ruleset=ruleset,
+        system=system,
+        dice=dice,
+        garrison=garrison,
+        groups=by_target,
+        supporting=supporting,
+        inputs=inputs,
     )

@@ -2,14 +2,36 @@
 
 from __future__ import annotations
 
-from .battle import Field, Side, battle_fight
-from .forces import attacking_side, groups_take_losses, modifiers_for, nation_units, units_of
+from .forces import attacking_side, defender_takes_losses, groups_take_losses, modifiers_for, nation_units
+from .messages import Message, gettext_noop, messages_register
 from .phase import Phase
+from .seam import REPORT_FORMAT, BattleOutcome, BattleSide, Force, Pending
+
+messages_register(
+    {
+        "outcome.unopposed": gettext_noop("no defending ground units ({rule})"),
+        "outcome.neither_left": gettext_noop(
+            "neither side has ground units left: the region stays with the defender ({rule})"
+        ),
+        "outcome.attacker_none_left": gettext_noop(
+            "the attacker has no ground units left and conquers nothing ({rule})"
+        ),
+        "outcome.defender_none_left": gettext_noop(
+            "the defender has no ground units left and loses the region ({rule})"
+        ),
+        "outcome.draw": gettext_noop("a draw: the region stays with the defender ({rule})"),
+        "outcome.defender_won": gettext_noop("the defender won and holds the region ({rule})"),
+        "outcome.attacker_won": gettext_noop("the attacker won and takes the region ({rule})"),
+        "outcome.attacker_won_not_decisive": gettext_noop(
+            "the attacker won, not decisively: the region stays with the defender ({rule})"
+        ),
+    }
+)
 
 
 def region_battles_resolve(phase: Phase) -> None:
     """Fight the battle of every attacked region, in region-id order."""
-    world, ruleset = phase.world, phase.ruleset
+    world = phase.world
     for region in sorted(phase.groups):
         groups = phase.groups_into(region)
         if not groups:
@@ -29,7 +51,10 @@ def region_battles_resolve(phase: Phase) -> None:
                     "units": {n: nation_units(groups, n) for n in attackers},
                     "winner": "+".join(sorted(attackers)),
                     "conquest": True,
-                    "decided_by": "no defending ground units (§7.1)",
+                    "decided_by": Message("outcome.unopposed", {"rule": "§7.1"}).to_dict(),
+                    "system": phase.system.name,
+                    "format": REPORT_FORMAT,
+                    "key": f"unopposed:{region}",
                 }
             )
             _conquer(phase, region, attackers)
@@ -37,58 +62,59 @@ def region_battles_resolve(phase: Phase) -> None:
 
         spot = world.regions[region]
         attack = attacking_side(phase, groups, region, pincer=True)
-        defence = Side(
+        defence = BattleSide(
             nations=(defender,),
             role="defender",
-            ground={defender: defending},
+            forces=(Force(defender, region, defending),),
             support=phase.supporters((defender,), (region,), exclude=(defender, region)),
             fort=spot.fort,
             home=spot.home == defender,
             modifiers=modifiers_for(phase, region, (defender,)),
         )
         kind = "joint" if len(attackers) > 1 else "normal"
-        ground_field = Field(kind, region, (region,), spot.terrain, world.region_weather(region))
-        battle = battle_fight(
-            ground_field, (attack, defence), ruleset=ruleset, rng=phase.rng, nation_index=world.nation_index
+        outcome = phase.fight(
+            kind,
+            f"region:{region}",
+            region,
+            (region,),
+            spot.terrain,
+            world.region_weather(region),
+            (attack, defence),
+            fort=spot.fort,
+            home=spot.home,
         )
-        groups_take_losses(groups, battle)
-        here = phase.units_at(region, defender)
-        for unit_type, lost in battle.losses[defender].items():
-            here[unit_type] -= lost
-        phase.record_support(battle)
+        if isinstance(outcome, Pending):
+            phase.battles.append(outcome.report)
+            continue
+        groups_take_losses(groups, outcome)
+        defender_takes_losses(phase, region, defence, outcome)
 
-        attackers_left = units_of(groups)
-        defenders_left = battle.survivors(1, ruleset.ground_types)
-        conquest, why = _outcome(
-            battle.winner, battle.difference, ruleset.conquest_threshold, attackers_left, defenders_left
-        )
-        battle.report["conquest"] = conquest
-        battle.report["decided_by"] = why
-        phase.battles.append(battle.report)
+        attackers_left = sum(g.total() for g in groups)
+        defenders_left = sum(phase.ground(region, defender).values())
+        conquest, why = _outcome(outcome, attackers_left, defenders_left)
+        outcome.report["conquest"] = conquest
+        outcome.report["decided_by"] = why.to_dict()
+        phase.battles.append(outcome.report)
         if conquest:
             _conquer(phase, region, [n for n in attackers if nation_units(groups, n)])
 
 
-def _outcome(
-    winner: int | None, difference: int, threshold: int, attackers_left: int, defenders_left: int
-) -> tuple[bool, str]:
-    """Does the attacker conquer, and why (§5 and its three exceptions)."""
+def _outcome(outcome: BattleOutcome, attackers_left: int, defenders_left: int) -> tuple[bool, Message]:
+    """Does the attacker conquer, and why (§5 and its three exceptions), from the winner and `decisive`."""
     if attackers_left == 0 and defenders_left == 0:
-        return (
-            False,
-            "neither side has ground units left: the region stays with the defender (§5 exception 3)",
-        )
-    if attackers_left == 0 and winner == 0:
-        return False, "the attacker has no ground units left and conquers nothing (§5 exception 1)"
+        return False, Message("outcome.neither_left", {"rule": "§5 exception 3"})
+    if attackers_left == 0 and outcome.winner == 0:
+        return False, Message("outcome.attacker_none_left", {"rule": "§5 exception 1"})
     if defenders_left == 0:
-        return True, "the defender has no ground units left and loses the region (§5 exception 2)"
-    if winner is None:
-        return False, "a draw: the region stays with the defender (§5)"
-    if winner == 1:
-        return False, "the defender won and holds the region (§5)"
-    if difference > threshold:
-        return True, f"the attacker won by {difference}, past the conquest threshold of {threshold} (§5)"
-    return False, f"the attacker won by {difference}, not past the conquest threshold of {threshold} (§5)"
+        return True, Message("outcome.defender_none_left", {"rule": "§5 exception 2"})
+    if outcome.winner is None:
+        return False, Message("outcome.draw", {"rule": "§5"})
+    if outcome.winner == 1:
+        return False, Message("outcome.defender_won", {"rule": "§5"})
+    if outcome.why is not None:
+        return outcome.decisive, outcome.why
+    code = "outcome.attacker_won" if outcome.decisive else "outcome.attacker_won_not_decisive"
+    return outcome.decisive, Message(code, {"rule": "§5"})
 
 
 def _conquer(phase: Phase, region: str, nations: list[str]) -> None:

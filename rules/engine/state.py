@@ -76,6 +76,7 @@ class Order:
     target: str | None = None
     units: Mapping[str, int] = field(default_factory=dict)
     ref: Any = None  # the shell's own id for the order; the engine only carries it into the result
+    params: Mapping[str, Any] = field(default_factory=dict)  # a system's own order fields (a doctrine's)
 
 
 @dataclass(frozen=True)
@@ -96,6 +97,7 @@ class TurnInput:
     relations: tuple[Relation, ...] = ()
     weather: str = Weather.CLEAR
     gm_modifiers: tuple[GMModifier, ...] = ()
+    system_inputs: Mapping[str, Any] = field(default_factory=dict)  # the battle system's own turn inputs
 
 
 @dataclass(frozen=True)
@@ -147,6 +149,7 @@ class TurnResult:
     movements: tuple[Movement, ...]
     rejected_orders: tuple[RejectedOrder, ...]
     seed: int
+    pending: tuple[str, ...] = ()  # keys of the battles fought elsewhere and still without a result
 
     def to_dict(self) -> dict[str, Any]:
         """The whole result as plain JSON-serializable data."""
@@ -173,4 +176,5 @@ def _order_dict(order: Order) -> dict[str, Any]:
         "target": order.target,
         "units": dict(order.units),
         "ref": order.ref,
+        "params": dict(order.params),
     }

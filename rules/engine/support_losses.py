@@ -10,6 +10,8 @@ from .state import SupportRoll
 
 def support_losses_roll(phase: Phase) -> tuple[list[dict[str, Any]], list[SupportRoll]]:
     """Each unit that supported at least one battle rolls d100 once: destroyed when roll ≤ its chance."""
+    if not phase.system.policies.support_losses:
+        return [], []
     ruleset, world = phase.ruleset, phase.world
     types = ruleset.support_types
     chances, rolls = [], []
@@ -38,7 +40,7 @@ def support_losses_roll(phase: Phase) -> tuple[list[dict[str, Any]], list[Suppor
             }
         )
         for unit in range(1, rolling + 1):
-            roll = phase.rng.randint(1, 100)
+            roll = phase.dice.randint(1, 100)
             rolls.append(SupportRoll(nation, region, unit_type, unit, chance, roll, roll <= chance))
             if roll <= chance:
                 here[unit_type] -= 1

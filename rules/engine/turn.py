@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import gc
-import random
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -13,8 +12,10 @@ from .meeting import meetings_resolve
 from .phase import phase_start
 from .region_battle import region_battles_resolve
 from .ruleset import Ruleset
+from .seam import DiceSource, SeededDice
 from .state import Stack, TurnInput, TurnResult
 from .support_losses import support_losses_roll
+from .systems import system_get
 from .validation import orders_validate
 from .world import world_build
 
@@ -32,19 +33,23 @@ def _without_gc_pauses() -> Iterator[None]:
             gc.enable()
 
 
-def resolve_turn(turn_input: TurnInput, ruleset: Ruleset, seed: int) -> TurnResult:
-    """Resolve one turn's combat phase. The same input and seed always give the same result."""
+def resolve_turn(
+    turn_input: TurnInput, ruleset: Ruleset, seed: int, *, dice: DiceSource | None = None
+) -> TurnResult:
+    """Resolve one turn's combat phase. The same input and seed always give the same result.
+
+    `dice` replaces the seeded generator with scripted rolls (a case's `rolls`)."""
     with _without_gc_pauses():
-        return _resolve(turn_input, ruleset, seed)
+        return _resolve(turn_input, ruleset, seed, dice or SeededDice(seed))
 
 
-def _resolve(turn_input: TurnInput, ruleset: Ruleset, seed: int) -> TurnResult:
+def _resolve(turn_input: TurnInput, ruleset: Ruleset, seed: int, dice: DiceSource) -> TurnResult:
+    system = system_get(ruleset.battle_system)
     world = world_build(turn_input, ruleset)
-    # §11: every draw comes from this one generator, in the order of the steps below.
-    rng = random.Random(seed)
-
+    # §11: every draw comes from this one source, in the order of the steps below.
     accepted, rejected = orders_validate(world, ruleset, turn_input.orders)  # §2.1
-    phase = phase_start(world, ruleset, [order for _, order in accepted], rng)  # §2 movement, §3 support
+    orders = [order for _, order in accepted]
+    phase = phase_start(world, ruleset, system, orders, dice, turn_input.system_inputs)  # §2 movement, §3
     meetings_resolve(phase)  # §6
     region_battles_resolve(phase)  # §5, §7, §7.1
     control_battles_resolve(phase)  # §7.2
@@ -75,4 +80,5 @@ def _resolve(turn_input: TurnInput, ruleset: Ruleset, seed: int) -> TurnResult:
         movements=tuple(phase.movements),
         rejected_orders=tuple(rejected),
         seed=seed,
+        pending=tuple(p.key for p in phase.pending),
     )

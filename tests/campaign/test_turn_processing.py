@@ -14,6 +14,7 @@ from django.test.utils import CaptureQueriesContext
 
 from campaign.generate import orders_generate, scenario_generate
 from campaign.models import Region, Stack, Turn, turn_seed
+from campaign.queue import turn_queue, turn_reopen, turns_due_queue
 from campaign.scenario import scenario_parse, scenario_read
 from campaign.services import scenario_import
 from rules import services
@@ -24,7 +25,7 @@ from rules.engine.state import Relation as EngineRelation
 from rules.engine.state import Stack as EngineStack
 from rules.engine.state import TurnInput
 from rules.models import Report
-from rules.services import turn_process, turn_queue, turn_reopen, turns_due_queue
+from rules.services import turn_process
 from rules.tasks import process_turn
 from tests.conftest import DEMO
 

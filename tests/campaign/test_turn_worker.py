@@ -8,8 +8,8 @@ import pytest
 from django.db import transaction
 
 from campaign.models import Turn
+from campaign.queue import turn_queue, turn_retry
 from rules.models import Report
-from rules.services import turn_queue, turn_retry
 from rules.tasks import process_turn
 from tests.campaign.test_turn_processing import ORDERS, assert_world_matches, engine_result_for_demo
 

@@ -1,4 +1,4 @@
-"""The GM dashboard and campaign.gm_services: inputs for the turn, diplomacy, roster edits with an audit
+"""The GM dashboard and campaign.gm: inputs for the turn, diplomacy, roster edits with an audit
 log, and processing with a live status, its summary, or its error and a retry."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from django.core.exceptions import PermissionDenied
 from django.urls import reverse
 from django.utils import timezone
 
-from campaign import gm_services
-from campaign.gm_services import GMInputError
+from campaign.gm import clock, diplomacy, inputs, processing, roster
+from campaign.gm.access import GMInputError
 from campaign.models import AuditEntry, GMModifier, Relation, Stack, Turn
 
 
@@ -29,18 +29,18 @@ def as_gm(client, gm):
 def test_it_refuses_every_gm_service_to_anyone_but_the_gm(request, demo, turn1, nations, regions, who):
     user = request.getfixturevalue(who)
     calls = [
-        lambda: gm_services.deadline_set(user=user, turn=turn1, deadline=timezone.now() + timedelta(days=1)),
-        lambda: gm_services.weather_set(user=user, turn=turn1, weather="rain", region_weather={}),
-        lambda: gm_services.gm_modifier_set(
-            user=user, turn=turn1, region=regions["M1"], nation=nations["NOR"], value=1, reason=""
+        lambda: clock.deadline_set(by=user, turn=turn1, deadline=timezone.now() + timedelta(days=1)),
+        lambda: inputs.weather_set(by=user, turn=turn1, weather="rain", region_weather={}),
+        lambda: inputs.gm_modifier_set(
+            by=user, turn=turn1, region=regions["M1"], nation=nations["NOR"], value=1, reason=""
         ),
-        lambda: gm_services.relation_set(
-            user=user, nation_a=nations["NOR"], nation_b=nations["EST"], kind="peace"
+        lambda: diplomacy.relation_set(
+            by=user, nation_a=nations["NOR"], nation_b=nations["EST"], kind="peace"
         ),
-        lambda: gm_services.roster_change(
-            user=user, region=regions["N5"], nation=nations["NOR"], unit_type="JV", count=9, reason="x"
+        lambda: roster.roster_change(
+            by=user, region=regions["N5"], nation=nations["NOR"], unit_type="JV", count=9, reason="x"
         ),
-        lambda: gm_services.turn_process_request(user=user, turn=turn1),
+        lambda: processing.turn_process_request(by=user, turn=turn1),
     ]
     for call in calls:
         with pytest.raises(PermissionDenied):
@@ -68,16 +68,16 @@ def test_it_keeps_who_when_and_why_of_a_roster_change(as_gm, gm, demo):
 
 def test_it_requires_a_reason_for_a_roster_change(gm, demo, nations, regions):
     with pytest.raises(GMInputError, match="say why"):
-        gm_services.roster_change(
-            user=gm, region=regions["N5"], nation=nations["NOR"], unit_type="JV", count=6, reason=" "
+        roster.roster_change(
+            by=gm, region=regions["N5"], nation=nations["NOR"], unit_type="JV", count=6, reason=" "
         )
 
 
 def test_it_stores_a_relation_with_the_lower_nation_first_and_war_as_no_row(gm, nations):
     low, high = sorted((nations["NOR"], nations["EST"]), key=lambda n: n.pk)
-    gm_services.relation_set(user=gm, nation_a=high, nation_b=low, kind="peace")
+    diplomacy.relation_set(by=gm, nation_a=high, nation_b=low, kind="peace")
     assert Relation.objects.get(nation_a=low, nation_b=high).kind == "peace"
-    gm_services.relation_set(user=gm, nation_a=low, nation_b=high, kind="war")
+    diplomacy.relation_set(by=gm, nation_a=low, nation_b=high, kind="war")
     assert not Relation.objects.filter(nation_a=low, nation_b=high).exists()
 
 

@@ -360,7 +360,7 @@ def test_it_refuses_a_rollback_to_anyone_but_the_gm(as_role, demo, conquest_play
 
 @pytest.mark.parametrize("role", list(REFUSED))
 def test_it_refuses_to_resume_a_paused_campaign_for_anyone_but_the_gm(as_role, gm, demo, turn1, role):
-    from campaign.lifecycle import campaign_pause
+    from campaign.gm.clock import campaign_pause
 
     campaign_pause(campaign=demo, by=gm)
 
@@ -437,7 +437,7 @@ def test_it_compresses_pages_for_browsers_that_accept_gzip(client, player, turn1
 def test_it_serves_the_gm_pages_in_a_fixed_number_of_queries(
     as_gm, gm, demo, conquest_played, nations, django_assert_max_num_queries
 ):
-    from campaign.lifecycle import campaign_pause
+    from campaign.gm.clock import campaign_pause
     from rules.history import turn_preview, turn_rollback
 
     Nation.objects.filter(pk=nations["EST"].pk).update(civil_disorder=True)

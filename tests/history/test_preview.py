@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.core.exceptions import PermissionDenied
 
-from campaign.gm_services import GMInputError
+from campaign.gm.access import GMInputError
 from campaign.models import Turn
 from rules.history import turn_preview, turn_preview_get, turn_publish
 from rules.models import Report, TurnPreview

@@ -11,10 +11,10 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db.models import F
 
-from campaign import gm_services
-from campaign.export import ExportError, campaign_export, campaign_replay
 from campaign.generate import orders_generate
+from campaign.gm import diplomacy, inputs, roster
 from campaign.models import Border, Campaign, Region, Relation, Stack, Turn
+from rules.export import ExportError, campaign_export, campaign_replay
 from rules.models import Report, TurnSnapshot
 from rules.services import turn_process
 
@@ -59,17 +59,17 @@ def played(demo, gm, nations, regions, place_orders):
             # carry them as corrections between turns.
             Stack.objects.filter(region__campaign=demo, unit_type="JV").update(count=F("count") + 2)
         if number == 2:
-            gm_services.weather_set(user=gm, turn=turn, weather="rain", region_weather={"M1": "snow"})
+            inputs.weather_set(by=gm, turn=turn, weather="rain", region_weather={"M1": "snow"})
         if number == 3:
-            gm_services.gm_modifier_set(
-                user=gm, turn=turn, region=regions["E2"], nation=nations["EST"], value=2, reason="dug in"
+            inputs.gm_modifier_set(
+                by=gm, turn=turn, region=regions["E2"], nation=nations["EST"], value=2, reason="dug in"
             )
         if number == 4:
-            gm_services.roster_change(
-                user=gm, region=regions["N2"], nation=nations["NOR"], unit_type="JV", count=9, reason="levy"
+            roster.roster_change(
+                by=gm, region=regions["N2"], nation=nations["NOR"], unit_type="JV", count=9, reason="levy"
             )
         if number == 5:
-            gm_services.relation_set(user=gm, nation_a=nations["NOR"], nation_b=nations["EST"], kind="peace")
+            diplomacy.relation_set(by=gm, nation_a=nations["NOR"], nation_b=nations["EST"], kind="peace")
         # Two draws of orders on one world: where both send units out of one region, the engine rejects
         # the later order, so the replay must match rejected orders too.
         world = world_as_scenario(demo)

@@ -9,15 +9,16 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from campaign import gm_services
 from campaign.generate import orders_generate, scenario_generate
-from campaign.gm_services import GMInputError
+from campaign.gm import inputs
+from campaign.gm.access import GMInputError
 from campaign.models import AuditEntry, GMModifier, Nation, Turn
+from campaign.queue import turns_due_queue
 from campaign.scenario import scenario_parse
 from campaign.services import membership_set, scenario_import
 from rules.history import turn_archives, turn_result_diff, turn_rollback
 from rules.models import Report, TurnArchive, TurnSnapshot
-from rules.services import turn_process, turns_due_queue
+from rules.services import turn_process
 from tests.history.conftest import world_rows
 
 
@@ -90,8 +91,8 @@ def test_it_shows_what_a_correction_changed_when_the_turn_is_processed_again(
     turn_process(turn_id=busy_turn1.pk)
     turn_rollback(turn_id=busy_turn1.pk, by=gm)
     # The correction: EST's defence of its home region E4 against SUD was worth a lot more.
-    gm_services.gm_modifier_set(
-        user=gm, turn=busy_turn1, region=regions["E4"], nation=nations["EST"], value=20, reason="partisans"
+    inputs.gm_modifier_set(
+        by=gm, turn=busy_turn1, region=regions["E4"], nation=nations["EST"], value=20, reason="partisans"
     )
 
     turn_process(turn_id=busy_turn1.pk)
@@ -155,8 +156,8 @@ def test_it_refuses_the_rollback_to_anyone_but_the_gm(demo, player, outsider, bu
 
 
 def test_it_keeps_the_gm_modifiers_of_the_rolled_back_turn(demo, gm, busy_turn1, regions, nations):
-    gm_services.gm_modifier_set(
-        user=gm, turn=busy_turn1, region=regions["M1"], nation=nations["NOR"], value=2, reason="scouts"
+    inputs.gm_modifier_set(
+        by=gm, turn=busy_turn1, region=regions["M1"], nation=nations["NOR"], value=2, reason="scouts"
     )
     turn_process(turn_id=busy_turn1.pk)
     turn_rollback(turn_id=busy_turn1.pk, by=gm)

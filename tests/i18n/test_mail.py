@@ -10,8 +10,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from campaign.lifecycle import language_of, language_set
-from campaign.mail import turn_reminders_send
 from campaign.models import Turn
+from frontend.mail.turns import turn_reminders_send
 from rules.services import turn_process
 from tests.i18n.conftest import ORDERS
 

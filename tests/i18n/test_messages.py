@@ -14,7 +14,7 @@ import polib
 from django.urls import reverse
 from django.utils import timezone
 
-from campaign import gm_services, lifecycle
+from campaign.gm import clock, diplomacy, inputs, roster
 from campaign.models import Turn
 from rules.engine.messages import CATALOGUE, Message
 from rules.services import turn_process
@@ -85,19 +85,19 @@ def _gm_inputs(demo, gm, turn) -> None:
     """One of each of the GM's inputs, so that the audit log has a line of each kind."""
     nations = {n.code: n for n in demo.nations.all()}
     regions = {r.code: r for r in demo.regions.all()}
-    gm_services.deadline_set(user=gm, turn=turn, deadline=timezone.now() + timedelta(days=2))
-    gm_services.weather_set(user=gm, turn=turn, weather="rain", region_weather={"N3": "snow"})
-    gm_services.gm_modifier_set(
-        user=gm, turn=turn, region=regions["K1"], nation=nations["KAR"], value=2, reason="mud"
+    clock.deadline_set(by=gm, turn=turn, deadline=timezone.now() + timedelta(days=2))
+    inputs.weather_set(by=gm, turn=turn, weather="rain", region_weather={"N3": "snow"})
+    inputs.gm_modifier_set(
+        by=gm, turn=turn, region=regions["K1"], nation=nations["KAR"], value=2, reason="mud"
     )
-    gm_services.relation_set(user=gm, nation_a=nations["NOR"], nation_b=nations["KAR"], kind="war")
-    gm_services.roster_change(
-        user=gm, region=regions["N3"], nation=nations["NOR"], unit_type="JV", count=3, reason="levy"
+    diplomacy.relation_set(by=gm, nation_a=nations["NOR"], nation_b=nations["KAR"], kind="war")
+    roster.roster_change(
+        by=gm, region=regions["N3"], nation=nations["NOR"], unit_type="JV", count=3, reason="levy"
     )
-    lifecycle.campaign_pause(campaign=demo, by=gm)
-    lifecycle.deadline_extend(turn=turn, by=gm, extra=timedelta(hours=6))
-    lifecycle.campaign_resume(campaign=demo, by=gm)
-    lifecycle.lifecycle_settings_set(
+    clock.campaign_pause(campaign=demo, by=gm)
+    clock.deadline_extend(turn=turn, by=gm, extra=timedelta(hours=6))
+    clock.campaign_resume(campaign=demo, by=gm)
+    clock.lifecycle_settings_set(
         campaign=demo, by=gm, process_early=True, reminder_before=timedelta(hours=6), civil_disorder_after=4
     )
 

@@ -9,16 +9,12 @@ import pytest
 from django.core.exceptions import PermissionDenied
 from django.db import connection, connections
 
-from campaign.gm_services import GMInputError
-from campaign.lifecycle import (
-    campaign_clock,
-    campaign_pause,
-    campaign_resume,
-    deadline_extend,
-    turns_early_queue,
-)
+from campaign.gm.access import GMInputError
+from campaign.gm.clock import campaign_pause, campaign_resume, deadline_extend
+from campaign.lifecycle import campaign_clock
 from campaign.models import AuditEntry, Campaign, Turn
-from rules.services import turn_process, turn_reopen, turns_due_queue
+from campaign.queue import turn_reopen, turns_due_queue, turns_early_queue
+from rules.services import turn_process
 
 
 @pytest.fixture
@@ -45,7 +41,7 @@ def test_it_queues_once_when_two_beats_tick_at_the_same_moment(demo, monkeypatch
     """Two beat processes, each in its own connection and transaction, both find the turn due."""
     turn = demo.turns.get(number=1)
     queued = []
-    monkeypatch.setattr("rules.services.turn_queue", lambda *, turn_id: queued.append(turn_id))
+    monkeypatch.setattr("campaign.queue.turn_queue", lambda *, turn_id: queued.append(turn_id))
     barrier = threading.Barrier(2)
     counts = []
 
@@ -67,11 +63,11 @@ def test_it_queues_once_when_two_beats_tick_at_the_same_moment(demo, monkeypatch
 
 def test_it_lets_two_beats_that_both_saw_the_turn_due_queue_it_once(turn1, monkeypatch):
     """The race in slow motion: both beats list the turn as due before either claims it."""
-    from campaign import lifecycle
+    from campaign import queue
 
     queued = []
-    monkeypatch.setattr("rules.services.turn_queue", lambda *, turn_id: queued.append(turn_id))
-    real_claim = lifecycle.turn_queue_claim
+    monkeypatch.setattr("campaign.queue.turn_queue", lambda *, turn_id: queued.append(turn_id))
+    real_claim = queue.turn_queue_claim
     second_beat = []
 
     def claim(*, turn_id, now):
@@ -80,7 +76,7 @@ def test_it_lets_two_beats_that_both_saw_the_turn_due_queue_it_once(turn1, monke
             second_beat[0] = turns_due_queue(now=lambda: now)
         return real_claim(turn_id=turn_id, now=now)
 
-    monkeypatch.setattr(lifecycle, "turn_queue_claim", claim)
+    monkeypatch.setattr(queue, "turn_queue_claim", claim)
     first = turns_due_queue(now=lambda: turn1.deadline)
     assert (first, second_beat) == (0, [1]), "the second beat claimed it; the first found it taken"
     assert queued == [turn1.pk]
@@ -88,7 +84,7 @@ def test_it_lets_two_beats_that_both_saw_the_turn_due_queue_it_once(turn1, monke
 
 def test_it_queues_a_reopened_turn_again_at_its_new_deadline(turn1, gm, monkeypatch):
     queued = []
-    monkeypatch.setattr("rules.services.turn_queue", lambda *, turn_id: queued.append(turn_id))
+    monkeypatch.setattr("campaign.queue.turn_queue", lambda *, turn_id: queued.append(turn_id))
     assert turns_due_queue(now=lambda: turn1.deadline) == 1
     Turn.objects.filter(pk=turn1.pk).update(status=Turn.Status.FAILED)
     assert turn_reopen(turn_id=turn1.pk)
@@ -100,7 +96,7 @@ def test_it_queues_a_reopened_turn_again_at_its_new_deadline(turn1, gm, monkeypa
 
 def test_it_stops_the_clock_while_paused_and_restores_the_time_left(turn1, gm, clock, monkeypatch):
     queued = []
-    monkeypatch.setattr("rules.services.turn_queue", lambda *, turn_id: queued.append(turn_id))
+    monkeypatch.setattr("campaign.queue.turn_queue", lambda *, turn_id: queued.append(turn_id))
     clock.at = turn1.deadline - timedelta(hours=30)
     campaign_pause(campaign=turn1.campaign, by=gm, reason="holiday", now=clock)
 
@@ -148,7 +144,7 @@ def test_it_processes_early_once_every_active_nation_has_orders_in(
     turn1, nations, player, rival, place_orders, clock, monkeypatch
 ):
     queued = []
-    monkeypatch.setattr("rules.services.turn_queue", lambda *, turn_id: queued.append(turn_id))
+    monkeypatch.setattr("campaign.queue.turn_queue", lambda *, turn_id: queued.append(turn_id))
     Campaign.objects.filter(pk=turn1.campaign_id).update(process_early=True)
     place_orders(turn1, [("NOR", "hold", "N2", None, {"JV": 4})])
     assert turns_early_queue(now=clock) == 0, "EST has a player and no orders yet"
@@ -162,7 +158,7 @@ def test_it_does_not_wait_for_a_nation_in_civil_disorder_nor_process_early_unask
     turn1, nations, player, rival, place_orders, clock, monkeypatch
 ):
     queued = []
-    monkeypatch.setattr("rules.services.turn_queue", lambda *, turn_id: queued.append(turn_id))
+    monkeypatch.setattr("campaign.queue.turn_queue", lambda *, turn_id: queued.append(turn_id))
     place_orders(turn1, [("NOR", "hold", "N2", None, {"JV": 4})])
     nations["EST"].civil_disorder = True
     nations["EST"].save(update_fields=["civil_disorder"])
@@ -181,7 +177,7 @@ def test_it_gives_the_next_turn_its_whole_length_when_processed_by_hand_while_pa
 
 
 def test_it_lets_the_gm_set_the_life_cycle_and_records_it(demo, gm, player, clock):
-    from campaign.lifecycle import lifecycle_settings_set
+    from campaign.gm.clock import lifecycle_settings_set
 
     with pytest.raises(PermissionDenied):
         lifecycle_settings_set(campaign=demo, by=player, process_early=True, now=clock)

@@ -8,9 +8,10 @@ import pytest
 from django.core import mail
 from django.core.mail.backends.locmem import EmailBackend
 
-from campaign.lifecycle import time_zone_set, turns_remind
-from campaign.mail import due_in_words, turn_reminders_send
+from campaign.lifecycle import time_zone_set
 from campaign.models import Turn
+from campaign.queue import turns_remind
+from frontend.mail.turns import due_in_words, turn_reminders_send
 from rules.services import turn_process
 
 # NOR takes the empty M2; EST and KAR fight over E2 and K4, out of NOR's sight.
@@ -137,7 +138,7 @@ def test_it_shows_the_deadline_in_utc_to_a_player_without_a_time_zone(turn1, mai
 
 
 def test_it_does_not_remind_a_paused_campaign_nor_one_whose_reminder_is_off(turn1, mailed, gm):
-    from campaign.lifecycle import campaign_pause
+    from campaign.gm.clock import campaign_pause
 
     turn1.campaign.reminder_before = timedelta(0)
     turn1.campaign.save(update_fields=["reminder_before"])

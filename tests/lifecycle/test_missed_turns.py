@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 from django.core.exceptions import PermissionDenied
 
-from campaign.gm_services import GMInputError
-from campaign.lifecycle import nation_assign, nations_missed
+from campaign.gm.access import GMInputError
+from campaign.gm.roster import nation_assign
+from campaign.lifecycle import nations_missed
 from campaign.models import Campaign, Membership, Nation
 from rules.services import turn_process
 

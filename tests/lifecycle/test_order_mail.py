@@ -10,7 +10,7 @@ from django.core import mail
 from django.core.management import call_command
 
 from campaign.models import InboundMail
-from orders.mail import orders_parse
+from frontend.mail.orders import orders_parse
 from orders.services import OrderDraft
 
 

@@ -10,7 +10,7 @@ from django.template import Context, Template
 from django.test import RequestFactory
 from django.utils import timezone
 
-from campaign.gm_services import GMInputError
+from campaign.gm.access import GMInputError
 from campaign.lifecycle import time_zone_of, time_zone_set
 from campaign.middleware import SESSION_KEY, TimeZoneMiddleware
 

@@ -26,7 +26,7 @@ def test_it_imports_and_resolves_a_turn_without_django() -> None:
 
 
 def test_no_engine_module_imports_django_time_or_global_random() -> None:
-    for path in (ROOT / "rules" / "engine").glob("*.py"):
+    for path in (ROOT / "rules" / "engine").rglob("*.py"):
         source = path.read_text()
         assert "django" not in source, path.name
         assert "import time" not in source and "datetime" not in source, path.name

@@ -5,8 +5,9 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rules.engine.losses import share, side_losses, winners_cap
+from rules.engine.iron_fist.losses import side_losses, winners_cap
 from rules.engine.ruleset import ruleset_build
+from rules.engine.sharing import share
 
 RULESET = ruleset_build()
 

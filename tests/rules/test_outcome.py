@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rules.engine.messages import Message
 from tests.rules.turns import battle, duel, units
 
 
@@ -21,7 +22,7 @@ def test_defender_wiped_out_below_threshold_loses_region() -> None:
 
     assert battle(result)["difference"] == 8
     assert battle(result)["conquest"] is True
-    assert "exception 2" in battle(result)["decided_by"]
+    assert "exception 2" in decided_by(result)
     assert result.owners["B"] == "RED"
     assert units(result, "B") == {"RED": {"JV": 4, "PA": 2}}
 
@@ -78,7 +79,7 @@ def test_attacker_with_no_ground_units_left_conquers_nothing() -> None:
     assert (battle(result)["winner"], battle(result)["difference"]) == ("RED", 12)
     assert battle(result)["losses"]["RED"] == {"JV": 1}
     assert battle(result)["conquest"] is False
-    assert "exception 1" in battle(result)["decided_by"]
+    assert "exception 1" in decided_by(result)
     assert result.owners["B"] == "BLUE"
 
 
@@ -86,7 +87,7 @@ def test_when_neither_side_has_ground_units_left_the_region_stays_with_the_defen
     result = duel({"JV": 1}, {"JV": 1}, **modifier(20))
 
     assert battle(result)["losses"] == {"RED": {"JV": 1}, "BLUE": {"JV": 1}}
-    assert "exception 3" in battle(result)["decided_by"]
+    assert "exception 3" in decided_by(result)
     assert result.owners["B"] == "BLUE"
 
 
@@ -122,4 +123,9 @@ def test_an_attacker_wiped_out_by_a_defender_that_won_is_told_the_defender_won()
 
     assert battle(result)["winner"] == "BLUE"
     assert battle(result)["conquest"] is False
-    assert battle(result)["decided_by"] == "the defender won and holds the region (§5)"
+    assert decided_by(result) == "the defender won and holds the region (§5)"
+
+
+def decided_by(result) -> str:
+    """Why the battle ended as it did, as an English reader reads it."""
+    return str(Message.from_dict(battle(result)["decided_by"]))

@@ -7,8 +7,7 @@ from __future__ import annotations
 
 from django.core.management.base import BaseCommand
 
-from campaign.lifecycle import turns_early_queue, turns_remind
-from rules.services import turns_due_queue
+from campaign.queue import turns_due_queue, turns_early_queue, turns_remind
 
 
 class Command(BaseCommand):

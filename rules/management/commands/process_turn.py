@@ -1,7 +1,8 @@
 from django.core.management.base import BaseCommand, CommandError
 
 from campaign.models import Turn
-from rules.services import turn_process, turn_reopen
+from campaign.queue import turn_reopen
+from rules.services import turn_process
 
 
 class Command(BaseCommand):

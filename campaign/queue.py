@@ -1,0 +1,188 @@
+"""Work handed to Celery, each piece once: the claims that make it once, and the queueing by task name.
+
+Every piece of background work is claimed first with a conditional update ("if num_updated != 1,
+another process got there first"), so two beats, a beat and the GM, or a redelivered message do it once:
+
+  turn_queue_claim(turn_id=, now=)     queued_at set from empty: the turn is queued for processing once
+  turns_due_queue(now=)                beat: every open turn past its deadline
+  turns_early_queue(now=)              beat: the turns of campaigns that process early, once all are in
+  turns_remind(now=)                   beat: reminded_at set from empty, then the reminder mails
+  turn_reopen(turn_id=)                failed -> open, the claim cleared so the deadline can queue it again
+  turn_retry(turn_id=)                 reopen and queue: the GM's retry of a failed turn
+  turn_queue(turn_id=)                 processing, once the caller's transaction commits
+  turn_results_queue(turn_id=)         the results mails, once the resolved turn commits
+
+(The claim of the turn itself, open -> processing, is the first step of `rules.services.turn_process`,
+under the turn's row lock.)
+
+The world's services queue a task by its name and never import it: the tasks live in the shells above
+them (`rules.tasks`, `campaign.tasks`, `frontend.tasks`: the mails are rendered and sent by the
+interface layer), so imports point one way (the import-linter contract in .importlinter). Each app's
+`AppConfig.ready` imports its tasks module, so a name is known in every process, and a name that is not
+fails here, in the caller's transaction, rather than on a worker.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from datetime import datetime
+
+from celery import current_app
+from django.db import transaction
+from django.db.models import Exists, OuterRef
+from django.utils import timezone
+
+from campaign.models import Campaign, Membership, Nation, Turn
+from orders.models import Order
+
+logger = logging.getLogger(__name__)
+Clock = Callable[[], datetime]
+
+PROCESS_TURN = "rules.tasks.process_turn"
+SEND_TURN_RESULTS = "frontend.tasks.send_turn_results"
+SEND_TURN_REMINDERS = "frontend.tasks.send_turn_reminders"
+
+
+def task_queue(name: str, *args: object, robust: bool = False) -> None:
+    """Queue the task called `name` once the current transaction commits, so the worker sees what the
+    caller wrote. `robust`: an error in queueing is logged, not raised (a mail must not undo a turn)."""
+    task = current_app.tasks[name]  # KeyError: no app registered a task of that name
+    transaction.on_commit(lambda: task.delay(*args), robust=robust)
+
+
+def turn_queue(*, turn_id: int) -> None:
+    """Queue the turn's processing once the current transaction commits."""
+    task_queue(PROCESS_TURN, turn_id)
+
+
+def turn_results_queue(*, turn_id: int) -> None:
+    """Queue every member's results mail once the resolved turn commits; a failure to queue is logged."""
+    task_queue(SEND_TURN_RESULTS, turn_id, robust=True)
+
+
+def turn_queue_claim(*, turn_id: int, now: datetime) -> bool:
+    """Claim an open turn for queueing; False when another beat (or an earlier check) got there first.
+
+    A reopened turn has its claim cleared (turn_reopen), so the deadline can queue it again.
+    """
+    return (
+        Turn.objects.filter(pk=turn_id, status=Turn.Status.OPEN, queued_at__isnull=True).update(queued_at=now)
+        == 1
+    )
+
+
+def turns_due_queue(*, now: Clock = timezone.now) -> int:
+    """Queue every open turn whose deadline has passed, once; Celery beat runs this every minute.
+
+    Each turn is claimed first (turn_queue_claim), so two beats running at once queue it once. A paused
+    campaign's deadline is frozen: its turn waits for the GM to resume.
+    """
+    moment = now()
+    due = list(
+        Turn.objects.filter(
+            status=Turn.Status.OPEN,
+            deadline__lte=moment,
+            queued_at__isnull=True,
+            campaign__paused_at__isnull=True,
+        )
+        .order_by("deadline")
+        .values_list("pk", flat=True)
+    )
+    return _claimed_queue(due, moment)
+
+
+def turns_early_queue(*, now: Clock = timezone.now) -> int:
+    """Queue, once, the open turns of campaigns that process early and whose active nations all have
+    orders in. Run every minute by Celery beat, so a player entering several orders one after another has
+    a minute's grace; a paused campaign waits. One query finds them, one claim per turn queues each.
+    """
+    moment = now()
+    candidates = Turn.objects.filter(
+        status=Turn.Status.OPEN,
+        queued_at__isnull=True,
+        campaign__process_early=True,
+        campaign__status=Campaign.Status.ACTIVE,
+        campaign__paused_at__isnull=True,
+    )
+    active = _active_nations().filter(campaign_id=OuterRef("campaign_id"))
+    has_orders = Order.objects.filter(turn_id=OuterRef(OuterRef("pk")), nation_id=OuterRef("pk"))
+    # Ready: the campaign has active nations, and none of them is without orders.
+    ready = list(
+        candidates.filter(Exists(active))
+        .exclude(Exists(active.exclude(Exists(has_orders))))
+        .values_list("pk", flat=True)
+    )
+    return _claimed_queue(ready, moment, "every nation is in, processing early")
+
+
+def _claimed_queue(turn_ids: list[int], moment: datetime, why: str = "") -> int:
+    """Claim and queue each turn; those another beat claimed first are left to it."""
+    queued = 0
+    with transaction.atomic():
+        for turn_id in turn_ids:
+            # Looked up by name at each call, so that a test can stand in for the claim or the queueing.
+            if turn_queue_claim(turn_id=turn_id, now=moment):
+                if why:
+                    logger.info("turn %s: %s", turn_id, why)
+                turn_queue(turn_id=turn_id)
+                queued += 1
+    return queued
+
+
+def _active_nations():
+    """Nations with a player that are not in civil disorder: the ones whose orders a turn waits for."""
+    players = Membership.objects.filter(nation=OuterRef("pk"), role=Membership.Role.PLAYER)
+    return Nation.objects.filter(civil_disorder=False).filter(Exists(players))
+
+
+def turns_remind(*, now: Clock = timezone.now) -> int:
+    """Queue the reminders of every open turn within its campaign's reminder time of the deadline, once.
+
+    Run every minute by Celery beat. "12 hours before" is 12 real hours, computed in UTC, whatever the
+    players' clocks do in between (a daylight-saving change makes it 11 or 13 hours on the wall clock).
+    """
+    moment = now()
+    candidates = (
+        Turn.objects.filter(
+            status=Turn.Status.OPEN,
+            reminded_at__isnull=True,
+            deadline__gt=moment,
+            campaign__status=Campaign.Status.ACTIVE,
+            campaign__paused_at__isnull=True,
+        )
+        .select_related("campaign")
+        .only("pk", "deadline", "campaign__reminder_before")
+    )
+    due = [
+        t.pk
+        for t in candidates
+        if t.campaign.reminder_before and moment >= t.deadline - t.campaign.reminder_before
+    ]
+    queued = 0
+    with transaction.atomic():
+        for turn_id in due:
+            claimed = Turn.objects.filter(pk=turn_id, reminded_at__isnull=True).update(reminded_at=moment)
+            if claimed == 1:
+                task_queue(SEND_TURN_REMINDERS, turn_id, robust=True)
+                queued += 1
+    return queued
+
+
+def turn_reopen(*, turn_id: int) -> bool:
+    """Reopen a failed turn (the GM has read the error). False when the turn was not failed."""
+    return (
+        Turn.objects.filter(pk=turn_id, status=Turn.Status.FAILED).update(
+            status=Turn.Status.OPEN, error="", queued_at=None
+        )
+        == 1
+    )
+
+
+def turn_retry(*, turn_id: int) -> bool:
+    """Reopen a failed turn and queue it again. False when the turn was not failed."""
+    with transaction.atomic():
+        reopened = turn_reopen(turn_id=turn_id)
+        if reopened:
+            turn_queue(turn_id=turn_id)
+    return reopened

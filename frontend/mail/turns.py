@@ -1,0 +1,196 @@
+"""Email is the mail in play-by-mail: the reminder before a deadline and each reader's own turn results.
+
+Every mail is built for one reader from what that reader may see on the web (campaign.selectors: a
+player's results hold only the battle reports of `reports_visible` for its nation), in the reader's own
+time zone and language (Profile.language: the one they last chose on the web; the site's default until
+then). Plain text first, HTML second. Subjects sort in an inbox:
+`[The Grenzwald Crisis] Turn 4 results — Kingdom of Nordmark`,
+`[The Grenzwald Crisis] Turn 5 orders due in 12 hours`.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterable
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.core.mail import EmailMultiAlternatives, get_connection
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from campaign.durations import due_in_words
+from campaign.lifecycle import time_zone_of
+from campaign.models import Campaign, Membership, Profile, Turn
+from campaign.selectors import Viewer, regions_changed_hands, reports_visible
+from frontend.reports import battle_card
+from frontend.selectors import support_of
+from orders.models import Order
+
+logger = logging.getLogger(__name__)
+
+
+def turn_results_send(*, turn_id: int) -> int:
+    """Mail every member with an address the results of a resolved turn, as they may read them.
+
+    Returns how many mails went out. One reader's failed send is logged and does not stop the others,
+    and nothing here writes to the turn: mail is sent after the turn has committed.
+    """
+    turn = Turn.objects.select_related("campaign").defer("result").get(pk=turn_id)
+    if turn.status != Turn.Status.RESOLVED:
+        logger.info("turn %s is %s: no results to send", turn_id, turn.status)
+        return 0
+    campaign = turn.campaign
+    names = {n.code: n.name for n in campaign.nations.all()}
+    changes = regions_changed_hands(turn=turn)
+    messages = []
+    for membership in _members(campaign):
+        viewer = Viewer(campaign=campaign, user=membership.user, membership=membership)
+        nation = membership.nation
+        support = support_of(turn=turn, nation_code=nation.code) if nation else None
+        with translation.override(_language(membership.user)):
+            cards = [
+                battle_card(r.data, names=names, support=support)
+                for r in reports_visible(viewer=viewer, turn=turn)
+            ]
+            summary = _summary(turn=turn, battles=len(cards), changes=changes, own=nation, names=names)
+            reader = nation.name if nation else _("game master")
+            subject = _("[%(campaign)s] Turn %(number)s results — %(reader)s") % {
+                "campaign": campaign.name,
+                "number": turn.number,
+                "reader": reader,
+            }
+        context = {
+            "campaign": campaign,
+            "turn": turn,
+            "nation": nation,
+            "cards": cards,
+            "summary": summary,
+            "missed": nation is not None and nation.turns_missed_in_row > 0,
+            "url": site_url(reverse("frontend:turn", args=[campaign.slug, turn.number])),
+            "orders_address": settings.IRONFIST_ORDERS_EMAIL,
+        }
+        messages.append(_message(membership, subject, "frontend/email/results", context))
+    return mail_send(messages)
+
+
+def turn_reminders_send(*, turn_id: int, now: Callable[[], datetime] = timezone.now) -> int:
+    """Remind each player whose nation has no orders in yet; the beat's claim makes this once per turn."""
+    turn = Turn.objects.select_related("campaign").defer("result").get(pk=turn_id)
+    if turn.status != Turn.Status.OPEN:
+        return 0
+    campaign = turn.campaign
+    left = turn.deadline - now()
+    if left <= timedelta(0):
+        return 0
+    submitted = set(Order.objects.filter(turn=turn).values_list("nation_id", flat=True).distinct())
+    messages = []
+    for membership in _members(campaign, players_only=True):
+        nation = membership.nation
+        if nation.pk in submitted or nation.civil_disorder:
+            continue
+        with translation.override(_language(membership.user)):
+            due_in = due_in_words(left)
+            subject = _("[%(campaign)s] Turn %(number)s orders due in %(due_in)s") % {
+                "campaign": campaign.name,
+                "number": turn.number,
+                "due_in": due_in,
+            }
+        context = {
+            "campaign": campaign,
+            "turn": turn,
+            "nation": nation,
+            "due_in": due_in,
+            "url": site_url(reverse("frontend:campaign", args=[campaign.slug])),
+            "orders_address": settings.IRONFIST_ORDERS_EMAIL,
+        }
+        messages.append(_message(membership, subject, "frontend/email/reminder", context))
+    return mail_send(messages)
+
+
+def mail_send(messages: Iterable[EmailMultiAlternatives]) -> int:
+    """Send over one connection; a message that fails is logged and the rest still go."""
+    sent = 0
+    with get_connection() as connection:
+        for message in messages:
+            message.connection = connection
+            try:
+                sent += message.send()
+            except Exception:
+                logger.exception("mail to %s failed: %s", ", ".join(message.to), message.subject)
+    return sent
+
+
+def site_url(path: str) -> str:
+    return settings.IRONFIST_SITE_URL.rstrip("/") + path
+
+
+def _members(campaign: Campaign, *, players_only: bool = False):
+    members = Membership.objects.filter(campaign=campaign).exclude(user__email="")
+    if players_only:
+        members = members.filter(role=Membership.Role.PLAYER)
+    return members.select_related("user__profile", "nation").order_by("nation__position", "user__username")
+
+
+def _language(user: Any) -> str:
+    """The reader's language (their profile's, loaded with the membership), else the site's default."""
+    try:
+        language = user.profile.language
+    except Profile.DoesNotExist:
+        language = ""
+    return language if language in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
+
+
+def _message(
+    membership: Membership, subject: str, template: str, context: dict[str, Any]
+) -> EmailMultiAlternatives:
+    """One reader's mail, rendered in the reader's own time zone and language."""
+    user = membership.user
+    zone = time_zone_of(user=user)
+    context = {**context, "user": user, "time_zone": zone.key}
+    with timezone.override(zone), translation.override(_language(user)):
+        text = render_to_string(f"{template}.txt", context)
+        # The web's battle cards link to the rules by path: a mail needs the whole address.
+        html = render_to_string(f"{template}.html", context).replace('href="/', f'href="{site_url("/")}')
+    reply_to = [settings.IRONFIST_ORDERS_EMAIL] if settings.IRONFIST_ORDERS_EMAIL else None
+    message = EmailMultiAlternatives(subject=subject, body=text, to=[user.email], reply_to=reply_to)
+    message.attach_alternative(html, "text/html")
+    return message
+
+
+def _summary(*, turn: Turn, battles: int, changes: list[dict], own, names: dict[str, str]) -> str:
+    """ "Turn 4: 3 battles you fought in; you took M2; you lost N5." Region owners are public (the map)."""
+    values = {"number": turn.number, "count": battles}
+    if own is None:
+        moved = len(changes)
+        return (
+            ngettext("Turn %(number)s: %(count)s battle", "Turn %(number)s: %(count)s battles", battles)
+            % values
+            + "; "
+            + ngettext("%(count)s region changed hands", "%(count)s regions changed hands", moved)
+            % {"count": moved}
+            + "."
+        )
+    parts = [
+        ngettext(
+            "Turn %(number)s: %(count)s battle you fought in",
+            "Turn %(number)s: %(count)s battles you fought in",
+            battles,
+        )
+        % values
+    ]
+    took = [c["region"] for c in changes if c["to"] == own.code]
+    lost = [
+        _("%(region)s (to %(nation)s)") % {"region": c["region"], "nation": names.get(c["to"], _("nobody"))}
+        for c in changes
+        if c["from"] == own.code
+    ]
+    if took:
+        parts.append(_("you took %(regions)s") % {"regions": ", ".join(took)})
+    if lost:
+        parts.append(_("you lost %(regions)s") % {"regions": ", ".join(lost)})
+    return "; ".join(parts) + "."

@@ -1,0 +1,21 @@
+"""Celery tasks that write to people: the mails of a turn, rendered and sent here, in the interface layer.
+
+The world's services queue them by name (campaign.queue), so nothing below imports this module.
+"""
+
+from __future__ import annotations
+
+from celery import shared_task
+
+from frontend.mail.turns import turn_reminders_send, turn_results_send
+
+
+@shared_task
+def send_turn_reminders(turn_id: int) -> int:
+    return turn_reminders_send(turn_id=turn_id)
+
+
+@shared_task
+def send_turn_results(turn_id: int) -> int:
+    """Queued once a resolved turn commits; a failure here leaves the turn resolved."""
+    return turn_results_send(turn_id=turn_id)

@@ -1,0 +1,169 @@
+"""Iron Fist's battle: KTA per side, the loss table, the losses (IRON_FIST.md §4, §5).
+
+`iron_fist_fight(call)` is Iron Fist's side of the seam (`rules/engine/seam.py`): the pipeline builds the
+call, this decides the winner, whether the win is decisive (past the conquest threshold) and the losses.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..messages import Message, gettext_noop, messages_register
+from ..seam import BattleCall, BattleOutcome, BattleSide
+from ..sharing import share
+from .losses import side_losses, winners_cap
+from .ruleset import IronFistRuleset
+
+Counts = dict[str, int]
+
+messages_register(
+    {
+        "iron_fist.past_threshold": gettext_noop(
+            "the attacker won by {difference}, past the conquest threshold of {threshold} ({rule})"
+        ),
+        "iron_fist.within_threshold": gettext_noop(
+            "the attacker won by {difference}, not past the conquest threshold of {threshold} ({rule})"
+        ),
+    }
+)
+
+
+def iron_fist_fight(call: BattleCall) -> BattleOutcome:
+    """Fight one battle: KTA per side (§4), the outcome and the loss-table row (§5, §5.1), losses (§5.2)."""
+    ruleset: IronFistRuleset = call.ruleset
+    sides, nation_index = call.sides, call.nation_index
+    kta_terms = [_kta_terms(side, call, ruleset) for side in sides]
+    # §11: one die per side, sides ordered by their earliest nation in nation-id order.
+    dice: list[list[int]] = [[], []]
+    if ruleset.kta_die is not None:
+        for i in sorted((0, 1), key=lambda i: min(nation_index[n] for n in sides[i].nations)):
+            dice[i] = [call.dice.randint(1, ruleset.kta_die.sides) for _ in range(ruleset.kta_die.count)]
+            kta_terms[i].append(
+                _term(
+                    "fortune of war",
+                    f"{ruleset.kta_die} rolled {'+'.join(map(str, dice[i]))}",
+                    sum(dice[i]) + ruleset.kta_die.bonus,
+                    "§4",
+                )
+            )
+    kta = [sum(term["value"] for term in terms) for terms in kta_terms]
+    difference = abs(kta[0] - kta[1])
+    winner = None if kta[0] == kta[1] else (0 if kta[0] > kta[1] else 1)
+    row = ruleset.loss_row(difference)
+
+    types = ruleset.ground_types
+    counts = [side.counts(types) for side in sides]
+    larger = max(sum(c.values()) for c in counts)
+    results = []
+    for i in (0, 1):
+        percent = row.loser if winner is None or winner != i else row.winner
+        results.append(
+            side_losses(
+                ruleset=ruleset,
+                percent=percent,
+                counts=counts[i],
+                enemy=counts[1 - i],
+                larger=larger,
+                superior=winner == i,
+            )
+        )
+    side_totals = [dict(r.losses) for r in results]
+    cap = None
+    if winner is not None:
+        loser_loss = sum(side_totals[1 - winner].values())
+        before = sum(side_totals[winner].values())
+        if before > loser_loss:
+            side_totals[winner] = winners_cap(side_totals[winner], loser_loss, types)
+            cap = {"side": sides[winner].name, "from": before, "to": loser_loss}
+
+    losses: dict[str, Counts] = {}
+    for side, totals in zip(sides, side_totals, strict=True):
+        ground = side.ground
+        for nation in side.nations:
+            losses[nation] = {}
+        for unit_type, total in totals.items():
+            weights = [(n, ground.get(n, {}).get(unit_type, 0)) for n in side.nations]
+            shares = share(total, weights, lambda n, w: (-w, nation_index[n]))
+            for nation, lost in shares.items():
+                if lost:
+                    losses[nation][unit_type] = lost
+
+    outcome_for = ("draw", "draw") if winner is None else ("won", "lost") if winner == 0 else ("lost", "won")
+    report = {
+        "kind": call.kind,
+        "region": call.label,
+        "regions": list(call.regions),
+        "terrain": call.terrain,
+        "weather": call.weather,
+        "nations": sorted({n for side in sides for n in side.nations}, key=nation_index.__getitem__),
+        "sides": [
+            {
+                "name": side.name,
+                "nations": list(side.nations),
+                "role": side.role,
+                "units": side.ground,
+                "support": [vars(s).copy() for s in side.support],
+                "terms": kta_terms[i],
+                "dice": dice[i],
+                "kta": kta[i],
+                "loss_percent": results[i].percent,
+                "loss_notes": results[i].notes,
+                "outcome": outcome_for[i],
+            }
+            for i, side in enumerate(sides)
+        ],
+        "kta": {side.name: kta[i] for i, side in enumerate(sides)},
+        "difference": difference,
+        "winner": None if winner is None else sides[winner].name,
+        "row": [row.loser, row.winner],
+        "row_range": [row.low, row.high],
+        "past_threshold": difference > ruleset.conquest_threshold,
+        "losses": losses,
+        "winners_cap": cap,
+    }
+    decisive = winner is not None and difference > ruleset.conquest_threshold
+    why = Message(
+        "iron_fist.past_threshold" if decisive else "iron_fist.within_threshold",
+        {"difference": difference, "threshold": ruleset.conquest_threshold, "rule": "§5"},
+    )
+    return BattleOutcome(winner=winner, decisive=decisive, losses=losses, report=report, why=why)
+
+
+def _term(term: str, detail: str, value: int, rule: str) -> dict[str, Any]:
+    return {"term": term, "detail": detail, "value": value, "rule": rule}
+
+
+def _kta_terms(side: BattleSide, call: BattleCall, ruleset: IronFistRuleset) -> list[dict[str, Any]]:
+    """Every term of one side's KTA (§4), each with the arithmetic a player can check."""
+    terrain, weather = call.terrain, call.weather
+    terms = []
+    for unit_type, count in side.counts(ruleset.ground_types).items():
+        if count:
+            value = ruleset.unit_value(unit_type, terrain, weather)
+            terms.append(_term(unit_type, f"{count} × {value}", count * value, "§4"))
+    supporting: dict[str, int] = {}
+    for supporter in side.support:
+        supporting[supporter.unit_type] = supporting.get(supporter.unit_type, 0) + supporter.count
+    for unit_type, count in supporting.items():
+        value = ruleset.unit_value(unit_type, terrain, weather)
+        sources = ", ".join(f"{s.count} from {s.region}" for s in side.support if s.unit_type == unit_type)
+        terms.append(_term(f"{unit_type} support", f"{count} × {value} ({sources})", count * value, "§3"))
+    if side.fort:
+        terms.append(
+            _term(
+                "fortification",
+                f"level {side.fort} × {ruleset.fort_bonus_per_level}",
+                side.fort * ruleset.fort_bonus_per_level,
+                "§4",
+            )
+        )
+    if side.home:
+        terms.append(_term("home defence", "home region", ruleset.home_defence_bonus, "§4"))
+    pincer = ruleset.pincer(side.origins)
+    if pincer:
+        terms.append(_term("pincer", f"from {side.origins} regions", pincer, "§4"))
+    for modifier in side.modifiers:
+        terms.append(
+            _term("GM modifier", f"{modifier.nation}: {modifier.reason}".rstrip(": "), modifier.value, "§4")
+        )
+    return terms

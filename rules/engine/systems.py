@@ -1,0 +1,85 @@
+"""The registry of battle systems, as godip's `Variants[name]`: a system is a folder of the engine that builds
+one `BattleSystem`; adding one is that folder and its line in `SYSTEM_MODULES`.
+
+A system brings its ruleset (its own keys, validated, errors naming the key), its `fight` (the battle step
+of the turn pipeline), the named pipeline rules it replaces (`Policies`), its message codes (registered when
+its folder is imported) and its case runner. `company_d20` has its own turn functions instead of `fight`.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .messages import Message, gettext_noop, messages_register
+
+# The engine's own systems, imported on first use so that each registers itself.
+SYSTEM_MODULES = ("rules.engine.iron_fist", "rules.engine.tabletop")
+DEFAULT_SYSTEM = "iron_fist"
+
+messages_register({"system.unavailable": gettext_noop("battle system {name} is not available")})
+
+
+class CaseError(ValueError):
+    """A case file is malformed; the message says where. A system's `case_check` raises it (rules.cases)."""
+
+
+class SystemUnavailable(LookupError):
+    def __init__(self, name: str) -> None:
+        self.message = Message("system.unavailable", {"name": name})
+        super().__init__(str(self.message))
+
+
+@dataclass(frozen=True)
+class Policies:
+    """Rules of the Iron Fist pipeline that a system's spec replaces by name; the defaults are Iron Fist's."""
+
+    support_from_range: bool = True  # IRON_FIST §3: artillery and air support battles within range
+    support_losses: bool = True  # IRON_FIST §8-9: supporting units roll for losses
+    air_rebases_after_conquest: bool = True  # IRON_FIST §10: IV of a conquered region rebase within range
+
+
+@dataclass(frozen=True)
+class BattleSystem:
+    name: str
+    ruleset_build: Callable[[Mapping[str, Any]], Any]  # overrides (without battle_system) -> the ruleset
+    fight: Callable[[Any], Any] | None = None  # BattleCall -> BattleOutcome | Pending
+    policies: Policies = field(default_factory=Policies)
+    case_check: Callable[[Mapping[str, Any], Path], str | None] | None = None
+    extra: Mapping[str, Any] = field(default_factory=dict)  # a system's own functions (company_d20's turn)
+
+
+_REGISTRY: dict[str, BattleSystem] = {}
+_loaded = False
+
+
+def system_register(system: BattleSystem) -> None:
+    _REGISTRY[system.name] = system
+
+
+def system_unregister(name: str) -> None:
+    _REGISTRY.pop(name, None)
+
+
+def _load() -> None:
+    global _loaded
+    if not _loaded:
+        _loaded = True
+        for module in SYSTEM_MODULES:
+            importlib.import_module(module)
+
+
+def system_get(name: str) -> BattleSystem:
+    _load()
+    try:
+        return _REGISTRY[name]
+    except KeyError:
+        raise SystemUnavailable(name) from None
+
+
+def system_names() -> tuple[str, ...]:
+    _load()
+    return tuple(_REGISTRY)
