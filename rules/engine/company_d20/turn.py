@@ -14,8 +14,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from rules.engine.seam import DiceSource
+
 from .campaign import CampaignState, Region, distances
-from .dice import DiceSource, Recorder
+from .dice import Recorder
 from .events import event, final_events, position_events
 from .orders import Order, orders_check
 from .problems import Problem
