@@ -1,10 +1,8 @@
 """Dice sources and the parts every roll shares (COMPANY.md §8.1, §8.3, §8.4): streams and their seeds, the
-d20
-draw, advantage and disadvantage sources, modifiers.
+d20 draw, advantage and disadvantage sources, modifiers.
 
 A dice source is anything with `randint(low, high)`; a die of M sides is `randint(1, M)`. In production it
-is a
-`random.Random` seeded per stream (`stream_seed`); the case runner and the tests script it.
+is a `random.Random` seeded per stream (`stream_seed`); the case runner and the tests script it.
 """
 
 from __future__ import annotations

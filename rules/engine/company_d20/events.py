@@ -1,8 +1,8 @@
 """The roster events of a turn (COMPANY.md §7.7): what the server appends to its audit trail, in order.
 
 Each event is a mapping {kind, nation, unit, battle, before, after, tp_delta, cause}; the shell adds the
-sequence number, campaign, turn, actor (`engine`) and time. Replaying a nation's events from an empty roster
-gives its roster and balance (the Kasarmi actions return their own events, `kasarmi.Done.events`).
+sequence number, campaign, turn, actor (`engine`) and time. Replaying a nation's events from an empty
+roster gives its roster and balance (the Kasarmi actions return their own events, `kasarmi.Done.events`).
 """
 
 from __future__ import annotations

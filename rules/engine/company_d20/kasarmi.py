@@ -1,6 +1,6 @@
-"""Between battles: the Kasarmi (COMPANY.md §7). Each action is a pure function of one nation's `Company` and
-returns `Done` (the new company, the unit acted on, the roster events to log) or the `Problem` that refuses
-it.
+"""Between battles: the Kasarmi (COMPANY.md §7). Each action is a pure function of one nation's `Company`
+and returns `Done` (the new company, the unit acted on, the roster events to log) or the `Problem` that
+refuses it.
 
 Checks run in the order of the spec; §7.2-7.5 are refused with `not_orders_phase` outside the orders phase,
 before anything else, the GM's too. GM edits (§7.6) are not bound by the phase and each needs a reason.

@@ -265,8 +265,7 @@ def _retreats(
     state: CampaignState, regions: Mapping[str, Region], units: Mapping[int, Any], ruleset: CompanyRuleset
 ) -> tuple[dict[int, tuple[str, str | None]], list[int]]:
     """§6 steps 3c-4: every active unit in a region its nation does not own retreats; where to is judged on
-    the
-    positions before any retreat is applied."""
+    the positions before any retreat is applied."""
     adjacency = state.adjacency()
     counts: dict[tuple[str, str], int] = {}
     for unit in units.values():
