@@ -340,22 +340,30 @@ def _edit_problem(company: Company, unit: Unit, ruleset: CompanyRuleset) -> Prob
 
 
 def gm_restore(
-    company: Company, ruleset: CompanyRuleset, *, unit: Any = None, tk: Any = None, reason: Any = None
+    company: Company,
+    ruleset: CompanyRuleset,
+    *,
+    unit: Any = None,
+    tk: Any = None,
+    region: Any = None,
+    reason: Any = None,
 ) -> Done | Problem:
-    """§7.6: a destroyed unit back in the roster with `tk` TK, as it was when it fell otherwise."""
+    """§7.6: a destroyed unit back in the roster with `tk` TK, in `region` (by default where it fell), as it
+    was when it fell otherwise; the restored record must fit §3.1 and §3.5 like any edit."""
     problem = _reason(reason)
     if problem:
         return problem
     found = company.units.get(unit) if whole(unit) else None
-    if found is None:
+    if found is None or found.nation not in (None, company.nation):
         return Problem("not_your_unit", unit)
     if found.status != DESTROYED:
         return Problem("unit_not_destroyed", found.id, {"name": found.name})
-    if not whole(tk) or not 1 <= tk <= found.tk_max:
-        return Problem("edit_invalid", "tk", {"reason": "an active unit has 1 to tk_max TK"})
-    restored = replace(found, status=ACTIVE, tk=tk, fell=None)
-    if found.region not in company.owned and company.owned:
-        restored = replace(restored, region=sorted(company.owned)[0])
+    restored = replace(
+        found, status=ACTIVE, tk=tk, fell=None, region=found.region if region is None else region
+    )
+    problem = _edit_problem(company, restored, ruleset)
+    if problem:
+        return problem
     return Done(
         _with(company, restored),
         found.id,

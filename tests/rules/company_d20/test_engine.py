@@ -93,8 +93,13 @@ def test_the_gm_restores_a_destroyed_unit_and_removes_an_ability() -> None:
 
     assert gm_restore(company, RULESET, unit=3, tk=5, reason="GM").code == "unit_not_destroyed"
     assert gm_restore(company, RULESET, unit=4, tk=11, reason="GM").code == "edit_invalid"
+    assert gm_restore(company, RULESET, unit=4, tk=5, region="Z", reason="GM").code == "edit_invalid"
     restored = gm_restore(company, RULESET, unit=4, tk=5, reason="a clerical error").company.units[4]
-    assert (restored.status, restored.tk, restored.fell) == ("active", 5, None)
+    assert (restored.status, restored.tk, restored.fell, restored.region) == ("active", 5, None, "A")
+    commander = replace(company.units[1], status=DESTROYED, tk=0)
+    with_fallen = replace(company, units={**company.units, 9: replace(commander, id=9, name="Vanha")})
+    problem = gm_restore(with_fallen, RULESET, unit=9, tk=3, reason="GM")  # the role is taken meanwhile
+    assert (problem.code, problem.ref) == ("edit_invalid", "role")
 
     assert (
         gm_remove_ability(company, RULESET, unit=3, ability="parannettu_sisu", reason="GM").code
