@@ -29,13 +29,9 @@ from rules.engine import (
 )
 from rules.engine.ruleset import Ruleset
 from rules.engine.seam import DiceError, ScriptedDice
-from rules.engine.systems import DEFAULT_SYSTEM, SystemUnavailable, system_get
+from rules.engine.systems import DEFAULT_SYSTEM, CaseError, SystemUnavailable, system_get
 
 BATTLE_KEYS = ("kind", "region", "kta", "difference", "winner", "row", "losses", "conquest")
-
-
-class CaseError(ValueError):
-    """The case file is malformed; the message says where."""
 
 
 @dataclass(frozen=True)

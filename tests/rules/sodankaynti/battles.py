@@ -1,0 +1,82 @@
+"""Small random Sodankäynti battles for the property tests: forces, ratings, doctrines and advantages."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from hypothesis import strategies as st
+
+from rules.engine.sodankaynti.board import Advantage, BattleSetup, SideSetup
+from rules.engine.sodankaynti.ruleset import ruleset_build
+
+NATIONS = ("RED", "BLUE", "GREEN")
+INDEX = {n: i for i, n in enumerate(NATIONS)}
+TYPES = ("LEVY", "CAV", "GREN", "SPIRIT", "ANGEL", "MACH", "IV", "TY")
+RULESETS = {
+    "default": ruleset_build({}),
+    "net, destroyed, board value": ruleset_build(
+        {
+            "politics": {"count": "net", "removed_fate": "destroyed"},
+            "tactics": {"count": "net", "tie_first": "defender", "max_bonus": 2},
+            "sacrifice_target_fate": "destroyed",
+            "standoff": "board_value",
+            "machine_lost_when": "any_die",
+            "retreat": {"scope": "commander"},
+            "joint_ratings": "commander",
+        }
+    ),
+    "deserters, no politics cap": ruleset_build(
+        {"politics": {"removed_fate": "deserted"}, "veterans": {"above": 3}, "success_on": 4}
+    ),
+}
+
+
+@dataclass(frozen=True)
+class Force:
+    nation: str
+    origin: str
+    units: dict[str, int]
+
+
+units = st.dictionaries(st.sampled_from(TYPES), st.integers(1, 4), min_size=1, max_size=4)
+
+
+@st.composite
+def battles(draw: st.DrawFn) -> tuple[str, BattleSetup]:
+    name = draw(st.sampled_from(sorted(RULESETS)))
+    ruleset = RULESETS[name]
+    doctrines = sorted(ruleset.doctrines)
+    defender = draw(st.sampled_from(NATIONS))
+    others = [n for n in NATIONS if n != defender]
+    attackers = draw(st.lists(st.sampled_from(others), min_size=1, max_size=2, unique=True))
+    forces = [
+        Force(nation, origin, draw(units))
+        for nation in attackers
+        for origin in draw(st.lists(st.sampled_from(("A", "C", "D")), min_size=1, max_size=2, unique=True))
+    ]
+
+    def side(role: str, side_forces: list[Force]) -> SideSetup:
+        nations = {f.nation for f in side_forces}
+        tactics = draw(st.lists(st.sampled_from(("fort", "ambush", "pincer")), max_size=2))
+        return SideSetup(
+            role=role,
+            forces=tuple(side_forces),
+            doctrines={n: ruleset.doctrine(draw(st.sampled_from(doctrines)), None, "test") for n in nations},
+            ratings={
+                n: {"politics": draw(st.integers(0, 5)), "tactics": draw(st.integers(0, 5))} for n in nations
+            },
+            advantages={"tactics": tuple(Advantage(a, draw(st.integers(0, 3))) for a in tactics)},
+        )
+
+    kind = draw(st.sampled_from(("normal", "meeting", "control")))
+    defending = [Force(defender, "B", draw(units))]
+    setup = BattleSetup(
+        kind=kind,
+        label="B",
+        terrain="open",
+        fort=0,
+        sides=(side("attacker", forces), side("defender" if kind == "normal" else "attacker", defending)),
+        nation_index=INDEX,
+        skip_politics=draw(st.booleans()),
+    )
+    return name, setup
