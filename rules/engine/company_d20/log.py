@@ -47,6 +47,7 @@ OWN_UNITS = {
     "scatter": ("observer",),
 }
 OTHER_UNITS = {"opposed": ("passive.unit",), "attack": ("targets[].unit",), "recon": ("target.unit",)}
+SERVER_FILLED = ("commander_lost", "table_turn", "caller_promoted")
 GM_ONLY = {
     "test": ("bonus",),
     "opposed": ("active.bonus", "passive.bonus"),
@@ -198,9 +199,21 @@ def roll_make(
     side: str | None,
     purpose: str | None = None,
     table_turn: int | None = None,
+    commander_lost: bool = False,
+    promoted: int | None = None,
 ) -> tuple[list[RollEntry] | Problem, StreamState]:
     """Run one request on the stream: the new entries (a lapsed scatter offer is decided "no" first,
-    §8.5.9), or the problem, with the stream unchanged."""
+    §8.5.9), or the problem, with the stream unchanged.
+
+    What the server knows is filled in over the request, never taken from it (§8.5.6, §8.5.9, §13): the
+    table turn, whether the KP ledger marks the requester's side commander lost, and the unit promoted in
+    the ledger (it calls fire support as the company commander)."""
+    inputs = {k: v for k, v in inputs.items() if k not in SERVER_FILLED}
+    if function == "morale":
+        inputs["commander_lost"] = commander_lost
+    if function == "fire_request":
+        inputs["table_turn"] = table_turn or 0
+        inputs["caller_promoted"] = promoted is not None and inputs.get("caller") == promoted
 
     def lookup(unit_id: Any) -> Unit:
         if unit_id not in snapshot:
