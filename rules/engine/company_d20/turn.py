@@ -195,7 +195,7 @@ def complete_turn(
             continue
         final = result_final(battle, results[battle.key], ruleset, state.turn)
         finals[battle.key] = final
-        events += final_events(battle, final, ruleset)
+        applied_before = {u: units[u] for u in final.units}
         for unit_id, after in final.units.items():
             before, snap = units[unit_id], battle.units[unit_id]
             if after.status == DESTROYED:
@@ -209,6 +209,7 @@ def complete_turn(
                     role=after.role,
                     group=after.group,
                 )
+        events += final_events(battle, final, ruleset, applied_before, units)
         for nation, gain in final.tp.items():
             tp[nation] = tp.get(nation, 0) + gain
         outcome = final.outcome
