@@ -14,12 +14,19 @@ from math import ceil
 from typing import Any
 
 from .events import event
-from .expressions import expression_parse
 from .problems import Problem, whole
-from .roster import ACTIVE, DESTROYED, UNIT_FIELDS, Unit, unit_create, unit_free_slots, veteran_slots
-from .ruleset import ROLES, CompanyRuleset
-
-NAME_LIMIT = 40
+from .roster import (
+    ACTIVE,
+    DESTROYED,
+    NAME_LIMIT,
+    UNIT_FIELDS,
+    Unit,
+    record_fault,
+    unit_create,
+    unit_free_slots,
+    veteran_slots,
+)
+from .ruleset import CompanyRuleset
 
 
 @dataclass(frozen=True)
@@ -302,21 +309,9 @@ def _edit_problem(company: Company, unit: Unit, ruleset: CompanyRuleset) -> Prob
     def invalid(key: str, why: str) -> Problem:
         return Problem("edit_invalid", key, {"reason": why})
 
-    for key in ("group", "tk_max", "tk", "m", "k", "xp", "l", "s", "h"):
-        if not whole(getattr(unit, key)):
-            return invalid(key, "a whole number")
-    if unit.type not in ruleset.catalogue:
-        return invalid("type", "not in the catalogue")
-    if unit.tk_max < 1 or not 1 <= unit.tk <= unit.tk_max:
-        return invalid("tk", "an active unit has 1 to tk_max TK")
-    if unit.xp < 0 or unit.group < 0:
-        return invalid("xp" if unit.xp < 0 else "group", "cannot be negative")
-    if expression_parse(unit.ti) is None:
-        return invalid("ti", "a dice expression")
-    if not all(a in ruleset.abilities for a in unit.abilities) or len(set(unit.abilities)) != len(
-        unit.abilities
-    ):
-        return invalid("abilities", "known abilities, each once")
+    fault = record_fault(unit, ruleset)
+    if fault:
+        return invalid(*fault)
     if unit.region not in company.owned:
         return invalid("region", "a region the nation owns")
     name = _name_problem(company, unit.name, except_id=unit.id)
@@ -324,8 +319,6 @@ def _edit_problem(company: Company, unit: Unit, ruleset: CompanyRuleset) -> Prob
         return invalid("name", name.code)
     if company.style != "company":
         return invalid("role", "a battle-groups nation uses no roles") if unit.role is not None else None
-    if unit.role is not None and unit.role not in ROLES:
-        return invalid("role", "company_commander, platoon_leader or none")
     if (unit.role == "company_commander") != (unit.group == 0) and unit.role is not None:
         return invalid("group", "the commander stands in group 0, a platoon leader in a platoon")
     for other in company.active():

@@ -22,7 +22,7 @@ from rules.engine.company_d20.kasarmi import (
 )
 from rules.engine.company_d20.problems import TEMPLATES, Problem
 from rules.engine.company_d20.results import Battle
-from rules.engine.company_d20.roster import DESTROYED, unit_create, unit_tt
+from rules.engine.company_d20.roster import DESTROYED, record_fault, unit_create, unit_tt
 from rules.engine.company_d20.turn import CompletionError, complete_turn
 
 RULESET = company_ruleset_build()
@@ -171,3 +171,16 @@ def test_the_company_engine_reads_no_django_clock_or_global_random() -> None:
         for call in ("random.randint(", "random.choice(", "random.random(", "random.seed("):
             assert call not in source, f"{path.name} uses the global generator: {call}"
         assert len(source.splitlines()) < 500, path.name
+
+
+def test_a_unit_record_is_checked_field_by_field() -> None:
+    unit = unit_create(RULESET, id=7, type="JR", name="Ryhmä 7", nation="BLUE", region="A")
+
+    assert record_fault(unit, RULESET) is None
+    assert record_fault(replace(unit, status=DESTROYED, tk=0), RULESET) is None  # 0 TK only when destroyed
+    assert record_fault(replace(unit, tk=0), RULESET)[0] == "tk"
+    assert record_fault(replace(unit, name=" " * 3), RULESET)[0] == "name"
+    assert record_fault(replace(unit, name="x" * 41), RULESET)[0] == "name"
+    assert record_fault(replace(unit, status="missing"), RULESET)[0] == "status"
+    assert record_fault(replace(unit, role="general"), RULESET)[0] == "role"
+    assert record_fault(replace(unit, m=True), RULESET)[0] == "m"  # true is not a whole number
