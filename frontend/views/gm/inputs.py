@@ -8,11 +8,11 @@ from django.http import HttpRequest
 from django.utils.translation import gettext as _
 
 from campaign.gm import inputs
-from campaign.gm.access import GMInputError
 from campaign.models import Turn
 from campaign.selectors import Viewer
 from frontend.terms import word
 from frontend.views.gm.dashboard import gm_form_view, nation_of, region_of
+from rules.engine.messages import InputError
 
 
 @gm_form_view("weather")
@@ -35,7 +35,7 @@ def weather_post(request: HttpRequest, viewer: Viewer, turn: Turn | None, data: 
 @gm_form_view("modifier")
 def modifier_post(request: HttpRequest, viewer: Viewer, turn: Turn | None, data: dict[str, Any]) -> str:
     if turn is None:
-        raise GMInputError("region", "there is no open turn")
+        raise InputError.of("region", "no_open_turn")
     region, nation = region_of(viewer, data["region"]), nation_of(viewer, data["nation"])
     inputs.gm_modifier_set(
         by=request.user,

@@ -8,11 +8,11 @@ from django.http import HttpRequest
 from django.utils.translation import gettext as _
 
 from campaign.gm import roster
-from campaign.gm.access import GMInputError
 from campaign.models import Turn
 from campaign.selectors import Viewer
 from frontend.gm_selectors import user_by_name
 from frontend.views.gm.dashboard import gm_form_view, nation_of, region_of
+from rules.engine.messages import InputError
 
 
 @gm_form_view("roster")
@@ -39,7 +39,7 @@ def assign_post(request: HttpRequest, viewer: Viewer, turn: Turn | None, data: d
     nation = nation_of(viewer, data["nation"])
     user = user_by_name(username=data["user"].strip())
     if user is None:
-        raise GMInputError("user", _("no user is called %(name)s") % {"name": data["user"].strip()})
+        raise InputError.of("user", "no_such_user", name=data["user"].strip())
     roster.nation_assign(campaign=viewer.campaign, nation=nation, user=user, by=request.user)
     return _("%(user)s now plays %(nation)s; it takes orders again.") % {
         "user": user.get_username(),
