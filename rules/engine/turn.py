@@ -49,7 +49,10 @@ def _resolve(turn_input: TurnInput, ruleset: Ruleset, seed: int, dice: DiceSourc
     # §11: every draw comes from this one source, in the order of the steps below.
     accepted, rejected = orders_validate(world, ruleset, turn_input.orders)  # §2.1
     orders = [order for _, order in accepted]
-    phase = phase_start(world, ruleset, system, orders, dice, turn_input.system_inputs)  # §2 movement, §3
+    inputs = turn_input.system_inputs
+    if system.inputs_prepare is not None:  # checked before the first draw
+        inputs = system.inputs_prepare(world, ruleset, turn_input, orders)
+    phase = phase_start(world, ruleset, system, orders, dice, inputs)  # §2 movement, §3
     meetings_resolve(phase)  # §6
     region_battles_resolve(phase)  # §5, §7, §7.1
     control_battles_resolve(phase)  # §7.2

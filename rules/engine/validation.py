@@ -12,6 +12,7 @@ from typing import NamedTuple
 
 from .ruleset import Ruleset
 from .state import Order, OrderKind, RejectedOrder, TurnInput
+from .systems import system_get
 from .world import World, world_build
 
 # Which unit roles each kind of order may name (§2.1).
@@ -39,8 +40,12 @@ def orders_validate(
     """Split orders into the accepted ones (with their index) and the rejected ones with a reason."""
     used: dict[tuple[str, str, str], int] = {}  # (nation, origin, type) -> units already ordered out
     accepted, rejected = [], []
+    system = system_get(ruleset.battle_system)
     for index, order in enumerate(orders):
-        invalid = order_reason(world, ruleset, order, used)
+        # A system's own checks come first; its own kinds of order skip the common ones.
+        invalid = system.order_check(world, ruleset, order, accepted) if system.order_check else None
+        if invalid is None and order.kind not in system.order_kinds:
+            invalid = order_reason(world, ruleset, order, used)
         if invalid is None:
             accepted.append((index, order))
             if order.kind in CONSUMING:
@@ -58,7 +63,8 @@ def order_reason(
     """Why `order` is invalid, given the units `used` by the nation's earlier accepted orders, or None."""
     if order.nation not in world.nation_index:
         return Invalid("nation", f"unknown nation {order.nation!r}")
-    if order.kind not in KIND_ROLES:
+    kind_roles = ruleset.kind_roles or KIND_ROLES
+    if order.kind not in kind_roles:
         return Invalid("kind", f"unknown kind of order {order.kind!r}")
     if order.origin not in world.regions:
         return Invalid("origin", f"unknown region {order.origin!r}")
@@ -66,7 +72,7 @@ def order_reason(
         return Invalid("origin", f"{order.origin} is not held by {order.nation}")
     if not order.units:
         return Invalid("units", "the order names no units")
-    allowed = KIND_ROLES[order.kind]
+    allowed = kind_roles[order.kind]
     here = world.units.get(order.origin, {}).get(order.nation, {})
     for unit_type, count in order.units.items():
         unit = ruleset.unit_types.get(unit_type)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from rules.cases import case_check, case_load
+from rules.cases import case_check, case_load, case_run
 
 ROOT = Path(__file__).resolve().parents[2]
 SHARED = ROOT.parent / "shared" / "rules" / "cases"
@@ -28,6 +28,15 @@ def test_it_passes_the_shared_case(path: Path) -> None:
 @pytest.mark.parametrize("path", _cases(OWN), ids=lambda p: p.stem)
 def test_it_passes_our_own_case(path: Path) -> None:
     assert case_check(case_load(path)) is None
+
+
+@pytest.mark.parametrize(
+    "path",
+    _cases(SHARED / "sodankaynti") + _cases(OWN / "sodankaynti"),
+    ids=lambda p: f"{p.parent.parent.name}/{p.stem}",
+)
+def test_it_passes_the_sodankaynti_case(path: Path) -> None:
+    assert case_run(path) is None
 
 
 def _check_cases(*directories: Path) -> subprocess.CompletedProcess:

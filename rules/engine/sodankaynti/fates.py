@@ -6,8 +6,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..seam import DiceSource
 from .board import DESERTED, DESTROYED, LOST, Die, Side
-from .dice import DiceSource
 from .ruleset import Ruleset
 
 Counts = dict[str, int]

@@ -28,7 +28,7 @@ messages_register(
         "sodankaynti.order.role": gettext_noop(
             "{unit_type} cannot {kind}: its role {role} may only {allowed}"
         ),
-        "sodankaynti.order.doctrine": gettext_noop("invalid doctrine order: {reason}"),
+        "sodankaynti.order.doctrine": gettext_noop("invalid doctrine order: {part}: {reason}"),
         "sodankaynti.order.region": gettext_noop("unknown region {region}"),
         "sodankaynti.order.ambush_owner": gettext_noop("{region} is not held by {nation}"),
         "sodankaynti.order.ambush_adjacent": gettext_noop("{facing} is not adjacent to {region}"),

@@ -16,8 +16,8 @@ from dataclasses import replace
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from rules.engine.seam import SeededDice
 from rules.engine.sodankaynti.battle import battle_fight
-from rules.engine.sodankaynti.dice import SeededDice
 
 from .battles import RULESETS, battles
 
