@@ -1,5 +1,9 @@
 """A random but realistic turn for benchmarks: `python -m rules bench --regions N --nations M --seed S`.
 
+`--system sodankaynti` plays the same map with Sodankäynti's types (levies and elite gunpowder troops where
+Iron Fist has infantry and armour, a few supernatural units and archangels), doctrine orders where Iron Fist
+stands air down, ambushes, and random ratings and doctrines per nation.
+
 The map is a grid with random diagonals (so it is connected and every region has 2-8 neighbours), carved
 into contiguous nations grown from random capitals. Every nation attacks across its borders, some pairs
 attack each other across the same border (meeting engagements), and neighbours of a region often attack
@@ -17,11 +21,15 @@ from collections import deque
 from rules.engine import Order, Region, Relation, Stack, TurnInput, resolve_turn, ruleset_build
 
 TERRAINS = ("open", "open", "open", "rough", "rough", "city")
+# Each system's types for Iron Fist's roles: the two attacking ground types, artillery, air.
+DOCTRINES = ("steady", "bold", "cautious")
+TYPES = {"iron_fist": ("JV", "PA", "TY", "IV"), "sodankaynti": ("LEVY", "GREN", "TY", "IV")}
 
 
-def random_turn(*, regions: int, nations: int, seed: int) -> TurnInput:
+def random_turn(*, regions: int, nations: int, seed: int, system: str = "iron_fist") -> TurnInput:
     """A connected map of `regions`, `nations` contiguous nations, stacks of every type and their orders."""
     rng = random.Random(seed)
+    foot, heavy, guns, air = TYPES[system]
     width = max(1, math.isqrt(regions - 1) + 1)
     codes = [f"R{i:05d}" for i in range(regions)]
     borders = set()
@@ -59,10 +67,10 @@ def random_turn(*, regions: int, nations: int, seed: int) -> TurnInput:
         if owner[i] is None:
             continue
         units[i] = {
-            "JV": rng.randint(0, 12),
-            "PA": rng.randint(0, 6),
-            "TY": rng.randint(0, 3) if rng.random() < 0.5 else 0,
-            "IV": rng.randint(1, 2) if rng.random() < 0.3 else 0,
+            foot: rng.randint(0, 12),
+            heavy: rng.randint(0, 6),
+            guns: rng.randint(0, 3) if rng.random() < 0.5 else 0,
+            air: rng.randint(1, 2) if rng.random() < 0.3 else 0,
         }
         stacks += [Stack(owner[i], codes[i], t, c) for t, c in units[i].items() if c]
 
@@ -75,7 +83,7 @@ def random_turn(*, regions: int, nations: int, seed: int) -> TurnInput:
     left = [dict(u) for u in units]
 
     def attack(a: int, b: int, share: float) -> None:
-        sent = {t: int(left[a][t] * share) for t in ("JV", "PA") if int(left[a][t] * share) > 0}
+        sent = {t: int(left[a][t] * share) for t in (foot, heavy) if int(left[a][t] * share) > 0}
         if sent:
             for t, c in sent.items():
                 left[a][t] -= c
@@ -93,12 +101,35 @@ def random_turn(*, regions: int, nations: int, seed: int) -> TurnInput:
         if targets and rng.random() < 0.5:
             attack(i, rng.choice(targets), 0.6)
         friends = [j for j in neighbours[i] if owner[j] == owner[i]]
-        if friends and left[i]["TY"] and rng.random() < 0.2:
-            orders.append(Order(owner[i], "move", codes[i], rng.choice(friends), {"TY": left[i]["TY"]}))
-        if friends and left[i]["IV"] and rng.random() < 0.2:
-            orders.append(Order(owner[i], "rebase", codes[i], rng.choice(friends), {"IV": left[i]["IV"]}))
-        elif units[i]["IV"] and rng.random() < 0.1:
-            orders.append(Order(owner[i], "stand_down", codes[i], None, {"IV": 1}))
+        if friends and left[i][guns] and rng.random() < 0.2:
+            orders.append(Order(owner[i], "move", codes[i], rng.choice(friends), {guns: left[i][guns]}))
+        if friends and left[i][air] and rng.random() < 0.2:
+            orders.append(Order(owner[i], "rebase", codes[i], rng.choice(friends), {air: left[i][air]}))
+        elif units[i][air] and rng.random() < 0.1:
+            if system == "sodankaynti":  # no support to stand down from: a doctrine for the region instead
+                params = {"doctrine": rng.choice(DOCTRINES), "region": codes[i]}
+                orders.append(Order(owner[i], "doctrine", "", None, {}, params=params))
+            else:
+                orders.append(Order(owner[i], "stand_down", codes[i], None, {air: 1}))
+
+    system_inputs: dict = {}
+    if system == "sodankaynti":
+        # A second generator, so the map and orders above are the same as Iron Fist's for the same seed.
+        extra = random.Random(seed + 1)
+        for i in range(regions):
+            if owner[i] and extra.random() < 0.05:
+                kind = extra.choice(("SPIRIT", "ANGEL"))
+                stacks.append(Stack(owner[i], codes[i], kind, 1))
+            if owner[i] and neighbours[i] and extra.random() < 0.1:
+                orders.append(Order(owner[i], "ambush", codes[i], codes[extra.choice(neighbours[i])]))
+        system_inputs["nation_attributes"] = {
+            n: {
+                "politics": extra.randint(0, 4),
+                "tactics": extra.randint(0, 4),
+                "doctrine": extra.choice(DOCTRINES),
+            }
+            for n in names
+        }
 
     return TurnInput(
         nations=tuple(names),
@@ -117,13 +148,15 @@ def random_turn(*, regions: int, nations: int, seed: int) -> TurnInput:
         orders=tuple(orders),
         relations=tuple(Relation(*sorted(pair), "peace") for pair in sorted(peace, key=sorted)),
         weather=rng.choice(("clear", "clear", "rain", "snow")),
+        system_inputs=system_inputs,
     )
 
 
-def bench_run(*, regions: int, nations: int, seed: int, repeat: int = 3) -> str:
-    """Resolve one random turn `repeat` times; one line: regions, stacks, orders, battles, median seconds."""
-    turn = random_turn(regions=regions, nations=nations, seed=seed)
-    ruleset = ruleset_build()
+def bench_run(*, regions: int, nations: int, seed: int, repeat: int = 3, system: str = "iron_fist") -> str:
+    """Resolve one random turn `repeat` times; one line: regions, stacks, orders, battles, actions (the
+    battle actions of a system that reports them), median seconds."""
+    turn = random_turn(regions=regions, nations=nations, seed=seed, system=system)
+    ruleset = ruleset_build({"battle_system": system})
     times = []
     for _ in range(repeat):
         started = time.perf_counter()
@@ -134,7 +167,9 @@ def bench_run(*, regions: int, nations: int, seed: int, repeat: int = 3) -> str:
     for battle in result.battles:
         kinds[battle["kind"]] = kinds.get(battle["kind"], 0) + 1
     by_kind = " ".join(f"{k}={v}" for k, v in sorted(kinds.items()))
+    actions = sum(len(battle.get("actions", ())) for battle in result.battles)
     return (
-        f"regions={regions} nations={nations} stacks={len(turn.stacks)} orders={len(turn.orders)} "
-        f"battles={len(result.battles)} ({by_kind}) seconds={seconds:.3f}"
+        f"system={system} regions={regions} nations={nations} stacks={len(turn.stacks)} "
+        f"orders={len(turn.orders)} battles={len(result.battles)} ({by_kind}) actions={actions} "
+        f"seconds={seconds:.3f}"
     )

@@ -49,9 +49,9 @@ class BattleSystem:
     fight: Callable[[Any], Any] | None = None  # BattleCall -> BattleOutcome | Pending
     policies: Policies = field(default_factory=Policies)
     case_check: Callable[[Mapping[str, Any], Path], str | None] | None = None
-    # A system's own order checks, run before the common ones (IRON_FIST.md §2.1):
-    # (world, ruleset, order, [(index, order) accepted so far]) -> Invalid (rejected) or None (go on).
-    order_check: Callable[..., Any] | None = None
+    # A system's own order checks, run before the common ones (IRON_FIST.md §2.1), in submission order:
+    # (world, ruleset) -> a check of one order -> Invalid (rejected) or None (on to the common checks).
+    order_check: Callable[[Any, Any], Callable[[Any], Any]] | None = None
     # Kinds of order the system checks alone: they name no units and skip the common checks (Sodankäynti §4).
     order_kinds: frozenset[str] = frozenset()
     # The system's own turn inputs, checked before the first draw and given to every battle as `call.inputs`:

@@ -41,9 +41,10 @@ def orders_validate(
     used: dict[tuple[str, str, str], int] = {}  # (nation, origin, type) -> units already ordered out
     accepted, rejected = [], []
     system = system_get(ruleset.battle_system)
+    own_check = system.order_check(world, ruleset) if system.order_check else None
     for index, order in enumerate(orders):
         # A system's own checks come first; its own kinds of order skip the common ones.
-        invalid = system.order_check(world, ruleset, order, accepted) if system.order_check else None
+        invalid = own_check(order) if own_check else None
         if invalid is None and order.kind not in system.order_kinds:
             invalid = order_reason(world, ruleset, order, used)
         if invalid is None:

@@ -7,7 +7,7 @@ ordinary order to the common checks.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable
 from typing import Any
 
 from ..messages import Message
@@ -22,25 +22,32 @@ def _invalid(field: str, code: str, **params: Any) -> Invalid:
     return Invalid(field, Message(f"sodankaynti.order.{code}", params))
 
 
-def order_check(
-    world: Any, ruleset: Ruleset, order: Order, accepted: Sequence[tuple[int, Order]]
-) -> Invalid | None:
-    """Why the order is invalid here, or None (an own kind: valid; another: on to the common checks)."""
-    if order.kind == "stand_down":
-        return _invalid("kind", "stand_down")
-    if order.kind == "doctrine":
-        return _doctrine_reason(world, ruleset, order)
-    if order.kind == "ambush":
-        return _ambush_reason(world, order, accepted)
-    for unit_type in order.units:
-        unit = ruleset.unit_types.get(unit_type)
-        if unit is None:
-            continue  # the common checks name the unknown type
-        allowed = ruleset.orders_by_role.get(unit.role, ())
-        if order.kind not in allowed:
-            params = {"unit_type": unit_type, "kind": str(order.kind), "role": unit.role}
-            return _invalid("units", "role", **params, allowed=list(allowed))
-    return None
+def order_check(world: Any, ruleset: Ruleset) -> Callable[[Order], Invalid | None]:
+    """The check of one order of the turn, in submission order (it remembers the valid ambushes)."""
+    ambushes: set[tuple[str, str]] = set()  # (nation, region) with a valid ambush (§4.2: the first counts)
+
+    def check(order: Order) -> Invalid | None:
+        """Why the order is invalid here, or None (an own kind: valid; another: on to the common checks)."""
+        if order.kind == "stand_down":
+            return _invalid("kind", "stand_down")
+        if order.kind == "doctrine":
+            return _doctrine_reason(world, ruleset, order)
+        if order.kind == "ambush":
+            invalid = _ambush_reason(world, order, ambushes)
+            if invalid is None:
+                ambushes.add((order.nation, order.origin))
+            return invalid
+        for unit_type in order.units:
+            unit = ruleset.unit_types.get(unit_type)
+            if unit is None:
+                continue  # the common checks name the unknown type
+            allowed = ruleset.orders_by_role.get(unit.role, ())
+            if order.kind not in allowed:
+                params = {"unit_type": unit_type, "kind": str(order.kind), "role": unit.role}
+                return _invalid("units", "role", **params, allowed=list(allowed))
+        return None
+
+    return check
 
 
 def _doctrine_reason(world: Any, ruleset: Ruleset, order: Order) -> Invalid | None:
@@ -56,7 +63,7 @@ def _doctrine_reason(world: Any, ruleset: Ruleset, order: Order) -> Invalid | No
     return None
 
 
-def _ambush_reason(world: Any, order: Order, accepted: Sequence[tuple[int, Order]]) -> Invalid | None:
+def _ambush_reason(world: Any, order: Order, ambushes: set[tuple[str, str]]) -> Invalid | None:
     if order.nation not in world.nation_index:
         return Invalid("nation", Message("unknown_nation", {"nation": order.nation}))
     region, facing = order.origin, order.target
@@ -64,6 +71,6 @@ def _ambush_reason(world: Any, order: Order, accepted: Sequence[tuple[int, Order
         return _invalid("origin", "ambush_owner", region=region, nation=order.nation)
     if facing not in world.adjacency[region]:
         return _invalid("target", "ambush_adjacent", facing=facing, region=region)
-    if any(o.kind == "ambush" and o.nation == order.nation and o.origin == region for _, o in accepted):
+    if (order.nation, region) in ambushes:
         return _invalid("origin", "ambush_twice", nation=order.nation, region=region)
     return None
