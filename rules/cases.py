@@ -17,7 +17,7 @@ from typing import Any
 import yaml
 
 from rules.engine import TurnInput, TurnResult, resolve_turn, ruleset_build
-from rules.engine.casefile import case_turn, map_mismatches, mapping, nonzero, units_in
+from rules.engine.casefile import case_turn, mapping, nonzero, turn_mismatches, units_in
 from rules.engine.ruleset import Ruleset
 from rules.engine.seam import DiceError, ScriptedDice
 from rules.engine.systems import DEFAULT_SYSTEM, CaseError, SystemUnavailable, system_get
@@ -116,25 +116,7 @@ def case_check(case: Case) -> str | None:
 
 
 def _mismatches(expect: Mapping[str, Any], result: TurnResult) -> Iterable[str]:
-    if "battles" in expect:
-        wanted, battles = expect["battles"] or [], result.battles
-        if len(wanted) != len(battles):
-            got = [f"{b['kind']} {b['region']}" for b in battles]
-            yield f"battles: expected {len(wanted)} battles, got {len(battles)} {got}"
-            return
-        for i, (want, got) in enumerate(zip(wanted, battles, strict=True)):
-            for key in BATTLE_KEYS:
-                if key not in want:
-                    continue
-                expected, actual = want[key], got.get(key)
-                if key == "losses":
-                    expected, actual = nonzero(expected), nonzero(actual or {})
-                elif key == "row" and expected is not None:
-                    expected = list(expected)
-                if expected != actual:
-                    where = f"battles[{i}] ({want.get('kind')} {want.get('region')}).{key}"
-                    yield f"{where}: expected {expected}, got {actual}"
-    yield from map_mismatches(expect, result)
+    yield from turn_mismatches(expect, result, _battle_mismatches)
     chances = {(c["nation"], c["region"], c["unit_type"]): c["chance"] for c in result.support_chances}
     for nation, by_region in (expect.get("support_chance") or {}).items():
         for region, by_type in by_region.items():
@@ -142,6 +124,19 @@ def _mismatches(expect: Mapping[str, Any], result: TurnResult) -> Iterable[str]:
                 got = chances.get((nation, str(region), unit_type), 0)
                 if got != chance:
                     yield f"support_chance.{nation}.{region}.{unit_type}: expected {chance}, got {got}"
+
+
+def _battle_mismatches(want: Mapping[str, Any], got: Mapping[str, Any], where: str) -> Iterable[str]:
+    for key in BATTLE_KEYS:
+        if key not in want:
+            continue
+        expected, actual = want[key], got.get(key)
+        if key == "losses":
+            expected, actual = nonzero(expected), nonzero(actual or {})
+        elif key == "row" and expected is not None:
+            expected = list(expected)
+        if expected != actual:
+            yield f"{where}.{key}: expected {expected}, got {actual}"
 
 
 def cases_run(directories: Iterable[str | Path]) -> tuple[int, list[str]]:

@@ -7,7 +7,7 @@ inputs and battle expectations. Pure data handling: the YAML is read by the call
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from .state import GMModifier, Order, Region, Relation, Stack, TurnInput, TurnResult
@@ -95,6 +95,24 @@ def nonzero(by_nation: Mapping[str, Any], ignored: Iterable[str] = ()) -> dict[s
         if kept:
             cleaned[nation] = kept
     return cleaned
+
+
+def turn_mismatches(
+    expect: Mapping[str, Any],
+    result: TurnResult,
+    battle_mismatches: Callable[[Mapping[str, Any], Mapping[str, Any], str], Iterable[str]],
+) -> Iterable[str]:
+    """The expected battles in resolution order, each checked by the system's `battle_mismatches(want, got,
+    where)`, then the map; a different number of battles is the only mismatch reported then."""
+    if "battles" in expect:
+        wanted, battles = expect["battles"] or [], result.battles
+        if len(wanted) != len(battles):
+            got = [f"{b['kind']} {b['region']}" for b in battles]
+            yield f"battles: expected {len(wanted)} battles, got {len(battles)} {got}"
+            return
+        for i, (want, got) in enumerate(zip(wanted, battles, strict=True)):
+            yield from battle_mismatches(want, got, f"battles[{i}] ({want.get('kind')} {want.get('region')})")
+    yield from map_mismatches(expect, result)
 
 
 def map_mismatches(expect: Mapping[str, Any], result: TurnResult) -> Iterable[str]:

@@ -7,14 +7,13 @@ line; CaseError for a malformed file. A case may expect the turn to be refused: 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from ..casefile import case_turn, map_mismatches, mapping
+from ..casefile import case_turn, mapping, turn_mismatches
 from ..ruleset import RulesetError, ruleset_build
 from ..seam import DiceError, ScriptedDice, SeededDice
-from ..state import TurnResult
 from ..systems import CaseError
 from ..turn import resolve_turn
 from ..world import TurnInputError
@@ -59,16 +58,4 @@ def case_check(data: Mapping[str, Any], path: Path) -> str | None:
     if error is not None:
         return f"{error[0]}: {error[1]}"
     assert result is not None
-    return next(iter(_mismatches(expect, result)), None)
-
-
-def _mismatches(expect: Mapping[str, Any], result: TurnResult) -> Iterable[str]:
-    if "battles" in expect:
-        wanted, battles = expect["battles"] or [], result.battles
-        if len(wanted) != len(battles):
-            got = [f"{b['kind']} {b['region']}" for b in battles]
-            yield f"battles: expected {len(wanted)} battles, got {len(battles)} {got}"
-            return
-        for i, (want, got) in enumerate(zip(wanted, battles, strict=True)):
-            yield from battle_mismatches(want, got, f"battles[{i}] ({want.get('kind')} {want.get('region')})")
-    yield from map_mismatches(expect, result)
+    return next(iter(turn_mismatches(expect, result, battle_mismatches)), None)
