@@ -7,6 +7,7 @@ continue and sends everyone else home at once.
 
 from __future__ import annotations
 
+from ..messages import Message
 from ..seam import BattleCall, BattleOutcome
 from .battle import battle_fight
 from .inputs import Inputs
@@ -30,4 +31,5 @@ def sodankaynti_fight(call: BattleCall) -> BattleOutcome:
         report=result.report,
         force_losses=result.fates.lost,
         added=result.fates.added,
+        why=Message("sodankaynti.outcome.won", {"rule": "SODANKAYNTI §12.1"}) if decisive else None,
     )

@@ -22,6 +22,9 @@ messages_register(
         "sodankaynti.first.side_order": gettext_noop(
             "tie and no defender: {side}, first in side order, acts first"
         ),
+        "sodankaynti.outcome.won": gettext_noop(
+            "the attacker won and takes the region: every win is decisive ({rule})"
+        ),
         "sodankaynti.order.stand_down": gettext_noop(
             "stand_down is not an order in Sodankäynti: there is no support to stand down from"
         ),
