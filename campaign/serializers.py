@@ -20,7 +20,7 @@ class CampaignSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Campaign
-        fields = ["slug", "name", "status", "fog_of_war", "url"]
+        fields = ["slug", "name", "status", "battle_system", "fog_of_war", "url"]
 
     def get_url(self, campaign: Campaign) -> str:
         return reverse("api:campaign-detail", kwargs={"slug": campaign.slug}, request=self.context["request"])

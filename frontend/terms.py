@@ -40,8 +40,16 @@ WORDS: dict[str, Mapping[str, object]] = {
     "status": {
         "open": pgettext_lazy("turn status", "open"),
         "processing": pgettext_lazy("turn status", "processing"),
+        "battles_pending": pgettext_lazy("turn status", "battles pending"),
         "resolved": pgettext_lazy("turn status", "resolved"),
         "failed": pgettext_lazy("turn status", "failed"),
+    },
+    # The same statuses as the GM follows a turn's processing (frontend/views/gm/processing.py).
+    "progress": {
+        "open": _("open: waiting for processing (queued, or not yet asked)"),
+        "processing": _("processing…"),
+        "resolved": _("done"),
+        "failed": _("failed"),
     },
     "relation": {
         "war": pgettext_lazy("relation", "war"),

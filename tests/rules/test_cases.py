@@ -8,15 +8,16 @@ from pathlib import Path
 
 import pytest
 
-from rules.cases import case_check, case_load, case_run
+from rules.cases import case_check, case_load, case_read, case_run
 
 ROOT = Path(__file__).resolve().parents[2]
 SHARED = ROOT.parent / "shared" / "rules" / "cases"
 OWN = Path(__file__).with_name("cases")
 
 
-def _cases(directory: Path) -> list[Path]:
-    return sorted(directory.glob("*.yaml")) if directory.is_dir() else []
+def _cases(directory: Path, kind: str | None = None) -> list[Path]:
+    paths = sorted(directory.glob("*.yaml")) if directory.is_dir() else []
+    return [p for p in paths if kind is None or case_read(p).get("kind") == kind]
 
 
 @pytest.mark.skipif(not SHARED.is_dir(), reason="shared/rules/cases is not beside the project")
@@ -28,6 +29,15 @@ def test_it_passes_the_shared_case(path: Path) -> None:
 @pytest.mark.parametrize("path", _cases(OWN), ids=lambda p: p.stem)
 def test_it_passes_our_own_case(path: Path) -> None:
     assert case_check(case_load(path)) is None
+
+
+@pytest.mark.parametrize(
+    "path",
+    _cases(SHARED / "tabletop", "close_combat") + _cases(OWN / "tabletop"),
+    ids=lambda p: p.stem,
+)
+def test_it_passes_the_close_combat_case(path: Path) -> None:
+    assert case_run(path) is None
 
 
 @pytest.mark.parametrize(
@@ -100,3 +110,23 @@ def test_it_exits_zero_when_every_case_passes(tmp_path: Path) -> None:
 
     assert run.returncode == 0, run.stdout
     assert run.stdout.strip().splitlines() == ["1 passed, 0 failed"]
+
+
+def test_it_routes_by_kind_and_refuses_a_system_not_available(tmp_path: Path) -> None:
+    (tmp_path / "a_round.yaml").write_text(
+        "kind: close_combat\ninput: {sides: []}\nexpect: {errors: [sides_count]}\n"
+    )
+    (tmp_path / "b_wrong_round.yaml").write_text(
+        "kind: close_combat\ninput: {sides: []}\nexpect: {errors: [dice_malformed]}\n"
+    )
+    (tmp_path / "c_turn.yaml").write_text("kind: turn\nexpect: {}\n")
+    (tmp_path / "d_bad_expect.yaml").write_text("kind: close_combat\ninput: {}\nexpect: {totls: {}}\n")
+
+    lines = _check_cases(tmp_path).stdout.strip().splitlines()
+
+    assert lines == [
+        "b_wrong_round.yaml: errors: expected ['dice_malformed'], got ['sides_count']",
+        "c_turn.yaml: battle system tabletop is not available",
+        "d_bad_expect.yaml: expect.totls: not a key of close_combat cases",
+        "1 passed, 3 failed",
+    ]

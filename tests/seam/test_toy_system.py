@@ -12,16 +12,21 @@ from django.urls import reverse
 from campaign.models import Turn
 from rules.engine.iron_fist.ruleset import iron_fist_ruleset_build
 from rules.engine.ruleset import Ruleset
-from rules.engine.seam import BattleCall, BattleOutcome
+from rules.engine.seam import BattleCall, BattleOutcome, Pending
 from rules.engine.systems import BattleSystem, Policies, system_register, system_unregister
 from tests.api.conftest import client_for
 
 A = "/api/campaigns/demo"
 
 
-def toy_ruleset(overrides: Mapping[str, Any]) -> Ruleset:
-    defaults = iron_fist_ruleset_build({})
-    return Ruleset(battle_system="toy", unit_types=defaults.unit_types, ranges=defaults.ranges)
+def ruleset_of(name: str):
+    """A test system's ruleset builder: Iron Fist's unit types, under the system's own name."""
+
+    def build(overrides: Mapping[str, Any]) -> Ruleset:
+        defaults = iron_fist_ruleset_build({})
+        return Ruleset(battle_system=name, unit_types=defaults.unit_types, ranges=defaults.ranges)
+
+    return build
 
 
 def toy_fight(call: BattleCall) -> BattleOutcome:
@@ -51,7 +56,7 @@ def toy():
     system_register(
         BattleSystem(
             name="toy",
-            ruleset_build=toy_ruleset,
+            ruleset_build=ruleset_of("toy"),
             fight=toy_fight,
             policies=Policies(support_from_range=False, support_losses=False),
         )
@@ -102,3 +107,99 @@ def test_a_system_not_registered_is_refused_by_name(demo) -> None:
     demo.battle_system = "chess"
     with pytest.raises(ValidationError, match="battle system chess is not available"):
         demo.full_clean()
+
+
+def test_the_gm_switches_the_battle_system_between_turns_and_the_pages_say_so(toy, demo, gm, client) -> None:
+    client.force_login(gm)
+    response = client.post(
+        reverse("frontend:gm_system", args=["demo"]),
+        {"system-battle_system": "toy", "system-reason": "trying the toy"},
+    )
+    assert response.status_code == 302
+    demo.refresh_from_db()
+    assert demo.battle_system == "toy"
+    assert demo.audit_entries.filter(
+        action="battle_system", summary="battle system: iron_fist → toy"
+    ).exists()
+    assert "battles: toy" in client.get(reverse("frontend:campaign", args=["demo"])).content.decode()
+    assert "<strong>toy</strong>" in client.get(reverse("frontend:gm", args=["demo"])).content.decode()
+
+
+def test_the_battle_system_cannot_change_while_a_turn_is_processing(toy, demo, gm) -> None:
+    from campaign.gm.access import GMInputError
+    from campaign.gm.system import battle_system_set
+
+    demo.turns.filter(number=1).update(status=Turn.Status.PROCESSING)
+    with pytest.raises(GMInputError, match="turn 1 is processing"):
+        battle_system_set(by=gm, campaign=demo, name="toy")
+    demo.refresh_from_db()
+    assert demo.battle_system == "iron_fist"
+
+
+def test_only_the_gm_switches_the_battle_system(toy, demo, player, client) -> None:
+    client.force_login(player)
+    response = client.post(reverse("frontend:gm_system", args=["demo"]), {"system-battle_system": "toy"})
+    assert response.status_code in (403, 404)
+    demo.refresh_from_db()
+    assert demo.battle_system == "iron_fist"
+
+
+def test_a_system_without_the_maps_unit_types_is_refused(demo, gm) -> None:
+    from campaign.gm.access import GMInputError
+    from campaign.gm.system import battle_system_set
+
+    def tiny(overrides):
+        base = iron_fist_ruleset_build({})
+        return Ruleset(battle_system="tiny", unit_types={"JV": base.unit_types["JV"]}, ranges={})
+
+    system_register(BattleSystem(name="tiny", ruleset_build=tiny, fight=toy_fight))
+    try:
+        with pytest.raises(GMInputError, match="tiny has no unit type IV, PA, TY"):
+            battle_system_set(by=gm, campaign=demo, name="tiny")
+    finally:
+        system_unregister("tiny")
+
+
+def table_fight(call: BattleCall) -> Pending:
+    """A system whose battles are fought at the table: the result is not the engine's to decide."""
+    return Pending(
+        key=call.key, report={"kind": call.kind, "region": call.label, "regions": list(call.regions)}
+    )
+
+
+def test_a_turn_whose_battles_are_fought_elsewhere_waits_with_the_world_unchanged(
+    demo, gm, player, place_orders
+) -> None:
+    from rules.services import turn_process
+
+    system_register(
+        BattleSystem(
+            name="table",
+            ruleset_build=ruleset_of("table"),
+            fight=table_fight,
+            policies=Policies(support_from_range=False, support_losses=False),
+        )
+    )
+    try:
+        demo.battle_system = "table"
+        demo.save(update_fields=["battle_system"])
+        turn = demo.turns.get(number=1)
+        place_orders(turn, [("NOR", "attack", "N3", "K1", {"JV": 2})])
+        before = sorted(
+            demo.nations.values_list("stacks__region__code", "stacks__unit_type", "stacks__count")
+        )
+
+        turn_process(turn_id=turn.pk)
+
+        turn.refresh_from_db()
+        assert turn.status == Turn.Status.BATTLES_PENDING
+        assert turn.result["pending"] == ["region:K1"]
+        assert not demo.turns.filter(number=2).exists(), "the next turn waits for the battles"
+        after = sorted(demo.nations.values_list("stacks__region__code", "stacks__unit_type", "stacks__count"))
+        assert after == before
+        response = client_for(player).post(
+            f"{A}/orders/", {"kind": "hold", "origin": "N1", "units": {"JV": 1}}, format="json"
+        )
+        assert response.status_code == 400, "no orders while the turn waits for its battles"
+    finally:
+        system_unregister("table")

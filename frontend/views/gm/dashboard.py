@@ -1,0 +1,143 @@
+"""The GM dashboard: submissions, the clock, weather, modifiers, relations, roster edits, processing.
+
+Each of the GM's powers has its module of views beside this one (clock, inputs, diplomacy, roster,
+processing, result), as campaign.gm has its module of services. Each POST parses a form, calls one
+function of campaign.gm or rules.history (which check the GM again and write the audit log), says what
+happened, and redirects back; a refused input is shown beside its field. The reads are selectors
+(frontend.gm_selectors, frontend.selectors): no view builds a query.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+
+from campaign import lifecycle
+from campaign.gm.access import GMInputError
+from campaign.models import Nation, Region, Turn
+from campaign.selectors import Viewer, turn_current
+from frontend.forms import DeadlineForm, ModifierForm, RelationForm, RosterForm, WeatherForm
+from frontend.gm_forms import (
+    AssignForm,
+    BattleSystemForm,
+    ExtendForm,
+    LifecycleForm,
+    ReasonForm,
+    lifecycle_initial,
+)
+from frontend.gm_selectors import nation_by_code, nations_list, region_by_code, turn_last_resolved
+from frontend.selectors import gm_dashboard_load
+from frontend.views.common import gm_for, topbar
+from rules.engine.systems import system_names
+
+
+def forms_of(viewer: Viewer, turn: Turn | None, data: Any = None, which: str | None = None) -> dict[str, Any]:
+    all_nations = nations_list(campaign=viewer.campaign)
+    nations = [(n.code, f"{n.code} {n.name}") for n in all_nations]
+    # A nation in civil disorder waits for a player: say so where the GM picks one.
+    to_assign = [
+        (code, _("%(nation)s (civil disorder)") % {"nation": label} if n.civil_disorder else label)
+        for n, (code, label) in zip(all_nations, nations, strict=True)
+    ]
+    unit_types = list(viewer.campaign.ruleset().unit_types)
+    clock_now = lifecycle.campaign_clock(campaign=viewer.campaign, turn=turn)
+
+    def bound(name: str) -> Any:
+        return data if which == name else None
+
+    forms: dict[str, Any] = {
+        "clock": clock_now,
+        "modifier_form": ModifierForm(bound("modifier"), nations=nations),
+        "relation_form": RelationForm(bound("relation"), nations=nations),
+        "roster_form": RosterForm(bound("roster"), nations=nations, unit_types=unit_types),
+        # Prefixed: these forms share field names ("reason") with others on the page.
+        "pause_form": ReasonForm(bound("pause"), prefix="pause"),
+        "lifecycle_form": LifecycleForm(
+            bound("lifecycle"), initial=lifecycle_initial(clock_now), prefix="lifecycle"
+        ),
+        "assign_form": AssignForm(bound("assign"), nations=to_assign, prefix="assign"),
+        "system_form": BattleSystemForm(
+            bound("system"),
+            systems=list(system_names()),
+            initial={"battle_system": viewer.campaign.battle_system},
+            prefix="system",
+        ),
+    }
+    if turn is not None:
+        forms["extend_form"] = ExtendForm(bound("extend"), prefix="extend")
+        region_weather = ", ".join(f"{c} {w}" for c, w in (turn.region_weather or {}).items())
+        forms["deadline_form"] = DeadlineForm(bound("deadline"), initial={"deadline": turn.deadline})
+        forms["weather_form"] = WeatherForm(
+            bound("weather"), initial={"weather": turn.weather, "region_weather": region_weather}
+        )
+    return forms
+
+
+@login_required
+def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
+    viewer = gm_for(request, slug)
+    turn = turn_current(campaign=viewer.campaign)
+    return dashboard_render(request, viewer, turn, forms_of(viewer, turn))
+
+
+def dashboard_render(
+    request: HttpRequest, viewer: Viewer, turn: Turn | None, forms: dict[str, Any], status: int = 200
+) -> HttpResponse:
+    context = {
+        "bar": topbar(viewer, turn),
+        "turn": turn,
+        "last": turn_last_resolved(campaign=viewer.campaign),
+        **gm_dashboard_load(campaign=viewer.campaign, turn=turn),
+        **forms,
+    }
+    return render(request, "frontend/gm_dashboard.html", context, status=status)
+
+
+def gm_post(
+    request: HttpRequest, slug: str, which: str, form_class_ok: Callable[[Viewer, Turn | None, Any], str]
+) -> HttpResponse:
+    """Parse the named form; on success call the service through `form_class_ok` and say what happened."""
+    viewer = gm_for(request, slug)
+    turn = turn_current(campaign=viewer.campaign)
+    forms = forms_of(viewer, turn, request.POST, which)
+    form = forms.get(f"{which}_form")
+    if form is None:
+        raise Http404("no open turn")
+    if form.is_valid():
+        try:
+            said = form_class_ok(viewer, turn, form.cleaned_data)
+        except GMInputError as error:
+            field = error.field if error.field in form.fields else None
+            form.add_error(field, error.message)
+        else:
+            messages.success(request, said)
+            return redirect(reverse("frontend:gm", args=[slug]) + f"#{which}")
+    messages.error(request, _("Nothing was changed: see the message next to the field."))
+    return dashboard_render(request, viewer, turn, forms, status=400)
+
+
+def utc(moment: datetime) -> str:
+    """A moment as the GM's messages give it, in UTC whatever the reader's zone: "2099-01-02 03:04"."""
+    return f"{moment.astimezone(UTC):%Y-%m-%d %H:%M}"
+
+
+def region_of(viewer: Viewer, code: str) -> Region:
+    region = region_by_code(campaign=viewer.campaign, code=code)
+    if region is None:
+        raise GMInputError("region", _("unknown region %(code)r") % {"code": code})
+    return region
+
+
+def nation_of(viewer: Viewer, code: str) -> Nation:
+    nation = nation_by_code(campaign=viewer.campaign, code=code)
+    if nation is None:
+        raise Http404("no such nation")
+    return nation

@@ -1,0 +1,78 @@
+"""The GM's processing: queue the open turn, retry a failed one, follow its status
+(campaign.gm.processing)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from campaign.gm import processing
+from campaign.gm.access import GMInputError
+from campaign.models import Turn
+from campaign.selectors import Viewer, turn_current
+from frontend.gm_selectors import report_counts, turn_by_number
+from frontend.terms import word
+from frontend.views.common import gm_for
+
+
+@login_required
+@require_POST
+def process_post(request: HttpRequest, slug: str) -> HttpResponse:
+    viewer = gm_for(request, slug)
+    turn = turn_current(campaign=viewer.campaign)
+    if turn is None:
+        raise Http404("no turn in play")
+    if turn.status == Turn.Status.FAILED:
+        retried = processing.turn_retry_request(by=request.user, turn=turn)
+        messages.success(
+            request,
+            _("Turn %(number)s queued again.") % {"number": turn.number}
+            if retried
+            else _("The turn was not failed."),
+        )
+    else:
+        try:
+            processing.turn_process_request(by=request.user, turn=turn)
+        except GMInputError as error:
+            messages.error(request, _("Not queued: %(error)s.") % {"error": error.message})
+            return redirect("frontend:gm", slug=slug)
+        messages.success(
+            request,
+            _("Turn %(number)s queued for processing; its status is below.") % {"number": turn.number},
+        )
+    return redirect("frontend:gm_turn", slug=slug, number=turn.number)
+
+
+def turn_of(viewer: Viewer, number: int) -> Turn:
+    turn = turn_by_number(campaign=viewer.campaign, number=number)
+    if turn is None:
+        raise Http404("no such turn")
+    return turn
+
+
+def turn_status(viewer: Viewer, turn: Turn) -> dict[str, Any]:
+    status: dict[str, Any] = {
+        "turn": turn.number,
+        "status": turn.status,
+        "words": word("progress", turn.status),
+        "done": turn.status in ("resolved", "failed"),
+    }
+    if turn.status == Turn.Status.FAILED:
+        status["error"] = turn.error
+    if turn.status == Turn.Status.RESOLVED:
+        status.update(report_counts(viewer=viewer, turn=turn))
+        status["report_url"] = reverse("frontend:turn", args=[viewer.campaign.slug, turn.number])
+    return status
+
+
+@login_required
+def turn_status_json(request: HttpRequest, slug: str, number: int) -> JsonResponse:
+    viewer = gm_for(request, slug)
+    return JsonResponse(turn_status(viewer, turn_of(viewer, number)))

@@ -1,0 +1,173 @@
+"""A turn's result, for the GM: its page, the preview, publishing, rolling back (rules.history), and the
+campaign's export (rules.export)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+from django.views.decorators.http import require_http_methods, require_POST
+
+from campaign.gm.access import GMInputError
+from campaign.models import Turn
+from campaign.selectors import Viewer, regions_changed_hands, turn_current
+from frontend.gm_forms import RollbackForm
+from frontend.gm_selectors import nation_names, report_rows
+from frontend.reports import battle_card, card_anchor
+from frontend.terms import word
+from frontend.views.common import gm_for, topbar
+from frontend.views.gm.dashboard import utc
+from frontend.views.gm.processing import turn_of, turn_status
+from frontend.views.turns import CARDS_PER_PAGE
+from rules import history
+from rules.export import ExportError, campaign_export
+
+
+@login_required
+def turn_status_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    viewer = gm_for(request, slug)
+    return turn_render(request, viewer, turn_of(viewer, number))
+
+
+def turn_render(
+    request: HttpRequest, viewer: Viewer, turn: Turn, status: int = 200, **extra: Any
+) -> HttpResponse:
+    """The GM's page of a turn: its status; once resolved the summary, every report, the rollback; after a
+    rollback the archived results, and once processed again what changed between the two."""
+    context = {
+        "bar": topbar(viewer, turn_current(campaign=viewer.campaign)),
+        "turn": turn,
+        "status": turn_status(viewer, turn),
+        "archives": history.turn_archives(turn_id=turn.pk, by=request.user),
+        **extra,
+    }
+    if turn.status == Turn.Status.RESOLVED:
+        names = nation_names(campaign=viewer.campaign)
+        context["reports"] = [
+            {
+                "region": r.region,
+                "kind": word("battle", r.kind),
+                "conquest": r.conquest,
+                "anchor": card_anchor(r.kind, r.region),
+                "page": i // CARDS_PER_PAGE + 1,
+                "nations": ", ".join(names.get(n, n) for n in r.data.get("nations", [])),
+            }
+            for i, r in enumerate(report_rows(viewer=viewer, turn=turn))
+        ]
+        context["changes"] = regions_changed_hands(turn=turn)
+        context.setdefault("rollback_form", RollbackForm(prefix="rollback"))
+        if context["archives"]:
+            context["diff"] = history.turn_result_diff(turn_id=turn.pk, by=request.user)
+    return render(request, "frontend/gm_turn.html", context, status=status)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def preview_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """GET: the turn's last dry run, every battle in it as a card. POST: run it again on the orders of now."""
+    viewer = gm_for(request, slug)
+    turn = turn_of(viewer, number)
+    if request.method == "POST":
+        try:
+            preview = history.turn_preview(turn_id=turn.pk, by=request.user)
+        except GMInputError as error:
+            messages.error(request, _("No preview: %(error)s.") % {"error": error.message})
+            return redirect(reverse("frontend:gm", args=[slug]) + "#result")
+        count = len(preview.result.get("battles") or [])
+        said = ngettext(
+            "Turn %(number)s previewed: %(battles)s battle.",
+            "Turn %(number)s previewed: %(battles)s battles.",
+            count,
+        ) % {"number": turn.number, "battles": count}
+        messages.success(request, f"{said} {_('Nothing was written; the players see none of it.')}")
+        return redirect("frontend:gm_preview", slug=slug, number=number)
+    preview = history.turn_preview_get(turn_id=turn.pk, by=request.user)
+    battles = (preview.result.get("battles") or []) if preview is not None else []
+    names = nation_names(campaign=viewer.campaign)
+    page = Paginator(battles, CARDS_PER_PAGE).get_page(request.GET.get("page"))
+    context = {
+        "bar": topbar(viewer, turn_current(campaign=viewer.campaign)),
+        "turn": turn,
+        "preview": preview,
+        "battles": len(battles),
+        "conquests": sum(1 for b in battles if b.get("conquest")),
+        "cards": [battle_card(b, names=names) for b in page.object_list],
+        "page": page,
+    }
+    return render(request, "frontend/gm_preview.html", context)
+
+
+@login_required
+@require_POST
+def publish_post(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """Process the turn for real, now, and say whether it is the previewed result; the page of the turn
+    shows what differs when it is not (the comparison is not stored, so it is shown here, once)."""
+    viewer = gm_for(request, slug)
+    turn = turn_of(viewer, number)
+    try:
+        outcome = history.turn_publish(turn_id=turn.pk, by=request.user)
+    except GMInputError as error:
+        messages.error(request, _("Not published: %(error)s") % {"error": error.message})
+        return redirect("frontend:gm_turn", slug=slug, number=number)
+    if outcome.matched is None:
+        said = _("Turn %(number)s published; there was no preview to compare it with.")
+    elif outcome.matched:
+        said = _("Turn %(number)s published exactly the previewed result.")
+    else:
+        said = _("Turn %(number)s published, but not the previewed result: see what changed below.")
+    messages.success(request, said % {"number": turn.number})
+    return turn_render(request, viewer, turn_of(viewer, number), published=outcome)
+
+
+@login_required
+@require_POST
+def rollback_post(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    viewer = gm_for(request, slug)
+    turn = turn_of(viewer, number)
+    form = RollbackForm(request.POST, prefix="rollback")
+    if form.is_valid():
+        try:
+            outcome = history.turn_rollback(
+                turn_id=turn.pk,
+                by=request.user,
+                force=form.cleaned_data["force"],
+                reason=form.cleaned_data["reason"],
+            )
+        except GMInputError as error:
+            form.add_error(error.field if error.field in form.fields else None, error.message)
+        else:
+            messages.success(
+                request,
+                _(
+                    "Turn %(number)s rolled back: the world is as it was before it, its result is archived, "
+                    "and it is open again until %(deadline)s UTC."
+                )
+                % {
+                    "number": outcome.turn.number,
+                    "deadline": utc(outcome.turn.deadline),
+                },
+            )
+            return redirect(reverse("frontend:gm", args=[slug]) + "#process")
+    messages.error(request, _("Nothing was rolled back: see the message next to the field."))
+    return turn_render(request, viewer, turn, status=400, rollback_form=form)
+
+
+@login_required
+def export_download(request: HttpRequest, slug: str) -> HttpResponse:
+    """The whole campaign in one JSON file (rules.export): scenario, every turn's inputs and result."""
+    viewer = gm_for(request, slug)
+    try:
+        data = campaign_export(campaign=viewer.campaign, by=request.user)
+    except ExportError as error:
+        messages.error(request, _("No export: %(error)s.") % {"error": error})
+        return redirect("frontend:gm", slug=slug)
+    response = JsonResponse(data, json_dumps_params={"indent": 1, "ensure_ascii": False})
+    response["Content-Disposition"] = f'attachment; filename="{viewer.campaign.slug}-campaign.json"'
+    return response

@@ -1,0 +1,53 @@
+"""The GM's roster: units by hand, who plays a nation (campaign.gm.roster)."""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from campaign.gm import roster
+from campaign.gm.access import GMInputError
+from frontend.gm_selectors import user_by_name
+from frontend.views.gm.dashboard import gm_post, nation_of, region_of
+
+
+@login_required
+@require_POST
+def roster_post(request: HttpRequest, slug: str) -> HttpResponse:
+    def apply(viewer, turn, data):
+        region, nation = region_of(viewer, data["region"]), nation_of(viewer, data["nation"])
+        roster.roster_change(
+            by=request.user,
+            region=region,
+            nation=nation,
+            unit_type=data["unit_type"],
+            count=data["count"],
+            reason=data["reason"],
+        )
+        return _("Roster changed: %(count)s %(unit_type)s of %(nation)s in %(region)s.") % {
+            "count": data["count"],
+            "unit_type": data["unit_type"],
+            "nation": nation.code,
+            "region": region.code,
+        }
+
+    return gm_post(request, slug, "roster", apply)
+
+
+@login_required
+@require_POST
+def assign_post(request: HttpRequest, slug: str) -> HttpResponse:
+    def apply(viewer, turn, data):
+        nation = nation_of(viewer, data["nation"])
+        user = user_by_name(username=data["user"].strip())
+        if user is None:
+            raise GMInputError("user", _("no user is called %(name)s") % {"name": data["user"].strip()})
+        roster.nation_assign(campaign=viewer.campaign, nation=nation, user=user, by=request.user)
+        return _("%(user)s now plays %(nation)s; it takes orders again.") % {
+            "user": user.get_username(),
+            "nation": f"{nation.code} {nation.name}",
+        }
+
+    return gm_post(request, slug, "assign", apply)
