@@ -166,6 +166,7 @@ def ruleset_build(overrides: Mapping[str, Any] | None = None) -> Ruleset:
         # §4: rebase within `rebase_range`; nothing supports from range (§2.1), so no other type has a range.
         ranges={code: rebase_range for code, t in unit_types.items() if "rebase" in orders_by_role[t.role]},
         fighting_roles=tuple(orders_by_role),  # §2: every type takes part and counts as a "ground unit"
+        any_terrain=True,  # §6.4: a map may define its own terrain keys; a key without dice gives 0
         kind_roles={k: tuple(r for r, kinds in orders_by_role.items() if k in kinds) for k in ORDER_KINDS},
         orders_by_role=orders_by_role,
         rebase_range=rebase_range,
@@ -190,7 +191,7 @@ def ruleset_build(overrides: Mapping[str, Any] | None = None) -> Ruleset:
         safe_dice=frozenset(_sizes(retreat, "safe_dice", "retreat.")),
         retreat_scope=_choice(retreat, "scope", ("side", "commander"), "retreat."),
         standoff=_choice(data, "standoff", ("hold", "board_value")),
-        max_actions=_int(data, "max_actions", minimum=1),
+        max_actions=_int(data, "max_actions", minimum=0),
         doctrines=doctrines,
         default_doctrine=default_doctrine,
         machine_lost_when=_choice(data, "machine_lost_when", ("all_dice", "any_die")),

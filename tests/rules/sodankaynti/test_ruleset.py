@@ -80,7 +80,7 @@ def test_overrides_merge_key_by_key_and_a_null_type_is_dropped() -> None:
         ({"retreat": {"safe_dice": [0]}}, "retreat.safe_dice"),
         ({"retreat": {"scope": "nation"}}, "retreat.scope"),
         ({"standoff": "draw"}, "standoff"),
-        ({"max_actions": 0}, "max_actions"),
+        ({"max_actions": -1}, "max_actions"),
         ({"doctrines": {"bold": {"sacrifice": "sometimes"}}}, "doctrines.bold.sacrifice"),
         ({"doctrines": {"bold": {"retreat_below": 1001}}}, "doctrines.bold.retreat_below"),
         ({"doctrines": {"new": {"sacrifice": "first"}}}, "doctrines.new."),
