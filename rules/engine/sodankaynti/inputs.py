@@ -103,6 +103,9 @@ def inputs_build(
         else:
             doctrines[nation] = ruleset.doctrines[ruleset.default_doctrine]
 
+    for key in ("gm_advantages", "skip_politics"):
+        if not isinstance(raw.get(key) or [], list | tuple):
+            raise TurnInputError(f"{key}: expected a list, got {raw[key]!r}")
     gm: dict[tuple[str, str, str], list[Advantage]] = {}
     for i, entry in enumerate(raw.get("gm_advantages") or []):
         where = f"gm_advantages[{i}]"

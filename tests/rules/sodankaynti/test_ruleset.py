@@ -1,10 +1,12 @@
-"""The Sodankäynti ruleset (SODANKAYNTI.md §15): defaults, key-by-key merging, and errors naming the key."""
+"""The Sodankäynti ruleset (§15) and turn inputs (§5, §6.4, §7, §16): defaults, merging, errors by key."""
 
 from __future__ import annotations
 
 import pytest
 
 from rules.engine.ruleset import RulesetError, ruleset_build
+from rules.engine.sodankaynti.inputs import inputs_build
+from rules.engine.world import TurnInputError
 
 BASE = {"battle_system": "sodankaynti"}
 STUBBORN = {
@@ -95,3 +97,26 @@ def test_overrides_merge_key_by_key_and_a_null_type_is_dropped() -> None:
 def test_a_bad_value_is_refused_with_its_key(overrides, key) -> None:
     with pytest.raises(RulesetError, match=key.replace(".", r"\.")):
         _build(**overrides)
+
+
+@pytest.mark.parametrize(
+    ("inputs", "entry"),
+    [
+        ({"skip_politics": "B"}, "skip_politics"),
+        ({"skip_politics": ["A|C"]}, "skip_politics[0]"),
+        ({"skip_politics": ["Z"]}, "skip_politics[0]"),
+        ({"gm_advantages": {"region": "B"}}, "gm_advantages"),
+        ({"gm_advantages": [{"region": "Z", "nation": "RED", "roll": "tactics", "dice": 1}]}, "region"),
+        ({"gm_advantages": [{"region": "B", "nation": "GOLD", "roll": "tactics", "dice": 1}]}, "nation"),
+        ({"gm_advantages": [{"region": "B", "nation": "RED", "roll": "battle", "dice": 1}]}, "roll"),
+        ({"gm_advantages": [{"region": "B", "nation": "RED", "roll": "tactics", "dice": -1}]}, "dice"),
+        ({"nation_attributes": {"GOLD": {"politics": 1}}}, "nation_attributes.GOLD"),
+        ({"nation_attributes": {"RED": {"tactics": 2.5}}}, "nation_attributes.RED.tactics"),
+        ({"nation_attributes": {"RED": {"charisma": 2}}}, "nation_attributes.RED.charisma"),
+        ({"nation_attributes": {"RED": {"doctrine": "heroic"}}}, "nation_attributes.RED.doctrine"),
+    ],
+)
+def test_a_bad_turn_input_is_refused_naming_the_entry(inputs, entry) -> None:
+    adjacency = {"A": ["B"], "B": ["A", "C"], "C": ["B"]}
+    with pytest.raises(TurnInputError, match=entry.replace(".", r"\.").replace("[", r"\[")):
+        inputs_build(inputs, _build(), ("RED", "BLUE"), adjacency)
