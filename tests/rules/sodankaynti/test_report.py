@@ -111,6 +111,11 @@ def test_actions_end_fates_and_veterans_are_reported() -> None:
     assert battle["losses"] == {"RED": {}, "BLUE": {"CAV": 1, "JV": 1}}
     assert battle["survivors"] == {"RED": {"A": {"CAV": 1, "LEVY": 1}}}
     assert battle["new_units"] == {} and battle["conquest"] is True
+    # where the survivors went: RED's spent CAV and absent LEVY move into the conquered region
+    assert sorted((m["nation"], m["unit_type"], m["origin"], m["destination"]) for m in battle["moves"]) == [
+        ("RED", "CAV", "A", "B"),
+        ("RED", "LEVY", "A", "B"),
+    ]
 
 
 def test_every_message_code_in_a_report_is_registered_and_renders() -> None:
