@@ -125,3 +125,15 @@ def test_every_message_code_in_a_report_is_registered_and_renders() -> None:
         assert "{" not in message.render()
     for code in [c for c in CATALOGUE if c.startswith("sodankaynti.")]:
         assert CATALOGUE[code].strip(), code
+
+
+def test_an_unopposed_occupation_reports_the_system_and_draws_nothing() -> None:
+    turn = dict(TURN, units={"A": {"RED": {"CAV": 1}}}, orders=[TURN["orders"][0] | {"units": {"CAV": 1}}])
+    dice = ScriptedDice([])
+    ruleset = ruleset_build({"battle_system": "sodankaynti"})
+    result = resolve_turn(case_turn(turn, INPUTS), ruleset, 0, dice=dice)
+    (report,) = result.battles
+    assert {k: report[k] for k in ("system", "kind", "region", "winner", "conquest")} == {
+        "system": "sodankaynti", "kind": "unopposed", "region": "B", "winner": "RED", "conquest": True,
+    }  # fmt: skip
+    assert dice.left() == 0 and dice.used == 0
