@@ -33,6 +33,7 @@ messages_register(
         ),
         "sodankaynti.order.doctrine": gettext_noop("invalid doctrine order: {part}: {reason}"),
         "sodankaynti.order.region": gettext_noop("unknown region {region}"),
+        "sodankaynti.order.nation": gettext_noop("unknown nation {nation}"),
         "sodankaynti.order.ambush_owner": gettext_noop("{region} is not held by {nation}"),
         "sodankaynti.order.ambush_adjacent": gettext_noop("{facing} is not adjacent to {region}"),
         "sodankaynti.order.ambush_twice": gettext_noop(

@@ -18,8 +18,17 @@ from .ruleset import DoctrineError, Ruleset
 OWN_KINDS = frozenset(("ambush", "doctrine"))
 
 
+# The pipeline's rejections carry a reason; where it keeps messages as data (`Invalid.message`) they get the
+# Message itself, else its English text, as the pipeline's own reasons are.
+_AS_DATA = Invalid._fields[1] == "message"
+
+
+def _reason(message: Message) -> Any:
+    return message if _AS_DATA else str(message)
+
+
 def _invalid(field: str, code: str, **params: Any) -> Invalid:
-    return Invalid(field, Message(f"sodankaynti.order.{code}", params))
+    return Invalid(field, _reason(Message(f"sodankaynti.order.{code}", params)))
 
 
 def order_check(world: Any, ruleset: Ruleset) -> Callable[[Order], Invalid | None]:
@@ -52,7 +61,7 @@ def order_check(world: Any, ruleset: Ruleset) -> Callable[[Order], Invalid | Non
 
 def _doctrine_reason(world: Any, ruleset: Ruleset, order: Order) -> Invalid | None:
     if order.nation not in world.nation_index:
-        return Invalid("nation", Message("unknown_nation", {"nation": order.nation}))
+        return _invalid("nation", "nation", nation=order.nation)
     region = order.params.get("region")
     if region is not None and region not in world.regions:
         return _invalid("target", "region", region=region)
@@ -65,7 +74,7 @@ def _doctrine_reason(world: Any, ruleset: Ruleset, order: Order) -> Invalid | No
 
 def _ambush_reason(world: Any, order: Order, ambushes: set[tuple[str, str]]) -> Invalid | None:
     if order.nation not in world.nation_index:
-        return Invalid("nation", Message("unknown_nation", {"nation": order.nation}))
+        return _invalid("nation", "nation", nation=order.nation)
     region, facing = order.origin, order.target
     if region not in world.regions or world.owner[region] != order.nation:
         return _invalid("origin", "ambush_owner", region=region, nation=order.nation)
