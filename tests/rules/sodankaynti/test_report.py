@@ -137,3 +137,16 @@ def test_an_unopposed_occupation_reports_the_system_and_draws_nothing() -> None:
         "system": "sodankaynti", "kind": "unopposed", "region": "B", "winner": "RED", "conquest": True,
     }  # fmt: skip
     assert dice.left() == 0 and dice.used == 0
+
+
+def test_a_turn_with_rejected_sodankaynti_orders_is_json() -> None:
+    orders = TURN["orders"] + [
+        {"nation": "RED", "kind": "stand_down", "from": "A", "units": {"CAV": 1}},
+        {"nation": "BLUE", "kind": "ambush", "from": "A", "to": "B"},
+        {"nation": "BLUE", "kind": "doctrine", "doctrine": "heroic"},
+    ]
+    dice = ScriptedDice(ROLLS)
+    ruleset = ruleset_build({"battle_system": "sodankaynti"})
+    result = resolve_turn(case_turn(dict(TURN, orders=orders), INPUTS), ruleset, 0, dice=dice)
+    assert [r.index for r in result.rejected_orders] == [3, 4, 5]
+    assert json.loads(json.dumps(result.to_dict()))["rejected_orders"][0]["field"] == "kind"
