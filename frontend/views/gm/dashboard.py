@@ -24,6 +24,7 @@ from django.views.decorators.http import require_POST
 
 from campaign import lifecycle
 from campaign.gm.access import GMInputError
+from campaign.gm.system import battle_systems_offered
 from campaign.models import Nation, Region, Turn
 from campaign.selectors import Viewer, turn_current
 from frontend.forms import DeadlineForm, ModifierForm, RelationForm, RosterForm, WeatherForm
@@ -40,7 +41,6 @@ from frontend.selectors import gm_dashboard_load
 from frontend.terms import said as say
 from frontend.views.common import gm_for, topbar
 from rules.engine.messages import InputError
-from rules.engine.systems import system_names
 
 
 def forms_of(viewer: Viewer, turn: Turn | None, data: Any = None, which: str | None = None) -> dict[str, Any]:
@@ -70,7 +70,7 @@ def forms_of(viewer: Viewer, turn: Turn | None, data: Any = None, which: str | N
         "assign_form": AssignForm(bound("assign"), nations=to_assign, prefix="assign"),
         "system_form": BattleSystemForm(
             bound("system"),
-            systems=list(system_names()),
+            systems=battle_systems_offered(campaign=viewer.campaign),
             initial={"battle_system": viewer.campaign.battle_system},
             prefix="system",
         ),
