@@ -21,14 +21,14 @@ Every problem is reported, each naming its field and entry, so a GM can fix a fi
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
-from campaign.models import MAX_FORT_LEVEL
+from campaign.borders import adjacency
+from campaign.models import INT_COLUMN_MAX, MAX_FORT_LEVEL
+from campaign.scenario_file import ScenarioFileError, scenario_file_read
 from rules.engine.graph import within
 from rules.engine.messages import Message, gettext_noop, messages_register
 from rules.engine.ruleset import Ruleset, RulesetError, ruleset_build
@@ -37,19 +37,24 @@ from rules.engine.state import RelationKind, Terrain
 TERRAINS = tuple(t.value for t in Terrain)
 RELATION_KINDS = tuple(k.value for k in RelationKind)
 CODE_MAX = 16
+NAME_MAX = 100  # a nation's and a region's name (the columns)
+SCENARIO_NAME_MAX = 200  # the campaign's name
+SEED_MAX = 2**63 - 1  # the campaign's seed column
+POINTS_MAX = 1000  # the corners of a region's shape
+COORDINATE_MAX = 1e6  # the map is drawn in an SVG: any real map is far smaller
 
 
 # Why a scenario is refused: each problem names its field and entry (`where`: "regions[2] (C).fort").
 messages_register(
     {
-        "scenario.unreadable": gettext_noop("{where}: cannot read the file ({error})"),
-        "scenario.not_yaml": gettext_noop("{where}: not valid YAML or JSON: {error}"),
+        "scenario.unreadable": gettext_noop("{where}: {error}"),
         "scenario.not_mapping": gettext_noop(
             "the file must hold a mapping with name, nations, regions, borders and units"
         ),
         "scenario.unknown_field": gettext_noop("{where}: unknown field"),
-        "scenario.no_name": gettext_noop("{where}: expected the scenario's name"),
-        "scenario.seed": gettext_noop("{where}: expected a whole number, got {value}"),
+        "scenario.no_name": gettext_noop("{where}: expected the scenario's name, at most {limit} characters"),
+        "scenario.seed": gettext_noop("{where}: expected a whole number of at most 18 digits, got {value}"),
+        "scenario.ruleset_mapping": gettext_noop("{where}: expected a mapping of rule -> value"),
         "scenario.ruleset": gettext_noop("{where}: {error}"),
         "scenario.empty_list": gettext_noop("{where}: expected a non-empty list"),
         "scenario.not_entry": gettext_noop("{where}: expected a mapping with {fields}"),
@@ -62,10 +67,14 @@ messages_register(
         "scenario.terrain": gettext_noop("{where}.terrain: expected one of {allowed}, got {value}"),
         "scenario.fort": gettext_noop("{where}.fort: expected a whole number from 0 to {limit}, got {value}"),
         "scenario.unknown_nation": gettext_noop("{where}: unknown nation {value}"),
-        "scenario.shape": gettext_noop(
-            "{where}.shape: expected a polygon, a list of at least 3 [x, y] points"
+        "scenario.name": gettext_noop(
+            "{where}.name: expected a name of at most {limit} characters, got {value}"
         ),
-        "scenario.label": gettext_noop("{where}.label: expected an [x, y] point"),
+        "scenario.shape": gettext_noop(
+            "{where}.shape: expected a polygon, a list of 3 to {points} [x, y] points "
+            "with coordinates within ±{limit}"
+        ),
+        "scenario.label": gettext_noop("{where}.label: expected an [x, y] point within ±{limit}"),
         "scenario.border_pair": gettext_noop(
             "{where}: expected a pair of region codes like [A1, A2], got {value}"
         ),
@@ -92,6 +101,7 @@ messages_register(
         "scenario.units_by_type": gettext_noop("{where}: expected a mapping of unit type -> count"),
         "scenario.unknown_unit_type": gettext_noop("{where}: unknown unit type; the ruleset has {types}"),
         "scenario.count": gettext_noop("{where}: expected a count of 0 or more, got {value}"),
+        "scenario.count_max": gettext_noop("{where}: expected a count of at most {limit}"),
     }
 )
 
@@ -140,24 +150,12 @@ class Scenario:
     ruleset: Ruleset = field(repr=False, compare=False, default=None)  # type: ignore[assignment]
 
 
-def adjacency(codes: Iterable[str], borders: Iterable[Sequence[str]]) -> dict[str, list[str]]:
-    """Each region's neighbours, from unordered border pairs."""
-    neighbours: dict[str, list[str]] = {code: [] for code in codes}
-    for a, b in borders:
-        neighbours[a].append(b)
-        neighbours[b].append(a)
-    return neighbours
-
-
 def scenario_read(path: str | Path) -> Scenario:
     """Read and check a scenario file; raises ScenarioError listing every problem."""
     try:
-        with open(path, encoding="utf-8") as f:
-            data = yaml.safe_load(f)  # YAML is a superset of JSON: one reader for both
-    except OSError as error:
-        raise ScenarioError([_problem("unreadable", where=str(path), error=error.strerror)]) from error
-    except yaml.YAMLError as error:
-        raise ScenarioError([_problem("not_yaml", where=str(path), error=str(error))]) from error
+        data = scenario_file_read(path)  # bounded in size, nesting and anchors: campaign/scenario_file.py
+    except ScenarioFileError as error:
+        raise ScenarioError([_problem("unreadable", where=str(path), error=str(error))]) from error
     return scenario_parse(data)
 
 
@@ -172,8 +170,22 @@ def _is_int(value: Any) -> bool:
 
 def _is_code(value: Any) -> bool:
     return (
-        isinstance(value, str) and 0 < len(value) <= CODE_MAX and value.strip() == value and "|" not in value
+        isinstance(value, str)
+        and 0 < len(value) <= CODE_MAX
+        and value.strip() == value
+        and "|" not in value
+        and value.isprintable()
     )
+
+
+def _is_name(value: Any, longest: int) -> bool:
+    return isinstance(value, str) and bool(value.strip()) and len(value) <= longest and value.isprintable()
+
+
+def _short(value: Any, *, quoted: bool = True) -> str:
+    """A value as a problem quotes it (or names it in a field's path): no more than a line of it."""
+    text = repr(value) if quoted else str(value)
+    return text if len(text) <= 40 else f"{text[:37]}..."
 
 
 class _Checker:
@@ -182,9 +194,6 @@ class _Checker:
         self.problems: list[Message] = []
 
     def fail(self, code: str, where: str, **params: Any) -> None:
-        """One more problem; a value the file gave is shown as written (`repr`)."""
-        if "value" in params:
-            params["value"] = repr(params["value"])
         self.problems.append(_problem(code, where=where, **params))
 
     def scenario(self) -> Scenario:
@@ -208,12 +217,16 @@ class _Checker:
         for key in unknown:
             self.fail("unknown_field", key)
         name = data.get("name")
-        if not isinstance(name, str) or not name.strip():
-            self.fail("no_name", "name")
+        if not _is_name(name, SCENARIO_NAME_MAX):
+            self.fail("no_name", "name", limit=SCENARIO_NAME_MAX)
         seed = data.get("seed")
-        if seed is not None and not _is_int(seed):
-            self.fail("seed", "seed", value=seed)
-        ruleset = self.ruleset(data.get("ruleset") or {})
+        if seed is not None and not (_is_int(seed) and abs(seed) <= SEED_MAX):
+            self.fail("seed", "seed", value=_short(seed))
+        overrides = data.get("ruleset") or {}
+        if not isinstance(overrides, Mapping):
+            self.fail("ruleset_mapping", "ruleset")
+            overrides = {}
+        ruleset = self.ruleset(overrides)
         nations = self.nations(data.get("nations"))
         nation_codes = {n.code for n in nations}
         regions = self.regions(data.get("regions"), nation_codes)
@@ -227,7 +240,7 @@ class _Checker:
         return Scenario(
             name=name.strip(),
             seed=seed,
-            ruleset_overrides=dict(data.get("ruleset") or {}),
+            ruleset_overrides=dict(overrides),
             nations=tuple(nations),
             regions=tuple(regions),
             borders=tuple(borders),
@@ -259,11 +272,11 @@ class _Checker:
                 continue
             code = entry.get("code")
             if not _is_code(code):
-                self.fail("bad_code", where, example=example, limit=CODE_MAX, value=code)
+                self.fail("bad_code", where, example=example, limit=CODE_MAX, value=_short(code))
                 continue
             where = f"{where} ({code})"
             if code in seen:
-                self.fail(f"duplicate_{name[:-1]}_code", where, value=code)
+                self.fail(f"duplicate_{name[:-1]}_code", where, value=repr(code))
                 continue
             seen.add(code)
             yield where, code, entry
@@ -273,8 +286,8 @@ class _Checker:
         for where, code, entry in self.coded(value, "nations", "RED", "code and name"):
             color = entry.get("color", "#888888")
             if not (isinstance(color, str) and len(color) == 7 and color.startswith("#")):
-                self.fail("color", where, value=color)
-            nations.append(ScenarioNation(code, str(entry.get("name") or code), str(color)))
+                self.fail("color", where, value=_short(color))
+            nations.append(ScenarioNation(code, self.name(entry, where, code), str(color)))
         return nations
 
     def regions(self, value: Any, nations: set[str]) -> list[ScenarioRegion]:
@@ -282,19 +295,19 @@ class _Checker:
         for where, code, entry in self.coded(value, "regions", "A1", "code, name and terrain"):
             terrain = entry.get("terrain", "open")
             if terrain not in TERRAINS:
-                self.fail("terrain", where, allowed=", ".join(TERRAINS), value=terrain)
+                self.fail("terrain", where, allowed=", ".join(TERRAINS), value=_short(terrain))
             fort = entry.get("fort", 0)
             if not _is_int(fort) or not 0 <= fort <= MAX_FORT_LEVEL:
-                self.fail("fort", where, limit=MAX_FORT_LEVEL, value=fort)
+                self.fail("fort", where, limit=MAX_FORT_LEVEL, value=_short(fort))
             for key in ("home", "owner"):
                 nation = entry.get(key)
                 if nation is not None and nation not in nations:
-                    self.fail("unknown_nation", f"{where}.{key}", value=nation)
+                    self.fail("unknown_nation", f"{where}.{key}", value=_short(nation))
             geometry = self.geometry(entry, where)
             regions.append(
                 ScenarioRegion(
                     code,
-                    str(entry.get("name") or code),
+                    self.name(entry, where, code),
                     terrain,
                     fort if _is_int(fort) else 0,
                     entry.get("home"),
@@ -304,18 +317,32 @@ class _Checker:
             )
         return regions
 
+    def name(self, entry: Mapping[str, Any], where: str, code: str) -> str:
+        """The entry's name (its code when it has none); a problem said when it is not a short text."""
+        name = entry.get("name")
+        if name is None:
+            return code
+        if not _is_name(name, NAME_MAX):
+            self.fail("name", where, limit=NAME_MAX, value=_short(name))
+            return code
+        return name
+
     def geometry(self, entry: Mapping[str, Any], where: str) -> dict[str, Any]:
         geometry = {}
         shape = entry.get("shape")
         if shape is not None:
-            if not (isinstance(shape, list) and len(shape) >= 3 and all(self.is_point(p) for p in shape)):
-                self.fail("shape", where)
+            if not (
+                isinstance(shape, list)
+                and 3 <= len(shape) <= POINTS_MAX
+                and all(self.is_point(p) for p in shape)
+            ):
+                self.fail("shape", where, points=POINTS_MAX, limit=f"{COORDINATE_MAX:g}")
             else:
                 geometry["shape"] = [list(p) for p in shape]
         label = entry.get("label")
         if label is not None:
             if not self.is_point(label):
-                self.fail("label", where)
+                self.fail("label", where, limit=f"{COORDINATE_MAX:g}")
             else:
                 geometry["label"] = list(label)
         return geometry
@@ -325,7 +352,10 @@ class _Checker:
         return (
             isinstance(value, list | tuple)
             and len(value) == 2
-            and all(isinstance(c, int | float) and not isinstance(c, bool) for c in value)
+            and all(
+                isinstance(c, int | float) and not isinstance(c, bool) and abs(c) <= COORDINATE_MAX
+                for c in value
+            )
         )
 
     def borders(self, value: Any, regions: set[str]) -> list[tuple[str, str]]:
@@ -333,13 +363,13 @@ class _Checker:
         for i, entry in enumerate(self.list_of(value, "borders")):
             where = f"borders[{i}]"
             if not (isinstance(entry, list | tuple) and len(entry) == 2):
-                self.fail("border_pair", where, value=entry)
+                self.fail("border_pair", where, value=_short(entry))
                 continue
             pair = self.pair(where, entry, regions, "unknown_region", "self_border")
             if pair is None:
                 continue
             if pair in seen:
-                self.fail("duplicate_border", where, a=entry[0], b=entry[1])
+                self.fail("duplicate_border", where, a=str(entry[0]), b=str(entry[1]))
                 continue
             seen.add(pair)
             borders.append(pair)
@@ -348,15 +378,16 @@ class _Checker:
     def pair(
         self, where: str, pair: Sequence[Any], known: set[str], unknown: str, same: str
     ) -> tuple[str, str] | None:
-        """Two known, distinct codes, lower first; None (and the problems said) otherwise."""
+        """Two known, distinct codes, lower first; None (and the problems said, as `unknown` and `same`)
+        otherwise."""
         bad = [code for code in pair if code not in known]
         for code in bad:
-            self.fail(unknown, where, value=code)
+            self.fail(unknown, where, value=_short(code))
         if bad:
             return None
         a, b = pair
         if a == b:
-            self.fail(same, where, value=a)
+            self.fail(same, where, value=repr(a))
             return None
         return (a, b) if a < b else (b, a)
 
@@ -388,7 +419,7 @@ class _Checker:
             a, b = pair
             kind = entry.get("kind")
             if kind not in RELATION_KINDS:
-                self.fail("relation_kind", where, allowed=", ".join(RELATION_KINDS), value=kind)
+                self.fail("relation_kind", where, allowed=", ".join(RELATION_KINDS), value=_short(kind))
                 continue
             if pair in seen:
                 self.fail("duplicate_relation", where, a=a, b=b)
@@ -408,16 +439,16 @@ class _Checker:
         units = []
         for region, by_nation in value.items():
             if region not in owners:
-                self.fail("unknown_region", f"units.{region}", value=region)
+                self.fail("unknown_region", f"units.{_short(region, quoted=False)}", value=_short(region))
                 continue
             if not isinstance(by_nation, Mapping):
                 self.fail("units_by_nation", f"units.{region}")
                 continue
             for nation, by_type in by_nation.items():
-                where = f"units.{region}.{nation}"
                 if nation not in nations:
-                    self.fail("unknown_nation", where, value=nation)
+                    self.fail("unknown_nation", f"units.{region}", value=_short(nation))
                     continue
+                where = f"units.{region}.{nation}"
                 if owners[region] != nation:
                     # IRON_FIST.md §1: a nation's units stand only in regions it owns.
                     self.fail("units_not_owner", where, nation=nation, region=region, owner=owners[region])
@@ -427,9 +458,15 @@ class _Checker:
                     continue
                 for unit_type, count in by_type.items():
                     if types is not None and unit_type not in types:
-                        self.fail("unknown_unit_type", f"{where}.{unit_type}", types=", ".join(types))
+                        self.fail(
+                            "unknown_unit_type",
+                            f"{where}.{_short(unit_type, quoted=False)}",
+                            types=", ".join(types),
+                        )
                     elif not _is_int(count) or count < 0:
-                        self.fail("count", f"{where}.{unit_type}", value=count)
+                        self.fail("count", f"{where}.{unit_type}", value=_short(count))
+                    elif count > INT_COLUMN_MAX:
+                        self.fail("count_max", f"{where}.{unit_type}", limit=f"{INT_COLUMN_MAX:,}")
                     elif count > 0:
                         units.append((region, nation, unit_type, count))
         return units

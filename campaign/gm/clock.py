@@ -12,8 +12,14 @@ from django.utils import timezone
 
 from campaign.gm.access import Clock, User, audit_write, gm_check, open_check
 from campaign.messages import duration, parts, status_word
-from campaign.models import Campaign, Turn
+from campaign.models import DEADLINE_HORIZON, Campaign, Turn
 from rules.engine.messages import InputError, Message
+
+
+def deadline_horizon_check(*, field: str, deadline: datetime, moment: datetime) -> None:
+    """A deadline every reader can be shown: within DEADLINE_HORIZON of now."""
+    if deadline - moment > DEADLINE_HORIZON:
+        raise InputError.of(field, "deadline_beyond_horizon", years=DEADLINE_HORIZON.days // 365)
 
 
 def deadline_set(*, by: User, turn: Turn, deadline: datetime, now: Clock = timezone.now) -> Turn:
@@ -21,8 +27,10 @@ def deadline_set(*, by: User, turn: Turn, deadline: datetime, now: Clock = timez
     if timezone.is_naive(deadline):
         raise InputError.of("deadline", "deadline_naive")
     open_check(turn)
-    if deadline <= now():
+    moment = now()
+    if deadline <= moment:
         raise InputError.of("deadline", "deadline_not_future")
+    deadline_horizon_check(field="deadline", deadline=deadline, moment=moment)
     with transaction.atomic():
         before = turn.deadline
         turn.deadline = deadline
@@ -57,6 +65,7 @@ def deadline_extend(
         campaign, moment = turn.campaign, now()
         if campaign.paused_at is not None:
             campaign.paused_remaining = (campaign.paused_remaining or timedelta(0)) + extra
+            deadline_horizon_check(field="extra", deadline=moment + campaign.paused_remaining, moment=moment)
             campaign.save(update_fields=["paused_remaining"])
             summary = Message(
                 "audit.extended_paused",
@@ -70,6 +79,7 @@ def deadline_extend(
             turn.deadline += extra
             if turn.deadline <= moment:
                 raise InputError.of("extra", "extended_still_past")
+            deadline_horizon_check(field="extra", deadline=turn.deadline, moment=moment)
             turn.save(update_fields=["deadline"])
             summary = Message(
                 "audit.extended",
