@@ -36,7 +36,7 @@ messages_register(
         # The GM's inputs refused.
         "deadline_naive": gettext_noop("give the deadline with its time zone"),
         "deadline_not_future": gettext_noop("the deadline must be in the future"),
-        "deadline_beyond_horizon": gettext_noop("a deadline can be at most {years} years ahead"),
+        "deadline_too_far": gettext_noop("a deadline can be at most {years} years ahead"),
         "unknown_weather": gettext_noop("unknown weather {weather!r}: one of {kinds}"),
         "region_unknown_weather": gettext_noop("{region}: unknown weather {weather!r}"),
         "not_in_campaign": gettext_noop("{code} is not in this campaign"),

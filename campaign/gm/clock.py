@@ -19,7 +19,7 @@ from rules.engine.messages import InputError, Message
 def deadline_horizon_check(*, field: str, deadline: datetime, moment: datetime) -> None:
     """A deadline every reader can be shown: within DEADLINE_HORIZON of now."""
     if deadline - moment > DEADLINE_HORIZON:
-        raise InputError.of(field, "deadline_beyond_horizon", years=DEADLINE_HORIZON.days // 365)
+        raise InputError.of(field, "deadline_too_far", years=DEADLINE_HORIZON.days // 365)
 
 
 def deadline_set(*, by: User, turn: Turn, deadline: datetime, now: Clock = timezone.now) -> Turn:
