@@ -39,6 +39,7 @@ messages_register(
         "result_not_deterministic": gettext_noop(
             "the input is the previewed one, yet the result differs: report this as a bug"
         ),
+        "export_format": gettext_noop("not a campaign export: expected format {expected}, got {found}"),
         "audit.published": gettext_noop("turn {number} published"),
         "audit.rolled_back": gettext_noop("turn {number} rolled back; its result archived"),
     }
