@@ -15,7 +15,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from campaign.gm import clock, diplomacy, inputs, roster
-from campaign.models import Turn
+from campaign.models import AuditEntry, Turn
 from rules.engine.messages import CATALOGUE, Message
 from rules.services import turn_process
 from tests.i18n.conftest import ORDERS
@@ -175,3 +175,18 @@ def test_a_finnish_gm_reads_the_rollback_and_what_changed_in_finnish(
     assert "M2: omistaja" in page, "the owners that changed, in Finnish"
     _no_english(page)
     _no_english(finnish_gm.get(reverse("frontend:gm", args=["demo"])).content.decode())
+
+
+def test_an_audit_line_written_before_messages_were_data_still_shows_its_text(demo, gm, finnish_gm):
+    AuditEntry.objects.create(
+        campaign=demo, user=gm, created_at=timezone.now(), action="roster", summary="JV of NOR in N5: 4 → 6"
+    )
+    clock.campaign_pause(campaign=demo, by=gm)
+
+    page = finnish_gm.get(reverse("frontend:gm", args=["demo"])).content.decode()
+
+    assert "JV of NOR in N5: 4 → 6" in page, "as it was stored"
+    assert "kampanja keskeytetty; aikaa jäljellä" in page, "a new line in the reader's language"
+    entry = AuditEntry.objects.get(action="pause")
+    assert entry.code == "audit.paused"
+    assert re.fullmatch(r"campaign paused; \d+ days?( \d+ hours?)? left", entry.summary), "and in English"
