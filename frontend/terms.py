@@ -125,7 +125,7 @@ def kta_term(term: str) -> str:
 
 def message_text(value: Any) -> str:
     """A stored message in the reader's language: a code with parameters (`rules.engine.messages`); the
-    English sentence of a report stored before messages were data as it is (never parsed back)."""
+    English sentence of a report stored before messages were data, as it was stored."""
     if isinstance(value, Mapping) and "code" in value:
         return said(Message.from_dict(value))
     return value if isinstance(value, str) else ""
