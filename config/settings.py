@@ -4,6 +4,7 @@ SQLite and in-process Celery by default, so `make run` needs nothing but Python;
 DATABASE_URL selects PostgreSQL and REDIS_URL selects Redis as Celery's broker and result backend.
 """
 
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -37,6 +38,7 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "axes",
     "campaign",
     "orders",
     "rules",
@@ -58,6 +60,8 @@ MIDDLEWARE = [
     "campaign.middleware.TimeZoneMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last: turns a lockout found while logging in into the page that says when to try again.
+    "axes.middleware.AxesMiddleware",
 ]
 if DEBUG:
     # runserver serves static files itself in development; WhiteNoise serves the collected ones in production.
@@ -97,6 +101,22 @@ if _database_url:
 else:
     DATABASES = {"default": {"ENGINE": "django.db.backends.sqlite3", "NAME": BASE_DIR / "db.sqlite3"}}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# Guessers are throttled by django-axes: after AXES_FAILURE_LIMIT failed logins from one address, or for
+# one account, further tries (the login page, the admin, the API's token endpoint) are refused with a 429
+# that says when to try again, before any password is hashed, until AXES_COOLOFF_TIME passes without one.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = env_int("IRONFIST_LOGIN_FAILURES", 5, minimum=1)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("IRONFIST_LOGIN_COOLOFF_MINUTES", 15, minimum=1))
+AXES_LOCKOUT_PARAMETERS = ["ip_address", "username"]
+AXES_LOCKOUT_CALLABLE = "frontend.views.lockout.lockout_response"
+AXES_RESET_ON_SUCCESS = True
+AXES_HTTP_RESPONSE_CODE = 429
+# Failed tries are counted in the database; successful logins are not logged (no table that only grows).
+AXES_DISABLE_ACCESS_LOG = True
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -215,6 +235,9 @@ X_FRAME_OPTIONS = "DENY"
 if env_bool("DJANGO_BEHIND_PROXY", False):
     # Only behind a proxy that sets this header itself; otherwise a client could claim HTTPS.
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    # The client's address as the proxy saw it (the last hop it added), for counting failed logins.
+    AXES_IPWARE_PROXY_COUNT = 1
+    AXES_IPWARE_META_PRECEDENCE_ORDER = ["HTTP_X_FORWARDED_FOR", "REMOTE_ADDR"]
 
 LOGGING = {
     "version": 1,
