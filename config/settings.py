@@ -219,6 +219,9 @@ EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 30, minimum=1)
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Iron Fist <ironfist@localhost>")
 # Where players send orders by email (read by `manage.py read_order_mail`); the Reply-To of turn mails.
 IRONFIST_ORDERS_EMAIL = env_str("IRONFIST_ORDERS_EMAIL", "")
+# Orders by mail are trusted when this mail server's Authentication-Results (SPF, DKIM, DMARC) pass, else by
+# the player's key in the subject (frontend/mail/sender.py). Empty: the key alone.
+IRONFIST_MAIL_AUTHSERV_ID = env_str("IRONFIST_MAIL_AUTHSERV_ID", "")
 # The links in mails: the site as players reach it.
 IRONFIST_SITE_URL = env_url("IRONFIST_SITE_URL", ("http", "https")) or "http://127.0.0.1:8000"
 

@@ -18,6 +18,7 @@ from campaign.lifecycle import time_zone_of, time_zone_set
 from campaign.middleware import time_zone_remember
 from campaign.services import token_renew, token_revoke
 from frontend.gm_forms import TimeZoneForm
+from frontend.mail.sender import order_mail_key_tag
 
 
 @login_required
@@ -44,7 +45,7 @@ def settings_page(request: HttpRequest) -> HttpResponse:
         form = TimeZoneForm(initial={"time_zone": time_zone_of(user=request.user).key})
         status = 200
     token = Token.objects.filter(user=request.user).first()
-    context = {"form": form, "next": back, "token": token}
+    context = {"form": form, "next": back, "token": token, "mail_key": order_mail_key_tag(user=request.user)}
     return render(request, "frontend/settings.html", context, status=status)
 
 
