@@ -2,7 +2,7 @@
 
 from django.conf import settings
 from django.urls import path
-from drf_spectacular.views import SpectacularSwaggerView
+from drf_spectacular.views import SpectacularSwaggerSplitView
 
 from campaign import api as campaign_api
 from config.api_auth import TokenView
@@ -17,7 +17,13 @@ turn = f"{campaign}turns/<int:number>/"
 
 urlpatterns = [
     path("auth/token/", TokenView.as_view(), name="token"),
-    path("schema/swagger-ui/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="swagger-ui"),
+    path(
+        "schema/swagger-ui/",
+        SpectacularSwaggerSplitView.as_view(
+            url_name="api-schema", template_name="frontend/api/swagger_ui.html"
+        ),
+        name="swagger-ui",
+    ),
     path("campaigns/", campaign_api.CampaignList.as_view(), name="campaign-list"),
     path(campaign, campaign_api.CampaignDetail.as_view(), name="campaign-detail"),
     path(f"{campaign}regions/", campaign_api.RegionList.as_view(), name="region-list"),
