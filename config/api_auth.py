@@ -17,10 +17,10 @@ from rest_framework.response import Response
 from rest_framework.settings import api_settings
 
 from campaign.services import token_revoke
+from config.schema import ErrorSerializer
 from frontend.views.lockout import lockout_words
 
 TOKEN = inline_serializer("Token", {"token": serializers.CharField()})
-ERROR = inline_serializer("Error", {"detail": serializers.CharField()})
 LOCKED = inline_serializer(
     "LockedOut", {"detail": serializers.CharField(), "retry_after": serializers.IntegerField()}
 )
@@ -59,7 +59,7 @@ class TokenView(ObtainAuthToken):
         request=None,
         responses={
             204: OpenApiResponse(description="Revoked: the token no longer works."),
-            401: OpenApiResponse(ERROR, description="Not logged in (no token, or a revoked one)."),
+            401: OpenApiResponse(ErrorSerializer, description="Not logged in (no token, or a revoked one)."),
         },
     )
     def delete(self, request: Request, *args, **kwargs) -> Response:
