@@ -22,11 +22,12 @@ Every problem is reported, each naming its field and entry, so a GM can fix a fi
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from campaign.borders import adjacency
 from campaign.models import INT_COLUMN_MAX, MAX_FORT_LEVEL
 from campaign.scenario_file import ScenarioFileError, scenario_file_read
 from rules.engine.ruleset import Ruleset, RulesetError, ruleset_build
@@ -79,15 +80,6 @@ class Scenario:
     relations: tuple[tuple[str, str, str], ...]
     units: tuple[tuple[str, str, str, int], ...]  # (region, nation, unit type, count)
     ruleset: Ruleset = field(repr=False, compare=False, default=None)  # type: ignore[assignment]
-
-
-def adjacency(codes: Iterable[str], borders: Iterable[Sequence[str]]) -> dict[str, list[str]]:
-    """Each region's neighbours, from unordered border pairs."""
-    neighbours: dict[str, list[str]] = {code: [] for code in codes}
-    for a, b in borders:
-        neighbours[a].append(b)
-        neighbours[b].append(a)
-    return neighbours
 
 
 def scenario_read(path: str | Path) -> Scenario:

@@ -8,6 +8,7 @@ from campaign import api as campaign_api
 from config.api_auth import TokenView
 from orders import api as orders_api
 from rules import api as rules_api
+from rules import calculator_api
 
 app_name = "api"
 
@@ -39,6 +40,7 @@ urlpatterns = [
     path(f"{turn}retry/", rules_api.TurnRetry.as_view(), name="turn-retry"),
     path(f"{turn}reports/", rules_api.ReportList.as_view(), name="report-list"),
     path(f"{turn}reports/<int:position>/", rules_api.ReportDetail.as_view(), name="report-detail"),
+    path("calculator/close-combat/", calculator_api.CloseCombatRound.as_view(), name="close-combat-round"),
 ]
 
 if settings.IRONFIST_BENCH:

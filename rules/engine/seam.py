@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, Protocol, TypeVar
 
 from .messages import Message, gettext_noop, messages_register
@@ -131,7 +132,7 @@ class BattleSide:
     def name(self) -> str:
         return "+".join(sorted(self.nations))
 
-    @property
+    @cached_property
     def ground(self) -> dict[str, dict[str, int]]:
         """nation -> type -> units in the battle, summed over origins (types with none left out)."""
         units: dict[str, dict[str, int]] = {n: {} for n in self.nations}
