@@ -43,6 +43,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "axes",
     "csp",
+    "health_check",
     "campaign",
     "orders",
     "rules",
@@ -94,7 +95,13 @@ ASGI_APPLICATION = "config.asgi.application"
 
 _database_url = env_url("DATABASE_URL", ("postgres", "postgresql", "sqlite"))
 if _database_url:
-    DATABASES = {"default": dj_database_url.parse(_database_url, conn_max_age=env_int("DB_CONN_MAX_AGE", 0))}
+    # Health checks: a kept connection is tested before a request uses it, so one that died with a database
+    # restart is replaced instead of failing the request with a 500.
+    DATABASES = {
+        "default": dj_database_url.parse(
+            _database_url, conn_max_age=env_int("DB_CONN_MAX_AGE", 0), conn_health_checks=True
+        )
+    }
     if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
         # Parameters bound by the server, and statements prepared once run five times on a connection:
         # PostgreSQL then plans each once per connection. Planning was a third of an order's cost.
@@ -197,11 +204,25 @@ CELERY_ACCEPT_CONTENT = ["json"]
 # One turn at a time per worker process: a turn is long and holds a row lock.
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TIMEZONE = "UTC"
-CELERY_BEAT_SCHEDULE = {
-    "process-due-turns": {"task": "rules.tasks.process_due_turns", "schedule": 60.0},
-    "remind-due-turns": {"task": "campaign.tasks.remind_due_turns", "schedule": 60.0},
-    "process-ready-turns": {"task": "campaign.tasks.process_ready_turns", "schedule": 60.0},
+# A job not acknowledged (its worker died with it) goes back to the queue after this; Redis's default is
+# an hour. Longer than the longest turn, or a turn still running would get a second job (harmless: it
+# waits for the row and exits). The sweeper below re-queues a lost turn sooner anyway.
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 900, minimum=60)
 }
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# The minute tick; shorter only in the fault tests, which cannot wait minutes.
+_tick = float(env_int("IRONFIST_TICK_SECONDS", 60, minimum=1))
+CELERY_BEAT_SCHEDULE = {
+    "process-due-turns": {"task": "rules.tasks.process_due_turns", "schedule": _tick},
+    "remind-due-turns": {"task": "campaign.tasks.remind_due_turns", "schedule": _tick},
+    "process-ready-turns": {"task": "campaign.tasks.process_ready_turns", "schedule": _tick},
+    "requeue-stale-turns": {"task": "rules.tasks.requeue_stale_turns", "schedule": _tick},
+}
+# An open turn queued this long ago, that no worker holds, has lost its job: the sweeper queues it again.
+IRONFIST_REQUEUE_AFTER_SECONDS = env_int("IRONFIST_REQUEUE_AFTER_SECONDS", 300, minimum=1)
+# /health/ (config/health.py) is unhealthy when the minute tick has not run for this long.
+IRONFIST_TICK_STALE_SECONDS = env_int("IRONFIST_TICK_STALE_SECONDS", 180, minimum=1)
 
 # Email is the mail in play-by-mail: printed to the console unless EMAIL_URL or EMAIL_HOST names a server.
 _email = env_email("EMAIL_URL")
@@ -234,6 +255,8 @@ IRONFIST_SITE_URL = env_url("IRONFIST_SITE_URL", ("http", "https")) or "http://1
 # Production hardening; every value can be turned off for a plain-HTTP local stack.
 _secure = not DEBUG
 SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", _secure)
+# The load balancer probes the health check over plain HTTP, inside the network.
+SECURE_REDIRECT_EXEMPT = [r"^health/$"]
 SESSION_COOKIE_SECURE = env_bool("DJANGO_SECURE_COOKIES", _secure)
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
 SECURE_HSTS_SECONDS = env_int("DJANGO_SECURE_HSTS_SECONDS", 31536000 if _secure else 0, minimum=0)
