@@ -16,15 +16,19 @@ RETRY_MAX = 30  # then the sweeper's minute tick takes over (campaign.queue.turn
 # acks_late + reject_on_worker_lost: a worker that dies mid-turn leaves the message for another worker;
 # turn_process is safe to run again (it only claims an open turn, in one transaction).
 @shared_task(bind=True, acks_late=True, reject_on_worker_lost=True, max_retries=RETRY_MAX)
-def process_turn(self, turn_id: int) -> str | None:
+def process_turn(self, turn_id: int, fault: str = "") -> str | None:
+    if fault:  # the last run's fault, not recorded then because the database was still away
+        turn_fault_record(turn_id=turn_id, reason=fault)
     try:
         turn = turn_process(turn_id=turn_id)
     except (OperationalError, InterfaceError) as error:
         # The database went away under the turn (a restart, a lost connection): its transaction is gone
         # whole and the turn is still open. Not the turn's fault: say so on the turn, and try again soon.
         reason = f"database unavailable, retry {self.request.retries + 1}: {str(error).strip()[:200]}"
-        turn_fault_record(turn_id=turn_id, reason=reason)
-        raise self.retry(exc=error, countdown=min(2**self.request.retries, 30)) from error
+        recorded = turn_fault_record(turn_id=turn_id, reason=reason)
+        countdown = min(2**self.request.retries, 30)
+        kwargs = {"turn_id": turn_id, "fault": "" if recorded else reason}
+        raise self.retry(exc=error, countdown=countdown, args=(), kwargs=kwargs) from error
     return turn.status if turn is not None else None
 
 
