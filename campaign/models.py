@@ -296,7 +296,7 @@ class Turn(models.Model):
     # What went wrong on the way, for the GM's dashboard: how often the turn was queued again (by the sweeper,
     # after a lost job or worker; by the task, after the database went away) and the last reason.
     requeues = models.PositiveSmallIntegerField(default=0, editable=False)
-    fault = models.CharField(max_length=300, blank=True, editable=False)
+    fault = models.JSONField(default=dict, blank=True, editable=False, help_text="A Message: code, params.")
     fault_at = models.DateTimeField(null=True, blank=True, editable=False)
     reminded_at = models.DateTimeField(null=True, blank=True, help_text="When its reminders went out.")
     # Order entry's counter of places in the submission order (orders.services): updating it is what
@@ -317,6 +317,11 @@ class Turn(models.Model):
 
     def __str__(self) -> str:
         return f"{self.campaign.slug} turn {self.number} ({self.status})"
+
+    @property
+    def fault_message(self) -> Message | None:
+        """What last went wrong on the turn's way through the queue (campaign.queue), as a Message."""
+        return Message.from_dict(self.fault) if self.fault else None
 
     def clean(self) -> None:
         weathers = [w.value for w in Weather]

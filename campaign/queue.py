@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 from celery import current_app
 from django.conf import settings
@@ -45,9 +45,18 @@ from django.utils import timezone
 
 from campaign.models import Campaign, Heartbeat, Membership, Nation, Turn
 from orders.models import Order
+from rules.engine.messages import Message, gettext_noop, messages_register
 
 logger = logging.getLogger(__name__)
 Clock = Callable[[], datetime]
+
+messages_register(
+    {
+        # What happened to a turn on its way, for the GM's dashboard (Turn.fault).
+        "queue.requeued": gettext_noop("queued again: no progress since {since} UTC"),
+        "queue.database_away": gettext_noop("database unavailable, retry {retry}: {error}"),
+    }
+)
 
 PROCESS_TURN = "rules.tasks.process_turn"
 SEND_TURN_RESULTS = "frontend.tasks.send_turn_results"
@@ -86,10 +95,11 @@ def turns_stale_requeue(*, now: Clock = timezone.now, after: timedelta | None = 
             .values_list("pk", "queued_at")
         )
         for turn_id, queued_at in list(stale):
+            since = f"{queued_at.astimezone(UTC):%Y-%m-%d %H:%M:%S}"
             Turn.objects.filter(pk=turn_id).update(
                 queued_at=moment,
                 requeues=F("requeues") + 1,
-                fault=f"queued again: no progress since {queued_at:%Y-%m-%d %H:%M:%S} UTC",
+                fault=Message("queue.requeued", {"since": since}).to_dict(),
                 fault_at=moment,
             )
             logger.warning("turn %s: queued at %s and not done; queued again", turn_id, queued_at)
@@ -98,7 +108,7 @@ def turns_stale_requeue(*, now: Clock = timezone.now, after: timedelta | None = 
     return requeued
 
 
-def turn_fault_record(*, turn_id: int, reason: str, now: Clock = timezone.now) -> bool:
+def turn_fault_record(*, turn_id: int, reason: Message, now: Clock = timezone.now) -> bool:
     """Say on the turn what went wrong on the way (the GM's dashboard shows it), in a transaction of its
     own on a fresh connection: the one the turn ran on may be what broke. False when even that fails."""
     try:
@@ -107,11 +117,11 @@ def turn_fault_record(*, turn_id: int, reason: str, now: Clock = timezone.now) -
             connection.close_if_unusable_or_obsolete()
         with transaction.atomic():
             Turn.objects.filter(pk=turn_id, status=Turn.Status.OPEN).update(
-                requeues=F("requeues") + 1, fault=reason[:300], fault_at=now()
+                requeues=F("requeues") + 1, fault=reason.to_dict(), fault_at=now()
             )
         return True
     except DatabaseError:
-        logger.warning("turn %s: could not record %r: the database is still away", turn_id, reason)
+        logger.warning("turn %s: could not record %r: the database is still away", turn_id, str(reason))
         return False
 
 
@@ -237,7 +247,7 @@ def turn_reopen(*, turn_id: int) -> bool:
     """Reopen a failed turn (the GM has read the error). False when the turn was not failed."""
     return (
         Turn.objects.filter(pk=turn_id, status=Turn.Status.FAILED).update(
-            status=Turn.Status.OPEN, error="", queued_at=None, fault="", fault_at=None, requeues=0
+            status=Turn.Status.OPEN, error="", queued_at=None, fault={}, fault_at=None, requeues=0
         )
         == 1
     )

@@ -14,6 +14,7 @@ from django.utils import timezone
 
 from campaign.models import Heartbeat, Turn
 from campaign.queue import tick_record, turn_fault_record, turn_queue, turns_stale_requeue
+from rules.engine.messages import Message
 from rules.models import TurnSnapshot
 
 
@@ -43,7 +44,7 @@ def test_a_turn_queued_long_ago_and_not_done_is_queued_again_and_resolved_once(
     assert turn.status == "resolved"
     assert TurnSnapshot.objects.filter(turn=turn).count() == 1
     assert turn.requeues == 1
-    assert turn.fault == f"queued again: no progress since {lost_at:%Y-%m-%d %H:%M:%S} UTC"
+    assert str(turn.fault_message) == f"queued again: no progress since {lost_at:%Y-%m-%d %H:%M:%S} UTC"
 
 
 def test_a_turn_queued_lately_is_left_to_its_job(demo):
@@ -85,17 +86,21 @@ def test_a_turn_being_processed_is_not_queued_again(demo):
 def test_a_fault_is_recorded_on_a_fresh_connection(demo):
     turn = demo.turns.get(number=1)
 
-    assert turn_fault_record(turn_id=turn.pk, reason="database unavailable, retry 1: server closed")
+    reason = Message("queue.database_away", {"retry": 1, "error": "server closed"})
+
+    assert turn_fault_record(turn_id=turn.pk, reason=reason)
 
     turn.refresh_from_db()
-    assert (turn.requeues, turn.fault) == (1, "database unavailable, retry 1: server closed")
+    assert (turn.requeues, str(turn.fault_message)) == (1, "database unavailable, retry 1: server closed")
 
 
 def test_the_dashboard_says_what_happened(client, demo, gm):
     turn = demo.turns.get(number=1)
     since = timezone.now() - timedelta(minutes=7)
     Turn.objects.filter(pk=turn.pk).update(
-        queued_at=since, requeues=2, fault="database unavailable, retry 2: terminating connection"
+        queued_at=since,
+        requeues=2,
+        fault=Message("queue.database_away", {"retry": 2, "error": "terminating connection"}).to_dict(),
     )
     client.force_login(gm)
 
@@ -105,6 +110,17 @@ def test_the_dashboard_says_what_happened(client, demo, gm):
         assert "Queued again 2 times; last: database unavailable, retry 2: terminating connection" in page
     status = client.get("/c/demo/gm/turns/1/status.json").json()
     assert status["requeues"] == 2 and status["fault"].startswith("database unavailable")
+
+
+def test_a_finnish_gm_reads_what_happened_in_finnish(client, demo, gm):
+    fault = Message("queue.requeued", {"since": "2026-12-01 09:00:00"}).to_dict()
+    Turn.objects.filter(number=1).update(queued_at=timezone.now(), requeues=1, fault=fault)
+    client.force_login(gm)
+    client.cookies["django_language"] = "fi"
+
+    page = client.get("/c/demo/gm/").content.decode()
+
+    assert "jonoon uudelleen: ei edistystä 2026-12-01 09:00:00 UTC jälkeen" in page
 
 
 def test_the_dashboard_says_why_a_turn_failed(client, demo, gm):

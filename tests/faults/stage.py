@@ -23,6 +23,7 @@ def main(command: str) -> None:
 
     from campaign.models import Turn
     from campaign.queue import turn_queue
+    from rules.engine.messages import Message
     from rules.models import Report, TurnSnapshot
 
     if command == "setup":
@@ -45,7 +46,7 @@ def main(command: str) -> None:
                     "error": turn.error,
                     "result": turn.result,
                     "requeues": turn.requeues,
-                    "fault": turn.fault,
+                    "fault": str(Message.from_dict(turn.fault)) if turn.fault else "",
                     "snapshots": TurnSnapshot.objects.filter(turn=turn).count(),
                     "reports": Report.objects.filter(turn=turn).count(),
                     "turns": list(

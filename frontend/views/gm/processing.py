@@ -69,7 +69,7 @@ def turn_status(viewer: Viewer, turn: Turn) -> dict[str, Any]:
     if turn.status == Turn.Status.OPEN and turn.queued_at:
         status["queued_at"] = turn.queued_at.isoformat()
     if turn.requeues:
-        status.update(requeues=turn.requeues, fault=turn.fault)
+        status.update(requeues=turn.requeues, fault=say(turn.fault_message))
     if turn.status == Turn.Status.FAILED:
         status["error"] = turn.error
     if turn.status == Turn.Status.RESOLVED:
