@@ -55,12 +55,17 @@ def test_a_fault_free_run_gives_the_engines_result(stack):
     assert state["requeues"] == 0
 
 
-def test_kill_9_of_the_worker_mid_turn(stack, turn_holds_mid_write):
+def _caught_mid_turn(stack, hold) -> None:
+    """The service running (a worker, a beat) and the turn queued, its worker waiting in mid-write."""
     stack.worker_start()
     stack.beat_start()
-    turn_holds_mid_write.hold()
+    hold.hold()
     stack.stage("queue")
-    wait_until(turn_holds_mid_write.waiting, timeout=60, what="the worker caught mid-turn")
+    wait_until(hold.waiting, timeout=60, what="the worker caught mid-turn")
+
+
+def test_kill_9_of_the_worker_mid_turn(stack, turn_holds_mid_write):
+    _caught_mid_turn(stack, turn_holds_mid_write)
 
     stack.kill("worker")
     turn_holds_mid_write.release()  # its transaction, orphaned, cannot commit: it is rolled back
@@ -72,11 +77,7 @@ def test_kill_9_of_the_worker_mid_turn(stack, turn_holds_mid_write):
 
 
 def test_postgresql_restarts_mid_turn(stack, turn_holds_mid_write):
-    stack.worker_start()
-    stack.beat_start()
-    turn_holds_mid_write.hold()
-    stack.stage("queue")
-    wait_until(turn_holds_mid_write.waiting, timeout=60, what="the worker caught mid-turn")
+    _caught_mid_turn(stack, turn_holds_mid_write)
 
     stack.postgres.restart()  # cuts every connection: the worker's transaction and the hold's
     turn_holds_mid_write.conn = None
