@@ -15,7 +15,7 @@ from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.db import connection, transaction
+from django.db import InterfaceError, OperationalError, connection, transaction
 from django.utils import timezone
 
 from campaign import lifecycle
@@ -78,6 +78,10 @@ def turn_process(
         try:
             with transaction.atomic():
                 _turn_resolve(turn=turn, now=now, stage=stage)
+        except (OperationalError, InterfaceError):
+            # The database itself went away: nothing can be written now, the whole transaction is lost
+            # and the turn stays open; the task records the fault afresh and tries again (rules.tasks).
+            raise
         except Exception:
             logger.exception("turn %s of %s failed", turn.number, turn.campaign.slug)
             turn.status = Turn.Status.FAILED
