@@ -125,6 +125,13 @@ def order_rows(*, turn: Turn, nation: Nation) -> list[dict[str, Any]]:
     ]
 
 
+def order_turn_number(*, nation: Nation | None, order_id: int) -> int | None:
+    """The number of the turn an order of the nation's was given for; None when it is not the nation's."""
+    if nation is None:
+        return None
+    return Order.objects.filter(pk=order_id, nation=nation).values_list("turn__number", flat=True).first()
+
+
 def map_at_turn(*, campaign_id: int, turn: Turn) -> MapData:
     """The owners after a resolved turn, from its result (owners are public; its stacks are not)."""
     nations = nations_of(campaign_id=campaign_id)
@@ -136,6 +143,14 @@ def map_at_turn(*, campaign_id: int, turn: Turn) -> MapData:
     for region in regions:
         region["owner_id"] = by_code.get(owners.get(region["code"]))
     return MapData(regions=regions, nations=nations)
+
+
+def not_at_war_of(*, campaign_id: int) -> dict[frozenset[str], str]:
+    """The pairs of nations (by code) at peace or allied; any other pair is at war (IRON_FIST.md §2.2)."""
+    rows = Relation.objects.filter(nation_a__campaign_id=campaign_id).exclude(kind=Relation.Kind.WAR)
+    return {
+        frozenset((a, b)): kind for a, b, kind in rows.values_list("nation_a__code", "nation_b__code", "kind")
+    }
 
 
 def adjacency_of(*, campaign_id: int) -> dict[int, set[int]]:

@@ -75,29 +75,33 @@ def test_it_plays_a_turn_in_the_browser_from_order_to_report(browser, live_serve
     page.wait_for_selector("svg.map")
     assert page.get_attribute("#region-M2 polygon.area", "fill") == "#e3e3e3"
     _shot(page, "01-campaign-player")
+    # Orders by clicking only: an own region, then a target; the kind and the counts follow.
+    page.click("#region-N4 polygon.area")
+    assert page.input_value("#id_origin") == "N4"
+    # Westmark is Nordmark's ally: W2 is not a target, and the map says why.
+    assert "illegal" in page.get_attribute("#region-W2", "class")
+    page.click("#region-W2 polygon.area")
+    assert page.inner_text("[data-map-status]") == "NOR is allied with WES"
+    page.click("#region-N5 polygon.area")  # N4 → N5 would be a move: choose N5 as the origin instead
+    page.click("#region-N4 polygon.area")
+    assert page.input_value("#id_kind") == "move"
+    page.click("#region-N5 polygon.area")  # the origin again: the small menu (hold, stand down)
+    page.click("[data-menu-kind=cancel]")
     page.click("#region-N5 polygon.area")
-    assert page.input_value("#id_origin") == "N5"
-    page.select_option("#id_kind", "attack")
-    # Westmark is Nordmark's ally: the rules' message appears next to the target.
-    page.select_option("#id_origin", "N4")
-    page.select_option("#id_target", "W2")
-    page.fill("#id_units_JV", "1")
-    page.click("#order-form button[type=submit]")
-    assert page.inner_text("#id_target + p.error") == "NOR is allied with WES"
-    _shot(page, "02-order-rejected")
-    page.select_option("#id_origin", "N5")
-    page.select_option("#id_kind", "attack")
-    page.select_option("#id_target", "M2")
-    page.fill("#id_units_JV", "4")
-    page.fill("#id_units_PA", "3")
+    page.click("#region-M2 polygon.area")
+    assert (page.input_value("#id_kind"), page.input_value("#id_target")) == ("attack", "M2")
+    # Everything that is left and may attack: the JV and the PA, not the TY (artillery does not attack).
+    assert (page.input_value("#id_units_JV"), page.input_value("#id_units_PA")) == ("4", "3")
+    assert page.locator("svg.map line.arrow.pending").count() == 1
+    assert page.inner_text("[data-order-preview]") == "4 JV, 3 PA attack M2 from N5"
+    _shot(page, "02-order-by-click")
     page.click("#order-form button[type=submit]")
     page.wait_for_selector(".messages")
     assert "Order saved: 4 JV, 3 PA attack M2 from N5." in page.inner_text(".messages")
     # A second attack, on Karelia's defended K1: a real battle, for a report with every term in it.
-    page.select_option("#id_origin", "N3")
-    page.select_option("#id_kind", "attack")
-    page.select_option("#id_target", "K1")
-    page.fill("#id_units_JV", "2")
+    page.click("#region-N3 polygon.area")
+    page.click("#region-K1 polygon.area")
+    assert page.input_value("#id_units_JV") == "2"
     page.click("#order-form button[type=submit]")
     assert "Order saved: 2 JV attack K1 from N3." in page.inner_text(".messages")
     assert page.locator("svg.map line.arrow-attack").count() == 2

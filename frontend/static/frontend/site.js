@@ -24,47 +24,7 @@
     }
   }
 
-  // Order form: an origin narrows the targets to those in reach and caps the counts at what is left.
-  var origin = document.querySelector("[data-origin-select]");
-  var target = document.querySelector("[data-target-select]");
-  function originChanged() {
-    var option = origin.options[origin.selectedIndex];
-    if (!option) return;
-    var reach = (option.dataset.targets || "").split(" ");
-    Array.prototype.forEach.call(target.options, function (o) {
-      var ok = o.value === "" || reach.indexOf(o.value) >= 0;
-      o.hidden = !ok;
-      o.disabled = !ok;
-      if (!ok && o.selected) target.value = "";
-    });
-    var left = {};
-    (option.dataset.left || "").split(" ").forEach(function (pair) {
-      var parts = pair.split(":");
-      if (parts.length === 2) left[parts[0]] = parts[1];
-    });
-    document.querySelectorAll(".order-form .counts input").forEach(function (input) {
-      input.max = left[input.name.replace("units_", "")] || 0;
-    });
-  }
-  if (origin && target) {
-    origin.addEventListener("change", originChanged);
-    originChanged();
-    // Clicking a region of the map chooses it as the origin, without reloading the page.
-    document.querySelectorAll("svg.map a.pick").forEach(function (link) {
-      link.addEventListener("click", function (event) {
-        var code = link.querySelector("[data-region]").dataset.region;
-        var known = Array.prototype.some.call(origin.options, function (o) { return o.value === code; });
-        if (!known) return;
-        event.preventDefault();
-        origin.value = code;
-        originChanged();
-        document.querySelectorAll("svg.map .region.chosen").forEach(function (g) { g.classList.remove("chosen"); });
-        link.querySelector(".region").classList.add("chosen");
-        document.getElementById("order").scrollIntoView({ behavior: "smooth", block: "nearest" });
-        origin.focus();
-      });
-    });
-  }
+  // Order entry on the map and in the form: orders.js, on the campaign page.
 
   // GM: the processing status updates itself until the turn is resolved or failed.
   var status = document.querySelector("[data-status-url]");
