@@ -117,6 +117,10 @@ def test_it_plays_a_turn_in_the_browser_from_order_to_report(browser, live_serve
     assert "submitted" in gm_page.inner_text("#process")
     _shot(gm_page, "05-gm-dashboard")
     gm_page.click("#process button[type=submit]")
+    # "Process now" asks first, naming the nations without orders.
+    assert "Every nation with a player has given orders." in gm_page.inner_text("#confirm")
+    _shot(gm_page, "05b-gm-process-confirm")
+    gm_page.click("#confirm button[type=submit]")
     gm_page.wait_for_selector(".status-resolved", timeout=20_000)
     assert "2 battles, 1 conquest" in gm_page.inner_text("#status")
     _shot(gm_page, "06-gm-turn-processed")

@@ -170,3 +170,23 @@ def test_the_arrows_are_in_the_nations_colour_with_their_counts(as_player, turn1
     # The script lives in a static file (no inline script: the content security policy).
     assert "frontend/orders.js" in page
     assert "onclick" not in page
+
+
+@pytest.mark.parametrize(
+    ("language", "forbidden", "missing"),
+    [
+        ("en", "This page is not for you", "Nothing here"),
+        ("fi", "Tämä sivu ei ole sinua varten", "Täällä ei ole mitään"),
+    ],
+)
+def test_403_and_404_are_pages_of_the_site_in_the_readers_language(
+    as_player, turn1, language, forbidden, missing
+):
+    as_player.cookies["django_language"] = language
+    response = as_player.get(reverse("frontend:gm", args=["demo"]))
+    assert response.status_code == 403
+    page = response.content.decode()
+    assert forbidden in page and 'class="topbar"' in page
+    response = as_player.get(reverse("frontend:campaign", args=["no-such-campaign"]))
+    assert response.status_code == 404
+    assert missing in response.content.decode()
