@@ -39,6 +39,7 @@ def map_svg(
     marked: frozenset[str] = frozenset(),
     focus: str | None = None,
     color: str = "#111",
+    battles: dict[str, str] | None = None,
 ) -> SafeString:
     """The SVG of the map; with `link`, each region links to ?origin=CODE (choose it as an order's origin);
     regions in `marked` (those that changed hands) get a heavy outline."""
@@ -83,8 +84,29 @@ def map_svg(
         for order in data.orders:
             out.append(_arrow(order, centres, escape(color)))
         out.append("</g>")
+    if battles:
+        out.append('<g class="battles">')
+        label = _("Battle of %(region)s: open its report")
+        for code, url in sorted(battles.items()):
+            if code in centres:
+                out.append(_battle_marker(code, url, centres[code], label))
+        out.append("</g>")
     out.append("</svg></div>")
     return mark_safe("".join(out))
+
+
+def _battle_marker(code: str, url: str, centre: tuple[float, float, float], label: str) -> str:
+    """Crossed swords at the top right of the region's label, linking to the battle's card."""
+    x, y, size = centre
+    r = max(1.6, size / 9)
+    cx, cy = x + size * 0.3, y - size * 0.32
+    said = escape(label % {"region": code})
+    return (
+        f'<a class="battle-marker" href="{escape(url)}" aria-label="{said}" data-battle="{escape(code)}">'
+        f"<title>{said}</title>"
+        f'<circle cx="{cx:.2f}" cy="{cy:.2f}" r="{r:.2f}"/>'
+        f'<text x="{cx:.2f}" y="{cy + r * 0.4:.2f}" font-size="{r * 1.3:.2f}">⚔</text></a>'
+    )
 
 
 def _region(

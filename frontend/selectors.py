@@ -204,6 +204,13 @@ def support_of(*, turn: Turn, nation_code: str) -> dict[str, list[dict[str, Any]
     }
 
 
+def settlements_of(*, turn: Turn) -> list[dict[str, Any]]:
+    """Who came to hold each jointly conquered region and why (IRON_FIST §7.2); shown on the card of that
+    region's battle, so only to those who may read it."""
+    row = Turn.objects.filter(pk=turn.pk).values_list("result__settlements", flat=True).first()
+    return list(row or ())
+
+
 def turns_resolved(*, viewer: Viewer) -> list[Turn]:
     """The campaign's past turns with their counts of battles and conquests: all of them for the GM; for a
     player only those its nation fought in or supported (how busy the others were is theirs to know)."""

@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 
 from campaign.selectors import Viewer, campaigns_of, turn_current
 from frontend.forms import OrderForm, order_initial
+from frontend.gm_selectors import turn_last_resolved
 from frontend.map_svg import map_svg
 from frontend.map_table import map_table_rows
 from frontend.order_targets import targets_judged, targets_legal
@@ -29,6 +30,7 @@ from frontend.selectors import (
     order_turn_number,
     own_stacks,
 )
+from frontend.situation import after_turn, legend_rows, weather_words
 from frontend.terms import ORDER_WORDINGS, WORDS, order_words
 from frontend.views.common import topbar, viewer_for
 from orders.models import Order
@@ -245,6 +247,7 @@ def _order_entry(
     orders: list[dict[str, Any]] | None = None,
     nations: dict[int, dict[str, Any]] | None = None,
     pick: bool = True,
+    not_at_war: dict[frozenset[str], str] | None = None,
 ) -> dict[str, Any]:
     """The order form with its choices: origins where the nation has units, targets within reach, and
     how many units of each type are left in each origin after the nation's other orders."""
@@ -272,7 +275,7 @@ def _order_entry(
         regions=regions,
         nations=nations if nations is not None else nations_of(campaign_id=campaign.pk),
         neighbours=adjacency_of(campaign_id=campaign.pk),
-        not_at_war=not_at_war_of(campaign_id=campaign.pk),
+        not_at_war=not_at_war if not_at_war is not None else not_at_war_of(campaign_id=campaign.pk),
         nation=viewer.nation.code,
         left={c: left.get(c, {}) for c in origin_codes},
         ruleset=ruleset,
@@ -343,6 +346,15 @@ def _campaign_render(
     unit_types = list(viewer.campaign.ruleset().unit_types)
     data = map_load(viewer=viewer, turn=turn, unit_order=unit_types)
     playing = viewer.nation is not None and turn is not None
+    last = turn_last_resolved(campaign=viewer.campaign)
+    # The banner and markers of the turn just processed; older turns are on their own pages.
+    after = (
+        after_turn(viewer=viewer, last=last)
+        if last and (turn is None or turn.number == last.number + 1)
+        else None
+    )
+    not_at_war = not_at_war_of(campaign_id=viewer.campaign.pk)
+    own = viewer.nation.code if viewer.nation else None
     context: dict[str, Any] = {
         "bar": topbar(viewer, turn),
         "viewer": viewer,
@@ -353,16 +365,19 @@ def _campaign_render(
             % {"campaign": viewer.campaign.name, "number": turn.number if turn else ""},
             focus=_first_own(data, viewer),
             color=color_safe(viewer.nation.color) if viewer.nation else "#111",
+            battles=after["battles"] if after else None,
+            marked=after["changed"] if after else frozenset(),
         ),
+        "after": after,
+        "legend": legend_rows(nations=data.nations, own=own, not_at_war=not_at_war),
+        "weather": weather_words(turn),
+        "disorder": viewer.nation is not None and viewer.nation.civil_disorder,
         "table": map_table_rows(data),
         "orders": _order_links(viewer.campaign.slug, data.orders),
         "playing": playing,
         # Edit and delete until the deadline; after it (or while the turn is processed) the list stays.
         "orders_open": playing and turn.status == "open" and turn.deadline > timezone.now(),
-        "last_turn": viewer.campaign.turns.filter(status="resolved")
-        .order_by("-number")
-        .values("number")
-        .first(),
+        "last_turn": last,
     }
     if playing:
         initial = kept or ({"kind": kind, "origin": origin} if kind in KINDS else None)
@@ -375,6 +390,7 @@ def _campaign_render(
             orders=data.orders,
             nations=data.nations,
             pick=kind is None or kept is not None,
+            not_at_war=not_at_war,
         )
         if form is not None:
             entry["form"] = form

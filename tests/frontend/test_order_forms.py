@@ -190,3 +190,47 @@ def test_403_and_404_are_pages_of_the_site_in_the_readers_language(
     response = as_player.get(reverse("frontend:campaign", args=["no-such-campaign"]))
     assert response.status_code == 404
     assert missing in response.content.decode()
+
+
+def test_after_a_turn_the_campaign_page_has_a_banner_battle_markers_and_the_changes(
+    as_player, demo, turn1, place_orders
+):
+    from rules.services import turn_process
+
+    place_orders(
+        turn1,
+        [("NOR", "attack", "N5", "M2", {"JV": 4, "PA": 3}), ("NOR", "attack", "N3", "K1", {"JV": 2})],
+    )
+    assert turn_process(turn_id=turn1.pk).status == "resolved"
+    response = as_player.get(CAMPAIGN)
+    after = response.context["after"]
+    assert after["banner"].startswith("Turn 1: 2 battles, you took M2; you lost ")
+    assert "JV at K1" in after["banner"]
+    page = response.content.decode()
+    turn_url = reverse("frontend:turn", args=["demo", 1])
+    assert f'<a href="{turn_url}">{after["banner"]}.</a>' in page
+    # A marker on each battle opens its card; M2, which changed hands, has the heavy outline.
+    assert f'<a class="battle-marker" href="{turn_url}#battle-K1"' in page
+    assert f'<a class="battle-marker" href="{turn_url}#battle-M2"' in page
+    assert 'class="region changed" id="region-M2"' in page
+
+
+def test_the_legend_names_each_nation_with_its_colour_the_readers_relations_and_the_weather(
+    as_player, turn1, nations
+):
+    turn1.weather = "rain"
+    turn1.region_weather = {"M1": "snow", "N5": "snow"}
+    turn1.save()
+    response = as_player.get(CAMPAIGN)
+    legend = {row["code"]: row["relation"] for row in response.context["legend"]}
+    assert legend == {"NOR": "you", "KAR": "war", "EST": "war", "WES": "alliance", "SUD": "war"}
+    assert response.context["weather"] == "rain; snow in M1, N5"
+    assert "Weather: rain; snow in M1, N5" in response.content.decode()
+
+
+def test_a_nation_in_civil_disorder_is_told_before_it_tries_to_give_orders(as_player, turn1, nations):
+    nations["NOR"].civil_disorder = True
+    nations["NOR"].save()
+    page = as_player.get(CAMPAIGN).content.decode()
+    assert "Kingdom of Nordmark is in civil disorder." in page
+    assert page.index("is in civil disorder") < page.index('id="order"')
