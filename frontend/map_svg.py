@@ -40,6 +40,7 @@ def map_svg(
     focus: str | None = None,
     color: str = "#111",
     battles: dict[str, str] | None = None,
+    own: str = "",
 ) -> SafeString:
     """The SVG of the map; with `link`, each region links to ?origin=CODE (choose it as an order's origin);
     regions in `marked` (those that changed hands) get a heavy outline."""
@@ -51,7 +52,8 @@ def map_svg(
     view = f"{x0 - pad:g} {y0 - pad:g} {x1 - x0 + 2 * pad:g} {y1 - y0 + 2 * pad:g}"
     out = [
         f'<div class="map-frame"><svg class="map" viewBox="{view}" role="img" aria-labelledby="map-title" '
-        f'xmlns="http://www.w3.org/2000/svg" preserveAspectRatio="xMidYMid meet"{_zoom(data, focus)}>'
+        f'xmlns="http://www.w3.org/2000/svg" preserveAspectRatio="xMidYMid meet" data-own="{escape(own)}"'
+        f"{_zoom(data, focus)}>"
         f'<title id="map-title">{escape(title or _("Campaign map"))}</title>',
         DEFS,
         # The arrowhead of the viewer's own orders, in the nation's colour (the map script draws with it too).

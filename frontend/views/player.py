@@ -366,6 +366,7 @@ def _campaign_render(
             focus=_first_own(data, viewer),
             color=color_safe(viewer.nation.color) if viewer.nation else "#111",
             battles=after["battles"] if after else None,
+            own=own or "",
             marked=after["changed"] if after else frozenset(),
         ),
         "after": after,

@@ -80,6 +80,7 @@ def turn_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             title=(_("Map before turn %(number)s") if before else _("Map after turn %(number)s"))
             % {"number": turn.number},
             marked=frozenset(c["region"] for c in changes),
+            own=own or "",
             battles={code: f"#{card['anchor']}" for card in cards for code in card["region"].split("|")},
         ),
         "before": before,

@@ -24,6 +24,44 @@
     }
   }
 
+  // Zoom and pan: + and − make the map wider than its frame, which then scrolls (a finger pans it). On a
+  // phone the map starts at twice the width, so that region codes and counters can be read, centred on
+  // one of the viewer's regions.
+  document.querySelectorAll(".map-frame").forEach(function (frame) {
+    var svg = frame.querySelector("svg.map");
+    if (!svg || svg.style.minWidth) return; // a large map is already drawn big, in a scrolling frame
+    var zoom = 1;
+    var bar = document.createElement("div");
+    bar.className = "map-zoom";
+    [["+", 1], ["−", -1]].forEach(function (pair) {
+      var b = document.createElement("button");
+      b.type = "button";
+      b.textContent = pair[0];
+      b.setAttribute("aria-label", pair[1] > 0 ? "zoom in" : "zoom out");
+      b.addEventListener("click", function () { set(zoom + pair[1]); });
+      bar.appendChild(b);
+    });
+    frame.parentNode.insertBefore(bar, frame);
+    function set(z) {
+      var before = { x: frame.scrollLeft + frame.clientWidth / 2, y: frame.scrollTop + frame.clientHeight / 2 };
+      var old = zoom;
+      zoom = Math.max(1, Math.min(4, z));
+      svg.style.width = zoom * 100 + "%";
+      svg.style.maxHeight = zoom > 1 ? "none" : "";
+      frame.scrollLeft = (before.x * zoom) / old - frame.clientWidth / 2;
+      frame.scrollTop = (before.y * zoom) / old - frame.clientHeight / 2;
+    }
+    if (window.innerWidth < 600) {
+      set(2);
+      var own = svg.querySelector('[data-owner="' + (svg.dataset.own || "") + '"]');
+      if (own) {
+        var box = own.getBoundingClientRect(), outer = frame.getBoundingClientRect();
+        frame.scrollLeft += box.left - outer.left - frame.clientWidth / 2 + box.width / 2;
+        frame.scrollTop += box.top - outer.top - frame.clientHeight / 2 + box.height / 2;
+      }
+    }
+  });
+
   // Order entry on the map and in the form: orders.js, on the campaign page.
 
   // GM: the processing status updates itself until the turn is resolved or failed.
