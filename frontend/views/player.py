@@ -23,6 +23,7 @@ from frontend.order_targets import targets_judged, targets_legal
 from frontend.selectors import (
     MapData,
     adjacency_of,
+    campaign_rows,
     color_safe,
     map_load,
     nations_of,
@@ -44,7 +45,8 @@ KINDS = frozenset(Order.Kind.values)
 @login_required
 def campaign_list(request: HttpRequest) -> HttpResponse:
     campaigns = list(campaigns_of(user=request.user))
-    return render(request, "frontend/campaign_list.html", {"campaigns": campaigns})
+    rows = campaign_rows(campaigns=campaigns, user=request.user)
+    return render(request, "frontend/campaign_list.html", {"campaigns": campaigns, "rows": rows})
 
 
 @login_required

@@ -1,4 +1,5 @@
-"""A user's own settings, for players and GMs alike: the time zone deadlines and reports are shown in."""
+"""A user's own settings, for players and GMs alike: the email address mail goes to, the password, and the
+time zone deadlines and reports are shown in."""
 
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ from django.utils.translation import gettext as _
 from campaign.gm.access import GMInputError
 from campaign.lifecycle import time_zone_of, time_zone_set
 from campaign.middleware import time_zone_remember
-from frontend.gm_forms import TimeZoneForm
+from campaign.services import account_email_set
+from frontend.gm_forms import EmailForm, TimeZoneForm
 
 
 @login_required
@@ -20,7 +22,22 @@ def settings_page(request: HttpRequest) -> HttpResponse:
     back = request.POST.get("next") or request.GET.get("next") or ""
     if not url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}):
         back = ""
-    if request.method == "POST":
+    email_form = EmailForm(initial={"email": request.user.email})
+    if request.method == "POST" and request.POST.get("which") == "email":
+        email_form = EmailForm(request.POST)
+        if email_form.is_valid():
+            account_email_set(user=request.user, email=email_form.cleaned_data["email"])
+            address = email_form.cleaned_data["email"]
+            messages.success(
+                request,
+                _("Email address set to %(email)s.") % {"email": address}
+                if address
+                else _("Email address removed: no mail will be sent to you."),
+            )
+            return redirect(back or "frontend:settings")
+        form = TimeZoneForm(initial={"time_zone": time_zone_of(user=request.user).key})
+        status = 400
+    elif request.method == "POST":
         form = TimeZoneForm(request.POST)
         if form.is_valid():
             try:
@@ -38,4 +55,5 @@ def settings_page(request: HttpRequest) -> HttpResponse:
     else:
         form = TimeZoneForm(initial={"time_zone": time_zone_of(user=request.user).key})
         status = 200
-    return render(request, "frontend/settings.html", {"form": form, "next": back}, status=status)
+    context = {"form": form, "email_form": email_form, "zones": TimeZoneForm.zones(), "next": back}
+    return render(request, "frontend/settings.html", context, status=status)
