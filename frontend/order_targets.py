@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from frontend.terms import phrase
+from frontend.terms import said
 from rules.engine.ruleset import Ruleset
 from rules.engine.validation import KIND_ROLES, target_reason
 from rules.engine.world import World
@@ -66,7 +66,7 @@ def targets_judged(
                 why = target_reason(
                     world, ruleset, nation=nation, kind=kind, origin=origin, target=target, units=types
                 )
-                kinds[kind][target] = None if why is None else phrase(why.reason)
+                kinds[kind][target] = None if why is None else said(why.message)
         judged[origin] = kinds
     return judged
 

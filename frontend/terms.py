@@ -8,15 +8,18 @@ unit type's full name comes from the ruleset (`unit_types.JV.name.fi: jalkaväki
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from django.utils.translation import get_language, gettext, gettext_noop, pgettext_lazy
+from django.utils.translation import get_language, gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
+from campaign.messages import said
 from rules.engine.messages import Message
+from rules.engine.order_words import order_description
 from rules.engine.ruleset import Ruleset
+
+__all__ = ["said"]  # the catalogue's messages in the reader's language, for the pages and the mails
 
 # Short words by what they name: the same English word ("open", "attack") may need different Finnish ones.
 WORDS: dict[str, Mapping[str, object]] = {
@@ -73,6 +76,20 @@ WORDS: dict[str, Mapping[str, object]] = {
         "hold": pgettext_lazy("order", "hold"),
         "stand_down": pgettext_lazy("order", "stand down"),
     },
+    # What the GM changed, as the audit log names it.
+    "audit": {
+        "deadline": pgettext_lazy("audit", "deadline"),
+        "weather": pgettext_lazy("audit", "weather"),
+        "gm_modifier": pgettext_lazy("audit", "GM modifier"),
+        "relation": pgettext_lazy("audit", "relation"),
+        "roster": pgettext_lazy("audit", "roster"),
+        "process": pgettext_lazy("audit", "processing"),
+        "pause": pgettext_lazy("audit", "pause"),
+        "resume": pgettext_lazy("audit", "resume"),
+        "lifecycle": pgettext_lazy("audit", "life cycle"),
+        "rollback": pgettext_lazy("audit", "rollback"),
+        "battle_system": pgettext_lazy("audit", "battle system"),
+    },
     "battle": {
         "normal": _("normal battle"),
         "meeting": _("meeting engagement"),
@@ -90,119 +107,6 @@ WORDS: dict[str, Mapping[str, object]] = {
     },
 }
 
-# Engine phrases with numbers in them (a term's arithmetic, a loss note, why a region changed hands): each
-# pattern with its wording; the English wording gives back the engine's own text.
-PHRASES: list[tuple[re.Pattern[str], object]] = [
-    (re.compile(r"level (?P<level>\d+) × (?P<bonus>\d+)"), _("level %(level)s × %(bonus)s")),
-    (re.compile(r"home region"), _("home region")),
-    (re.compile(r"from (?P<count>\d+) regions"), _("from %(count)s regions")),
-    (re.compile(r"(?P<die>\S+) rolled (?P<rolls>\S+)"), _("%(die)s rolled %(rolls)s")),
-    (
-        re.compile(r"(?P<count>\d+) × (?P<value>\d+) \((?P<sources>.*)\)"),
-        _("%(count)s × %(value)s (%(sources)s)"),
-    ),
-    (
-        re.compile(
-            r"(?P<p>\d+)% of (?P<n>\d+) × (?P<big>\d+)/(?P<all>\d+), rounded up"
-            r"(?P<all_of>, more than it had: all \d+)?"
-        ),
-        _("%(p)s%% of %(n)s × %(big)s/%(all)s, rounded up"),
-    ),
-    (
-        re.compile(
-            r"(?P<p>\d+)% of (?P<n>\d+) × (?P<big>\d+)/(?P<all>\d+), rounded down: superiority"
-            r"(?P<all_of>, more than it had: all \d+)?"
-        ),
-        _("%(p)s%% of %(n)s × %(big)s/%(all)s, rounded down: superiority"),
-    ),
-    (
-        re.compile(r"the attacker has no ground units left and conquers nothing \((?P<rule>§[^)]*)\)"),
-        _("the attacker has no ground units left and conquers nothing (%(rule)s)"),
-    ),
-    (
-        re.compile(r"the defender has no ground units left and loses the region \((?P<rule>§[^)]*)\)"),
-        _("the defender has no ground units left and loses the region (%(rule)s)"),
-    ),
-    (
-        re.compile(r"a draw: the region stays with the defender \((?P<rule>§[^)]*)\)"),
-        _("a draw: the region stays with the defender (%(rule)s)"),
-    ),
-    (
-        re.compile(r"the defender won and holds the region \((?P<rule>§[^)]*)\)"),
-        _("the defender won and holds the region (%(rule)s)"),
-    ),
-    (
-        re.compile(
-            r"the attacker won by (?P<d>\d+), past the conquest threshold of (?P<t>\d+) \((?P<rule>§[^)]*)\)"
-        ),
-        _("the attacker won by %(d)s, past the conquest threshold of %(t)s (%(rule)s)"),
-    ),
-    (
-        re.compile(
-            r"the attacker won by (?P<d>\d+), not past the conquest threshold of (?P<t>\d+) "
-            r"\((?P<rule>§[^)]*)\)"
-        ),
-        _("the attacker won by %(d)s, not past the conquest threshold of %(t)s (%(rule)s)"),
-    ),
-    (
-        re.compile(r"no defending ground units \((?P<rule>§[^)]*)\)"),
-        _("no defending ground units (%(rule)s)"),
-    ),
-]
-# Why an order is refused (rules/engine/validation.py, orders/services.py): the common reasons.
-PHRASES += [
-    (
-        re.compile(r"(?P<target>\S+) is not adjacent to (?P<origin>\S+)"),
-        _("%(target)s is not adjacent to %(origin)s"),
-    ),
-    (
-        re.compile(r"(?P<target>\S+) is more than (?P<reach>\d+) borders from (?P<origin>\S+)"),
-        _("%(target)s is more than %(reach)s borders from %(origin)s"),
-    ),
-    (
-        re.compile(r"(?P<nation>\S+) is at peace with (?P<owner>\S+)"),
-        _("%(nation)s is at peace with %(owner)s"),
-    ),
-    (re.compile(r"(?P<nation>\S+) is allied with (?P<owner>\S+)"), _("%(nation)s is allied with %(owner)s")),
-    (
-        re.compile(
-            r"only (?P<left>-?\d+) (?P<unit_type>\S+) left in (?P<origin>\S+) after your other orders, "
-            r"not (?P<count>\d+)"
-        ),
-        _("only %(left)s %(unit_type)s left in %(origin)s after your other orders, not %(count)s"),
-    ),
-    (
-        re.compile(r"only (?P<left>-?\d+) (?P<unit_type>\S+) left in (?P<origin>\S+), not (?P<count>\d+)"),
-        _("only %(left)s %(unit_type)s left in %(origin)s, not %(count)s"),
-    ),
-    (
-        re.compile(
-            r"(?P<region>\S+) is not held by (?P<nation>\S+): units move only within their own regions"
-        ),
-        _("%(region)s is not held by %(nation)s: units move only within their own regions"),
-    ),
-    (
-        re.compile(r"(?P<region>\S+) is not held by (?P<nation>\S+)"),
-        _("%(region)s is not held by %(nation)s"),
-    ),
-    (
-        re.compile(r"(?P<region>\S+) is (?P<nation>\S+)'s own region: move there instead of attacking"),
-        _("%(region)s is %(nation)s's own region: move there instead of attacking"),
-    ),
-    (
-        re.compile(r"this would leave your order #(?P<number>\d+) invalid: (?P<reason>.*)"),
-        _("this would leave your order #%(number)s invalid: %(reason)s"),
-    ),
-    (re.compile(r"the order names no units"), _("the order names no units")),
-    (re.compile(r"choose a target region"), _("choose a target region")),
-    (
-        re.compile(r"the deadline of turn (?P<number>\d+) has passed"),
-        _("the deadline of turn %(number)s has passed"),
-    ),
-]
-_SUFFIX_ALL = re.compile(r", more than it had: all (?P<n>\d+)$")
-_SOURCE = re.compile(r"(?P<n>\d+) from (?P<r>[^,\s]+)")
-
 
 def word(kind: str, value: str | None) -> str:
     """A stored word ("rough", "war", "attacker") in the reader's language; unknown words as they are."""
@@ -218,45 +122,12 @@ def kta_term(term: str) -> str:
     return word("kta", term)
 
 
-def phrase(text: str | None) -> str:
-    """One of the engine's phrases with numbers in it, in the reader's language; any other text as it is."""
-    if not text or get_language() in (None, "en"):
-        return text or ""
-    for pattern, wording in PHRASES:
-        match = pattern.fullmatch(text)
-        if match is None:
-            continue
-        values = {k: v for k, v in match.groupdict().items() if v is not None}
-        if "sources" in values:  # "2 from N3, 1 from N5"
-            values["sources"] = _SOURCE.sub(
-                lambda m: gettext("%(count)s from %(region)s") % {"count": m["n"], "region": m["r"]},
-                values["sources"],
-            )
-        if "reason" in values:  # a reason within a reason
-            values["reason"] = phrase(values["reason"])
-        if "rule" in values:  # "§5 exception 1"
-            values["rule"] = values["rule"].replace("exception", gettext("exception"))
-        said = str(wording) % values
-        everything = _SUFFIX_ALL.search(text)
-        if everything:
-            said += gettext(", more than it had: all %(count)s") % {"count": everything["n"]}
-        return said
-    return text
-
-
 def message_text(value: Any) -> str:
-    """A stored message in the reader's language: a code with parameters (`rules.engine.messages`), or the
-    English sentence a report stored before messages were data, through `phrase`."""
+    """A stored message in the reader's language: a code with parameters (`rules.engine.messages`); the
+    English sentence of a report stored before messages were data, as it was stored."""
     if isinstance(value, Mapping) and "code" in value:
-        message = Message.from_dict(value)
-
-        def param(name: str, param_value: Any) -> Any:
-            if name == "rule" and isinstance(param_value, str):  # "§5 exception 1"
-                return param_value.replace("exception", gettext("exception"))
-            return param_value
-
-        return message.render(translate=gettext, param=param)
-    return phrase(value if isinstance(value, str) else "")
+        return said(Message.from_dict(value))
+    return value if isinstance(value, str) else ""
 
 
 def message_rule(value: Any) -> str | None:
@@ -279,23 +150,6 @@ def and_list(names: Iterable[str]) -> str:
     return gettext(" and ").join(names)
 
 
-# One order's wording by kind and whether it has a target; translated only for the kind at hand (a page
-# lists a busy nation's hundred orders, and a lookup in the catalogue is not free).
-ORDER_WORDINGS = {
-    ("hold", False): gettext_noop("%(units)s hold in %(origin)s"),
-    ("stand_down", False): gettext_noop("%(units)s stand down in %(origin)s"),
-    ("attack", True): gettext_noop("%(units)s attack %(target)s from %(origin)s"),
-    ("move", True): gettext_noop("%(units)s move %(target)s from %(origin)s"),
-    ("rebase", True): gettext_noop("%(units)s rebase %(target)s from %(origin)s"),
-}
-
-
 def order_words(*, kind: str, origin: str, target: str | None, units: Mapping[str, int]) -> str:
     """One order as a player reads it back: "6 JV, 2 PA attack K7 from V3", "4 JV hold in N2"."""
-    counts = ", ".join(f"{count} {unit_type}" for unit_type, count in units.items())
-    values = {"units": counts, "origin": origin, "target": target}
-    wording = ORDER_WORDINGS.get((kind, target is not None))
-    if wording is not None:
-        return gettext(wording) % values
-    where = " in %(origin)s" if target is None else " %(target)s from %(origin)s"
-    return ("%(units)s " + kind.replace("_", " ") + where) % values
+    return said(order_description(kind=kind, origin=origin, target=target, units=units))

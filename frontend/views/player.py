@@ -32,12 +32,13 @@ from frontend.selectors import (
     own_stacks,
 )
 from frontend.situation import after_turn, legend_rows, weather_words
-from frontend.terms import ORDER_WORDINGS, WORDS, order_words
+from frontend.terms import WORDS, said
 from frontend.views.common import topbar, viewer_for
 from orders.models import Order
 from orders.selectors import orders_of
-from orders.services import OrderError, order_change, order_delete, order_submit
-from rules.engine.validation import KIND_ROLES
+from orders.services import OrderError, order_change, order_delete, order_describe, order_submit
+from rules.engine.messages import CATALOGUE
+from rules.engine.validation import KIND_ROLES, units_left
 
 KINDS = frozenset(Order.Kind.values)
 
@@ -144,7 +145,7 @@ def order_remove(request: HttpRequest, slug: str, order_id: int) -> HttpResponse
     try:
         order_delete(user=request.user, order=order)
     except OrderError as error:
-        messages.error(request, _("The order was not deleted: %(why)s.") % {"why": error.message})
+        messages.error(request, _("The order was not deleted: %(why)s.") % {"why": said(error.message)})
     else:
         messages.success(
             request,
@@ -220,9 +221,8 @@ def _refusal(what: str, form: OrderForm) -> str:
 
 
 def _describe(order: Order) -> str:
-    """The order in the reader's language: "6 JV attack K7 from V3" (as orders.services.order_describe)."""
-    target = order.target.code if order.target_id else None
-    return order_words(kind=order.kind, origin=order.origin.code, target=target, units=order.units)
+    """The order in the reader's language: "6 JV attack K7 from V3"."""
+    return said(order_describe(order))
 
 
 def _open_turn(viewer: Viewer):
@@ -265,13 +265,16 @@ def _order_entry(
     code_of = {r["id"]: r["code"] for r in regions}
     name_of = {r["code"]: r["name"] for r in regions}
     stacks = own_stacks(nation=viewer.nation)
-    left = {code_of[rid]: dict(units) for rid, units in stacks.items()}
+    # What each origin has left after the nation's other orders (the one being edited left out), counted
+    # as order entry counts it: holds and stand-downs take nothing.
+    out_of: dict[str, list[tuple[str, dict[str, int]]]] = {}
     for o in orders:
-        if editing is not None and o["id"] == editing.pk:
-            continue
-        for unit_type, count in o["units"].items():
-            pool = left.setdefault(o["origin"], {})
-            pool[unit_type] = pool.get(unit_type, 0) - count
+        if editing is None or o["id"] != editing.pk:
+            out_of.setdefault(o["origin"], []).append((o["kind"], o["units"]))
+    here = {code_of[rid]: units for rid, units in stacks.items()}
+    left = {
+        code: units_left(here.get(code, {}), out_of.get(code, ())) for code in here.keys() | out_of.keys()
+    }
     origin_codes = sorted(code_of[rid] for rid in stacks)
     judged = targets_judged(
         regions=regions,
@@ -310,7 +313,7 @@ def _order_entry(
         },
         "roles": {t: unit.role for t, unit in ruleset.unit_types.items()},
         "kind_roles": {str(k): list(roles) for k, roles in KIND_ROLES.items()},
-        "wordings": {kind: gettext(wording) for (kind, _targeted), wording in ORDER_WORDINGS.items()},
+        "wordings": {kind: gettext(CATALOGUE[f"order.{kind}"]) for kind in KINDS},
         "picked": chosen if explicit else None,
         "color": color_safe(viewer.nation.color),
         "labels": {

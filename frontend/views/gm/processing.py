@@ -19,6 +19,7 @@ from campaign.lifecycle import nations_missed as gm_dashboard_nations
 from campaign.models import Turn
 from campaign.selectors import Viewer, turn_current
 from frontend.gm_selectors import report_counts, turn_by_number
+from frontend.terms import said as say
 from frontend.terms import word
 from frontend.views.common import gm_for, topbar
 
@@ -49,7 +50,7 @@ def process_post(request: HttpRequest, slug: str) -> HttpResponse:
         try:
             processing.turn_process_request(by=request.user, turn=turn)
         except GMInputError as error:
-            messages.error(request, _("Not queued: %(error)s.") % {"error": error.message})
+            messages.error(request, _("Not queued: %(error)s.") % {"error": say(error.message)})
             return redirect("frontend:gm", slug=slug)
         turn.refresh_from_db(fields=["status"])
         # Say what really happened: in process (make run) the turn is done by now; with a worker, queued.
