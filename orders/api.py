@@ -27,7 +27,9 @@ TURN = OpenApiParameter(
     "turn", int, OpenApiParameter.QUERY, description="A turn's number; the current turn when left out."
 )
 TURN_NUMBER = re.compile(r"[0-9]{1,9}")
-PK = OpenApiParameter("pk", int, OpenApiParameter.PATH, description="The order's id.")
+# The path's <pk> is `id` in the schema (drf-spectacular's SCHEMA_COERCE_PATH_PK): described by that name,
+# or the schema would list a second, phantom `pk` parameter.
+ORDER_ID = OpenApiParameter("id", int, OpenApiParameter.PATH, description="The order's id.")
 
 
 @extend_schema_view(
@@ -69,10 +71,10 @@ class OrderList(CampaignScoped, generics.ListCreateAPIView):
 
 
 @extend_schema_view(
-    get=extend_schema(parameters=[SLUG, PK]),
-    put=extend_schema(parameters=[SLUG, PK], request=OrderInputSerializer, responses=OrderSerializer),
-    patch=extend_schema(parameters=[SLUG, PK], request=OrderInputSerializer, responses=OrderSerializer),
-    delete=extend_schema(parameters=[SLUG, PK]),
+    get=extend_schema(parameters=[SLUG, ORDER_ID]),
+    put=extend_schema(parameters=[SLUG, ORDER_ID], request=OrderInputSerializer, responses=OrderSerializer),
+    patch=extend_schema(parameters=[SLUG, ORDER_ID], request=OrderInputSerializer, responses=OrderSerializer),
+    delete=extend_schema(parameters=[SLUG, ORDER_ID]),
 )
 class OrderDetail(CampaignScoped, generics.RetrieveUpdateDestroyAPIView):
     """One order: change it in place (it keeps its place in the submission order) or delete it."""

@@ -7,7 +7,7 @@ their nation fought in or supported; the GM reads them all. Never the turn's who
 
 from __future__ import annotations
 
-from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import generics, status
 from rest_framework.metadata import SimpleMetadata
 from rest_framework.permissions import IsAuthenticated
@@ -49,7 +49,11 @@ def _queued(request: Request, slug: str, turn: Turn) -> Response:
     return Response(data, status=status.HTTP_202_ACCEPTED, headers={"Location": status_url})
 
 
-@extend_schema(parameters=[SLUG, NUMBER], request=None, responses={202: TurnQueuedSerializer})
+@extend_schema(
+    parameters=[SLUG, NUMBER],
+    request=None,
+    responses={202: TurnQueuedSerializer, 409: OpenApiResponse(description="The turn is not open.")},
+)
 class TurnProcess(TurnScoped):
     """GM: queue the turn's processing. 202 with the URL of its status; 409 when the turn is not open."""
 
@@ -67,7 +71,11 @@ class TurnProcess(TurnScoped):
         return _queued(request, slug, turn)
 
 
-@extend_schema(parameters=[SLUG, NUMBER], request=None, responses={202: TurnQueuedSerializer})
+@extend_schema(
+    parameters=[SLUG, NUMBER],
+    request=None,
+    responses={202: TurnQueuedSerializer, 409: OpenApiResponse(description="The turn has not failed.")},
+)
 class TurnRetry(TurnScoped):
     """GM: reopen a failed turn and queue it again; 409 when the turn has not failed."""
 
