@@ -64,3 +64,15 @@ def rows_update(
     )
     with connection.cursor() as cursor:
         cursor.execute(sql, [rows_payload(_fields(model, [key, *columns]), rows)])
+
+
+def rows_delete(*, model: type[models.Model], key: str, rows: Iterable[Mapping[str, Any]]) -> None:
+    """DELETE the rows whose `key` is one of `rows`' in one statement."""
+    qn = connection.ops.quote_name
+    column = model._meta.get_field(key).column
+    sql = (
+        f"DELETE FROM {qn(model._meta.db_table)} WHERE {qn(column)} IN "
+        f"(SELECT j.{column} FROM {rows_table(_fields(model, [key]))})"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [rows_payload(_fields(model, [key]), rows)])

@@ -30,6 +30,7 @@ from rules import engine
 from rules.bulk import rows_insert, rows_update
 from rules.diff import ResultDiff, result_diff
 from rules.models import Report, TurnArchive, TurnPreview, TurnSnapshot
+from rules.selectors import turn_result
 from rules.services import turn_load, turn_process
 
 logger = logging.getLogger(__name__)
@@ -126,7 +127,7 @@ def turn_publish(*, turn_id: int, by: User, now: Clock = timezone.now) -> Publis
     ]
     if snapshot.fingerprint != preview.fingerprint and not changes:
         changes = ["the seed changed since the preview"]
-    diff = result_diff(preview.result, processed.result)
+    diff = result_diff(preview.result, turn_result(turn=processed))
     matched = diff.same
     if not changes and not matched:
         # Same input, another result: the engine is not deterministic. Never expected; loud when it happens.
@@ -185,7 +186,7 @@ def turn_rollback(
         archive = TurnArchive.objects.create(
             turn=turn,
             fingerprint=snapshot.fingerprint,
-            result=turn.result,
+            result=turn_result(turn=turn),
             processed_at=turn.processed_at,
             archived_at=now(),
             archived_by=by if by.is_authenticated else None,
@@ -239,7 +240,7 @@ def turn_result_diff(*, turn_id: int, by: User, archive_id: int | None = None) -
         raise GMInputError("archive", f"turn {turn.number} has no rolled-back result to compare with")
     if turn.result is None:
         raise GMInputError("turn", f"turn {turn.number} is {turn.status}: process it again first")
-    return result_diff(archive.result, turn.result)
+    return result_diff(archive.result, turn_result(turn=turn))
 
 
 def _open_check(turn: Turn) -> None:
