@@ -24,6 +24,7 @@ from campaign.models import Campaign, Nation, Region, Stack, Turn
 from campaign.services import turn_create
 from rules import engine
 from rules.bulk import rows_delete, rows_insert, rows_payload, rows_table, rows_update
+from rules.engine.turn import without_gc_pauses
 from rules.mapping import (
     Rows,
     WorldIds,
@@ -77,7 +78,7 @@ def turn_process(
             logger.info("turn %s: %s, not open; another process got there first", turn_id, turn.status)
             return None
         try:
-            with transaction.atomic():
+            with transaction.atomic(), without_gc_pauses():
                 _turn_resolve(turn=turn, now=now, stage=stage)
         except Exception:
             logger.exception("turn %s of %s failed", turn.number, turn.campaign.slug)

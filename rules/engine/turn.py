@@ -21,9 +21,10 @@ from .world import world_build
 
 
 @contextmanager
-def _without_gc_pauses() -> Iterator[None]:
+def without_gc_pauses() -> Iterator[None]:
     """Resolving allocates many small, acyclic objects; the cyclic collector's passes over them grow with
-    the heap and made a turn on 20,000 regions cost 2.2 times one on 10,000. Collection resumes after."""
+    the heap and made a turn on 20,000 regions cost 2.2 times one on 10,000. Collection resumes after.
+    The shell writes the result under it too (rules.services), for the same reason."""
     was_enabled = gc.isenabled()
     gc.disable()
     try:
@@ -39,7 +40,7 @@ def resolve_turn(
     """Resolve one turn's combat phase. The same input and seed always give the same result.
 
     `dice` replaces the seeded generator with scripted rolls (a case's `rolls`)."""
-    with _without_gc_pauses():
+    with without_gc_pauses():
         return _resolve(turn_input, ruleset, seed, dice or SeededDice(seed))
 
 
