@@ -1,7 +1,12 @@
-"""Large random scenarios for benchmarks and load tests, in the scenario file format.
+"""Large random scenarios for benchmarks and load tests, in the scenario file format: the one random map
+generator, for the database benchmarks (bench_turn, bench_api, bench_pages) and the engine's own
+(`python -m rules bench`, rules/bench.py).
 
 The map is a grid of square regions with borders to the four neighbours and some diagonals; nations grow
 outward from scattered capitals so each holds one connected block. Deterministic for a given seed.
+
+Pure Python, no Django: the engine's benchmark runs without it. Writing generated orders to the database
+is orders.services.orders_place.
 """
 
 from __future__ import annotations
@@ -10,9 +15,7 @@ import math
 import random
 from typing import Any
 
-from campaign.models import Turn
-from campaign.scenario import adjacency
-from orders.models import Order
+from campaign.borders import adjacency
 from rules.engine.ruleset import Ruleset, ruleset_build
 from rules.engine.state import Terrain
 
@@ -142,24 +145,3 @@ def orders_generate(*, scenario: dict[str, Any], seed: int) -> list[dict[str, An
             }
         )
     return orders
-
-
-def orders_place(*, turn: Turn, orders: list[dict[str, Any]]) -> int:
-    """Write generated orders (`orders_generate`'s dicts) for `turn` in one statement, in list order,
-    after any the turn has. For benchmarks and tests: it skips order entry's checks on purpose."""
-    nation_ids = dict(turn.campaign.nations.values_list("code", "id"))
-    region_ids = dict(turn.campaign.regions.values_list("code", "id"))
-    start = (turn.orders.order_by("-sequence").values_list("sequence", flat=True).first() or 0) + 1
-    Order.objects.bulk_create(
-        Order(
-            turn=turn,
-            nation_id=nation_ids[o["nation"]],
-            kind=o["kind"],
-            origin_id=region_ids[o["origin"]],
-            target_id=region_ids[o["target"]] if o.get("target") else None,
-            units=o["units"],
-            sequence=start + i,
-        )
-        for i, o in enumerate(orders)
-    )
-    return len(orders)

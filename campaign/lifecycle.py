@@ -121,8 +121,17 @@ def language_first_seen(*, user: AbstractBaseUser, language: str) -> None:
 
 
 def language_of(*, user: AbstractBaseUser) -> str:
-    """The language to write to a user in: their profile's, the site's default when they have none."""
-    name = Profile.objects.filter(user=user).values_list("language", flat=True).first()
+    """The language to write to a user in: their profile's, the site's default when they have none.
+
+    A user loaded with their profile (`select_related("user__profile")`, as the turn mails load every
+    reader) costs no query; otherwise one. A profile never read is not read through `user.profile`, which
+    would keep "none" on the user even after the profile is made.
+    """
+    if type(user).profile.is_cached(user):
+        profile = getattr(user, "profile", None)  # a cached "none" raises RelatedObjectDoesNotExist
+        name = profile.language if profile is not None else ""
+    else:
+        name = Profile.objects.filter(user=user).values_list("language", flat=True).first()
     return name if name in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
 
 

@@ -21,6 +21,14 @@ from rules.engine.ruleset import Ruleset, RulesetError, ruleset_build
 from rules.engine.state import RelationKind, Terrain, Weather
 
 MAX_FORT_LEVEL = 3
+# What the integer columns hold on every database we run on (PostgreSQL's integer and smallint): input is
+# checked against these at the edge, never left to wrap around or to fail in the database.
+INT_COLUMN_MAX = 2**31 - 1
+SMALL_COLUMN_MAX = 2**15 - 1
+UNIT_TYPE_MAX = 8  # the length of a unit type's code (JV, PA, ...), a ruleset's key
+# How far ahead a deadline may be set: far enough for any campaign, near enough that every time zone can
+# still show it (a deadline at the end of year 9999 UTC is past the calendar east of Greenwich).
+DEADLINE_HORIZON = timedelta(days=100 * 365)
 
 
 def turn_seed(*, campaign_seed: int, number: int) -> int:
@@ -204,7 +212,7 @@ class Stack(models.Model):
     nation = models.ForeignKey(Nation, on_delete=models.CASCADE, related_name="stacks", db_index=False)
     region = models.ForeignKey(Region, on_delete=models.CASCADE, related_name="stacks")
     # Unit types are ruleset data (JV, PA, TY, IV by default), checked against the campaign's ruleset.
-    unit_type = models.CharField(max_length=8)
+    unit_type = models.CharField(max_length=UNIT_TYPE_MAX)
     count = models.IntegerField()
 
     class Meta:

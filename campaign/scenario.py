@@ -22,20 +22,25 @@ Every problem is reported, each naming its field and entry, so a GM can fix a fi
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
-from campaign.models import MAX_FORT_LEVEL
+from campaign.borders import adjacency
+from campaign.models import INT_COLUMN_MAX, MAX_FORT_LEVEL
+from campaign.scenario_file import ScenarioFileError, scenario_file_read
 from rules.engine.ruleset import Ruleset, RulesetError, ruleset_build
 from rules.engine.state import RelationKind, Terrain
 
 TERRAINS = tuple(t.value for t in Terrain)
 RELATION_KINDS = tuple(k.value for k in RelationKind)
 CODE_MAX = 16
+NAME_MAX = 100  # a nation's and a region's name (the columns)
+SCENARIO_NAME_MAX = 200  # the campaign's name
+SEED_MAX = 2**63 - 1  # the campaign's seed column
+POINTS_MAX = 1000  # the corners of a region's shape
+COORDINATE_MAX = 1e6  # the map is drawn in an SVG: any real map is far smaller
 
 
 class ScenarioError(ValueError):
@@ -77,24 +82,12 @@ class Scenario:
     ruleset: Ruleset = field(repr=False, compare=False, default=None)  # type: ignore[assignment]
 
 
-def adjacency(codes: Iterable[str], borders: Iterable[Sequence[str]]) -> dict[str, list[str]]:
-    """Each region's neighbours, from unordered border pairs."""
-    neighbours: dict[str, list[str]] = {code: [] for code in codes}
-    for a, b in borders:
-        neighbours[a].append(b)
-        neighbours[b].append(a)
-    return neighbours
-
-
 def scenario_read(path: str | Path) -> Scenario:
     """Read and check a scenario file; raises ScenarioError listing every problem."""
     try:
-        with open(path, encoding="utf-8") as f:
-            data = yaml.safe_load(f)  # YAML is a superset of JSON: one reader for both
-    except OSError as error:
-        raise ScenarioError([f"{path}: cannot read the file ({error.strerror})"]) from error
-    except yaml.YAMLError as error:
-        raise ScenarioError([f"{path}: not valid YAML or JSON: {error}"]) from error
+        data = scenario_file_read(path)  # bounded in size, nesting and anchors: campaign/scenario_file.py
+    except ScenarioFileError as error:
+        raise ScenarioError([f"{path}: {error}"]) from error
     return scenario_parse(data)
 
 
@@ -109,8 +102,22 @@ def _is_int(value: Any) -> bool:
 
 def _is_code(value: Any) -> bool:
     return (
-        isinstance(value, str) and 0 < len(value) <= CODE_MAX and value.strip() == value and "|" not in value
+        isinstance(value, str)
+        and 0 < len(value) <= CODE_MAX
+        and value.strip() == value
+        and "|" not in value
+        and value.isprintable()
     )
+
+
+def _is_name(value: Any, longest: int) -> bool:
+    return isinstance(value, str) and bool(value.strip()) and len(value) <= longest and value.isprintable()
+
+
+def _short(value: Any, *, quoted: bool = True) -> str:
+    """A value as a problem quotes it (or names it in a field's path): no more than a line of it."""
+    text = repr(value) if quoted else str(value)
+    return text if len(text) <= 40 else f"{text[:37]}..."
 
 
 class _Checker:
@@ -144,12 +151,16 @@ class _Checker:
         for key in unknown:
             self.fail(f"{key}: unknown field")
         name = data.get("name")
-        if not isinstance(name, str) or not name.strip():
-            self.fail("name: expected the scenario's name")
+        if not _is_name(name, SCENARIO_NAME_MAX):
+            self.fail(f"name: expected the scenario's name, at most {SCENARIO_NAME_MAX} characters")
         seed = data.get("seed")
-        if seed is not None and not _is_int(seed):
-            self.fail(f"seed: expected a whole number, got {seed!r}")
-        ruleset = self.ruleset(data.get("ruleset") or {})
+        if seed is not None and not (_is_int(seed) and abs(seed) <= SEED_MAX):
+            self.fail(f"seed: expected a whole number of at most 18 digits, got {_short(seed)}")
+        overrides = data.get("ruleset") or {}
+        if not isinstance(overrides, Mapping):
+            self.fail("ruleset: expected a mapping of rule -> value")
+            overrides = {}
+        ruleset = self.ruleset(overrides)
         nations = self.nations(data.get("nations"))
         nation_codes = {n.code for n in nations}
         regions = self.regions(data.get("regions"), nation_codes)
@@ -163,7 +174,7 @@ class _Checker:
         return Scenario(
             name=name.strip(),
             seed=seed,
-            ruleset_overrides=dict(data.get("ruleset") or {}),
+            ruleset_overrides=dict(overrides),
             nations=tuple(nations),
             regions=tuple(regions),
             borders=tuple(borders),
@@ -196,7 +207,8 @@ class _Checker:
             code = entry.get("code")
             if not _is_code(code):
                 self.fail(
-                    f"{where}.code: expected a code like {example} (≤ {CODE_MAX} characters), got {code!r}"
+                    f"{where}.code: expected a code like {example} (≤ {CODE_MAX} characters), "
+                    f"got {_short(code)}"
                 )
                 continue
             where = f"{where} ({code})"
@@ -211,8 +223,8 @@ class _Checker:
         for where, code, entry in self.coded(value, "nations", "RED", "code and name"):
             color = entry.get("color", "#888888")
             if not (isinstance(color, str) and len(color) == 7 and color.startswith("#")):
-                self.fail(f"{where}.color: expected a colour like #c0392b, got {color!r}")
-            nations.append(ScenarioNation(code, str(entry.get("name") or code), str(color)))
+                self.fail(f"{where}.color: expected a colour like #c0392b, got {_short(color)}")
+            nations.append(ScenarioNation(code, self.name(entry, where, code), str(color)))
         return nations
 
     def regions(self, value: Any, nations: set[str]) -> list[ScenarioRegion]:
@@ -220,19 +232,21 @@ class _Checker:
         for where, code, entry in self.coded(value, "regions", "A1", "code, name and terrain"):
             terrain = entry.get("terrain", "open")
             if terrain not in TERRAINS:
-                self.fail(f"{where}.terrain: expected one of {', '.join(TERRAINS)}, got {terrain!r}")
+                self.fail(f"{where}.terrain: expected one of {', '.join(TERRAINS)}, got {_short(terrain)}")
             fort = entry.get("fort", 0)
             if not _is_int(fort) or not 0 <= fort <= MAX_FORT_LEVEL:
-                self.fail(f"{where}.fort: expected a whole number from 0 to {MAX_FORT_LEVEL}, got {fort!r}")
+                self.fail(
+                    f"{where}.fort: expected a whole number from 0 to {MAX_FORT_LEVEL}, got {_short(fort)}"
+                )
             for key in ("home", "owner"):
                 nation = entry.get(key)
                 if nation is not None and nation not in nations:
-                    self.fail(f"{where}.{key}: unknown nation {nation!r}")
+                    self.fail(f"{where}.{key}: unknown nation {_short(nation)}")
             geometry = self.geometry(entry, where)
             regions.append(
                 ScenarioRegion(
                     code,
-                    str(entry.get("name") or code),
+                    self.name(entry, where, code),
                     terrain,
                     fort if _is_int(fort) else 0,
                     entry.get("home"),
@@ -242,18 +256,35 @@ class _Checker:
             )
         return regions
 
+    def name(self, entry: Mapping[str, Any], where: str, code: str) -> str:
+        """The entry's name (its code when it has none); a problem said when it is not a short text."""
+        name = entry.get("name")
+        if name is None:
+            return code
+        if not _is_name(name, NAME_MAX):
+            self.fail(f"{where}.name: expected a name of at most {NAME_MAX} characters, got {_short(name)}")
+            return code
+        return name
+
     def geometry(self, entry: Mapping[str, Any], where: str) -> dict[str, Any]:
         geometry = {}
         shape = entry.get("shape")
         if shape is not None:
-            if not (isinstance(shape, list) and len(shape) >= 3 and all(self.is_point(p) for p in shape)):
-                self.fail(f"{where}.shape: expected a polygon, a list of at least 3 [x, y] points")
+            if not (
+                isinstance(shape, list)
+                and 3 <= len(shape) <= POINTS_MAX
+                and all(self.is_point(p) for p in shape)
+            ):
+                self.fail(
+                    f"{where}.shape: expected a polygon, a list of 3 to {POINTS_MAX} [x, y] points "
+                    f"with coordinates within ±{COORDINATE_MAX:g}"
+                )
             else:
                 geometry["shape"] = [list(p) for p in shape]
         label = entry.get("label")
         if label is not None:
             if not self.is_point(label):
-                self.fail(f"{where}.label: expected an [x, y] point")
+                self.fail(f"{where}.label: expected an [x, y] point within ±{COORDINATE_MAX:g}")
             else:
                 geometry["label"] = list(label)
         return geometry
@@ -263,7 +294,10 @@ class _Checker:
         return (
             isinstance(value, list | tuple)
             and len(value) == 2
-            and all(isinstance(c, int | float) and not isinstance(c, bool) for c in value)
+            and all(
+                isinstance(c, int | float) and not isinstance(c, bool) and abs(c) <= COORDINATE_MAX
+                for c in value
+            )
         )
 
     def borders(self, value: Any, regions: set[str]) -> list[tuple[str, str]]:
@@ -271,7 +305,7 @@ class _Checker:
         for i, entry in enumerate(self.list_of(value, "borders")):
             where = f"borders[{i}]"
             if not (isinstance(entry, list | tuple) and len(entry) == 2):
-                self.fail(f"{where}: expected a pair of region codes like [A1, A2], got {entry!r}")
+                self.fail(f"{where}: expected a pair of region codes like [A1, A2], got {_short(entry)}")
                 continue
             pair = self.pair(where, entry, regions, "region", "a region cannot border itself")
             if pair is None:
@@ -289,7 +323,7 @@ class _Checker:
         """Two known, distinct codes, lower first; None (and the problems said) otherwise."""
         bad = [code for code in pair if code not in known]
         for code in bad:
-            self.fail(f"{where}: unknown {noun} {code!r}")
+            self.fail(f"{where}: unknown {noun} {_short(code)}")
         if bad:
             return None
         a, b = pair
@@ -335,7 +369,7 @@ class _Checker:
             a, b = pair
             kind = entry.get("kind")
             if kind not in RELATION_KINDS:
-                self.fail(f"{where}.kind: expected one of {', '.join(RELATION_KINDS)}, got {kind!r}")
+                self.fail(f"{where}.kind: expected one of {', '.join(RELATION_KINDS)}, got {_short(kind)}")
                 continue
             if pair in seen:
                 self.fail(f"{where}: duplicate relation {a}–{b}")
@@ -355,16 +389,16 @@ class _Checker:
         units = []
         for region, by_nation in value.items():
             if region not in owners:
-                self.fail(f"units.{region}: unknown region {region!r}")
+                self.fail(f"units.{_short(region, quoted=False)}: unknown region {_short(region)}")
                 continue
             if not isinstance(by_nation, Mapping):
                 self.fail(f"units.{region}: expected a mapping of nation -> unit type -> count")
                 continue
             for nation, by_type in by_nation.items():
-                where = f"units.{region}.{nation}"
                 if nation not in nations:
-                    self.fail(f"{where}: unknown nation {nation!r}")
+                    self.fail(f"units.{region}: unknown nation {_short(nation)}")
                     continue
+                where = f"units.{region}.{nation}"
                 if owners[region] != nation:
                     # IRON_FIST.md §1: a nation's units stand only in regions it owns.
                     self.fail(f"{where}: {nation} does not own {region} (owner: {owners[region]})")
@@ -375,10 +409,13 @@ class _Checker:
                 for unit_type, count in by_type.items():
                     if types is not None and unit_type not in types:
                         self.fail(
-                            f"{where}.{unit_type}: unknown unit type; the ruleset has {', '.join(types)}"
+                            f"{where}.{_short(unit_type, quoted=False)}: unknown unit type; "
+                            f"the ruleset has {', '.join(types)}"
                         )
                     elif not _is_int(count) or count < 0:
-                        self.fail(f"{where}.{unit_type}: expected a count of 0 or more, got {count!r}")
+                        self.fail(f"{where}.{unit_type}: expected a count of 0 or more, got {_short(count)}")
+                    elif count > INT_COLUMN_MAX:
+                        self.fail(f"{where}.{unit_type}: expected a count of at most {INT_COLUMN_MAX:,}")
                     elif count > 0:
                         units.append((region, nation, unit_type, count))
         return units

@@ -12,7 +12,7 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Q, QuerySet
 
 from campaign.models import Border, Campaign, Membership, Nation, Region, Stack, Turn
-from campaign.sql import columns_sql, instance_from_row, sql_rows
+from campaign.sql import viewer_rows
 from orders.models import Order
 from rules.models import Report
 
@@ -140,25 +140,9 @@ def viewer_of(*, user: AbstractBaseUser | AnonymousUser, slug: str) -> tuple[Vie
     """
     if not user.is_authenticated:
         return None
-    parts = (Membership, Campaign, Nation, Turn)
-    rows = sql_rows(
-        f"""
-        SELECT {", ".join(columns_sql(model, alias) for model, alias in zip(parts, "mcnt", strict=True))}
-        FROM campaign_membership m
-        JOIN campaign_campaign c ON c.id = m.campaign_id
-        LEFT JOIN campaign_nation n ON n.id = m.nation_id
-        LEFT JOIN campaign_turn t ON t.campaign_id = c.id AND t.status <> %s
-        WHERE m.user_id = %s AND c.slug = %s
-        """,
-        [Turn.Status.RESOLVED, user.pk, slug],
-    )
-    if not rows:
+    found = viewer_rows(user_id=user.pk, slug=slug)
+    if found is None:
         return None
-    row, found = rows[0], {}
-    for model in parts:
-        width = len(model._meta.concrete_fields)
-        values, row = row[:width], row[width:]
-        found[model] = instance_from_row(model, values) if values[0] is not None else None
     membership = found[Membership]
     membership.campaign, membership.nation = found[Campaign], found[Nation]
     turn = found[Turn]

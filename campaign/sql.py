@@ -1,9 +1,12 @@
-"""Plain SQL for the few reads on the hot path of every request, where the ORM's cost shows.
+"""Plain SQL for the few statements on the hot path of every request, where the ORM's cost shows; the
+campaign app's own (the API's viewer lookup), and the helpers orders/sql.py shares.
 
 Building a queryset's SQL costs the ORM about 1 ms on the benchmark machine, four times a simple
 statement's round trip (`manage.py bench_api`). The API's viewer lookup and order entry therefore run
-a handful of hand-written statements; these helpers keep them portable between PostgreSQL and SQLite
-and turn their rows into model instances through the fields' own converters, as the ORM would.
+a handful of hand-written statements, each app's in its `sql.py`; these helpers keep them portable
+between PostgreSQL and SQLite, name tables and columns as the models do (`sql_format`), and turn rows
+into model instances through the fields' own converters, as the ORM would. What is off the hot path
+stays with the ORM.
 """
 
 from __future__ import annotations
@@ -15,7 +18,28 @@ from typing import Any, TypeVar
 from django.db import connection
 from django.db.models import Model
 
+from campaign.models import Campaign, Membership, Nation, Turn
+
 M = TypeVar("M", bound=Model)
+
+
+class _Table:
+    """A model in a statement: `{Region}` is its table, `{Region.campaign}` the column of a field."""
+
+    def __init__(self, model: type[Model]) -> None:
+        self._model = model
+
+    def __format__(self, spec: str) -> str:
+        return self._model._meta.db_table
+
+    def __getattr__(self, name: str) -> str:
+        return self._model._meta.get_field(name).column
+
+
+def sql_format(sql: str, *models: type[Model]) -> str:
+    """The statement with `{Model}` and `{Model.field}` replaced by the names in the models' `_meta`, so
+    that a renamed table or column cannot leave a statement behind."""
+    return sql.format(**{model.__name__: _Table(model) for model in models})
 
 
 def sql_rows(sql: str, params: Sequence[Any]) -> list[tuple]:
@@ -77,3 +101,36 @@ def _names(model: type[Model], names: Sequence[str] | None) -> list[str]:
 
 def _columns(model: type[Model], names: Sequence[str] | None) -> list[str]:
     return [model._meta.get_field(name).column for name in _names(model, names)]
+
+
+# --- The API's viewer lookup (campaign.selectors.viewer_of) ---------------------------------------------
+
+VIEWER_PARTS = (Membership, Campaign, Nation, Turn)
+
+
+def viewer_rows(*, user_id: int, slug: str) -> dict[type[Model], Model | None] | None:
+    """The user's membership of campaign `slug`, its campaign, nation and unresolved turn, each a model
+    instance (None where there is none), in one statement; None when the user is not in the campaign."""
+    columns = ", ".join(columns_sql(model, alias) for model, alias in zip(VIEWER_PARTS, "mcnt", strict=True))
+    rows = sql_rows(
+        sql_format(
+            f"""
+            SELECT {columns}
+            FROM {{Membership}} m
+            JOIN {{Campaign}} c ON c.{{Campaign.id}} = m.{{Membership.campaign}}
+            LEFT JOIN {{Nation}} n ON n.{{Nation.id}} = m.{{Membership.nation}}
+            LEFT JOIN {{Turn}} t ON t.{{Turn.campaign}} = c.{{Campaign.id}} AND t.{{Turn.status}} <> %s
+            WHERE m.{{Membership.user}} = %s AND c.{{Campaign.slug}} = %s
+            """,
+            *VIEWER_PARTS,
+        ),
+        [Turn.Status.RESOLVED, user_id, slug],
+    )
+    if not rows:
+        return None
+    row, found = rows[0], {}
+    for model in VIEWER_PARTS:
+        width = len(model._meta.concrete_fields)
+        values, row = row[:width], row[width:]
+        found[model] = instance_from_row(model, values) if values[0] is not None else None
+    return found

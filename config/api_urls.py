@@ -3,19 +3,29 @@
 from django.conf import settings
 from django.urls import path
 from drf_spectacular.views import SpectacularSwaggerView
-from rest_framework.authtoken.views import obtain_auth_token
+from rest_framework.authtoken.views import ObtainAuthToken
+from rest_framework.settings import api_settings
 
 from campaign import api as campaign_api
 from orders import api as orders_api
 from rules import api as rules_api
+from rules import calculator_api
 
 app_name = "api"
+
+
+class TokenObtain(ObtainAuthToken):
+    """A token for a username and password. DRF's view, with the project's parsers (its own list has
+    DRF's JSON parser, which has no limit on nesting)."""
+
+    parser_classes = api_settings.DEFAULT_PARSER_CLASSES
+
 
 campaign = "campaigns/<slug:slug>/"
 turn = f"{campaign}turns/<int:number>/"
 
 urlpatterns = [
-    path("auth/token/", obtain_auth_token, name="token"),
+    path("auth/token/", TokenObtain.as_view(), name="token"),
     path("schema/swagger-ui/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="swagger-ui"),
     path("campaigns/", campaign_api.CampaignList.as_view(), name="campaign-list"),
     path(campaign, campaign_api.CampaignDetail.as_view(), name="campaign-detail"),
@@ -32,6 +42,7 @@ urlpatterns = [
     path(f"{turn}retry/", rules_api.TurnRetry.as_view(), name="turn-retry"),
     path(f"{turn}reports/", rules_api.ReportList.as_view(), name="report-list"),
     path(f"{turn}reports/<int:position>/", rules_api.ReportDetail.as_view(), name="report-detail"),
+    path("calculator/close-combat/", calculator_api.CloseCombatRound.as_view(), name="close-combat-round"),
 ]
 
 if settings.IRONFIST_BENCH:

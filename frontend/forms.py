@@ -9,7 +9,7 @@ from django import forms
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from campaign.models import Relation, Turn
+from campaign.models import INT_COLUMN_MAX, Relation, Turn
 from frontend.terms import WORDS, phrase
 from orders.models import Order
 from orders.services import OrderDraft
@@ -51,12 +51,18 @@ class OrderForm(forms.Form):
         self.fields["target"].choices = [NO_TARGET, *targets]
         self.unit_types = unit_types
         for unit_type in unit_types:
-            attrs = {"inputmode": "numeric"}
-            if left is not None:
-                attrs["max"] = str(left.get(unit_type, 0))
-            self.fields[f"units_{unit_type}"] = forms.IntegerField(
-                label=unit_type, min_value=0, required=False, initial=0, widget=forms.NumberInput(attrs=attrs)
+            field = forms.IntegerField(
+                label=unit_type,
+                min_value=0,
+                max_value=INT_COLUMN_MAX,
+                required=False,
+                initial=0,
+                widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
             )
+            if left is not None:
+                # The browser's limit is what the stack has; the form's own is what the column holds.
+                field.widget.attrs["max"] = str(left.get(unit_type, 0))
+            self.fields[f"units_{unit_type}"] = field
 
     @property
     def unit_fields(self) -> list[forms.BoundField]:
@@ -141,7 +147,10 @@ class ModifierForm(forms.Form):
     )
     nation = forms.ChoiceField(label=gettext_lazy("Nation"))
     value = forms.IntegerField(
-        label=gettext_lazy("Value"), help_text=gettext_lazy("Added to the nation's KTA there; 0 removes it")
+        min_value=-INT_COLUMN_MAX,
+        max_value=INT_COLUMN_MAX,
+        label=gettext_lazy("Value"),
+        help_text=gettext_lazy("Added to the nation's KTA there; 0 removes it"),
     )
     reason = forms.CharField(label=gettext_lazy("Reason"), max_length=200, required=False)
 
@@ -172,7 +181,10 @@ class RosterForm(forms.Form):
     nation = forms.ChoiceField(label=gettext_lazy("Nation"))
     unit_type = forms.ChoiceField(label=gettext_lazy("Unit type"))
     count = forms.IntegerField(
-        label=gettext_lazy("Count"), min_value=0, help_text=gettext_lazy("The new count")
+        label=gettext_lazy("Count"),
+        min_value=0,
+        max_value=INT_COLUMN_MAX,
+        help_text=gettext_lazy("The new count"),
     )
     reason = forms.CharField(label=gettext_lazy("Reason"), max_length=300)
 

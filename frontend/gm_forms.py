@@ -13,6 +13,11 @@ from zoneinfo import available_timezones
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from campaign.models import DEADLINE_HORIZON, SMALL_COLUMN_MAX
+
+# Hours a deadline or a reminder may move by: the horizon of a deadline, either way.
+HOURS_MAX = int(DEADLINE_HORIZON.total_seconds() // 3600)
+
 # A checkbox beside its label, not stretched to the width of the form's text fields.
 INLINE = {"style": "width: auto; margin-right: .4rem"}
 
@@ -36,7 +41,10 @@ class ReasonForm(forms.Form):
 
 class ExtendForm(forms.Form):
     extra = forms.IntegerField(
-        label=_("More time (hours)"), help_text=_("Added to the deadline; while paused, to the time left")
+        min_value=-HOURS_MAX,
+        max_value=HOURS_MAX,
+        label=_("More time (hours)"),
+        help_text=_("Added to the deadline; while paused, to the time left"),
     )
     reason = forms.CharField(label=_("Reason"), max_length=300, required=False)
 
@@ -52,10 +60,16 @@ class LifecycleForm(forms.Form):
         widget=forms.CheckboxInput(INLINE),
     )
     reminder_before = forms.IntegerField(
-        label=_("Reminder (hours before the deadline)"), help_text=_("0: no reminder")
+        min_value=-HOURS_MAX,
+        max_value=HOURS_MAX,
+        label=_("Reminder (hours before the deadline)"),
+        help_text=_("0: no reminder"),
     )
     civil_disorder_after = forms.IntegerField(
-        label=_("Civil disorder after (missed turns in a row)"), help_text=_("0: never")
+        min_value=-SMALL_COLUMN_MAX,
+        max_value=SMALL_COLUMN_MAX,
+        label=_("Civil disorder after (missed turns in a row)"),
+        help_text=_("0: never"),
     )
 
     def clean_reminder_before(self) -> timedelta:

@@ -44,6 +44,13 @@ WORDS: dict[str, Mapping[str, object]] = {
         "resolved": pgettext_lazy("turn status", "resolved"),
         "failed": pgettext_lazy("turn status", "failed"),
     },
+    # The same statuses as the GM follows a turn's processing (frontend/views/gm/processing.py).
+    "progress": {
+        "open": _("open: waiting for processing (queued, or not yet asked)"),
+        "processing": _("processing…"),
+        "resolved": _("done"),
+        "failed": _("failed"),
+    },
     "relation": {
         "war": pgettext_lazy("relation", "war"),
         "peace": pgettext_lazy("relation", "peace"),

@@ -3,7 +3,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from frontend.views import language, player, settings, turns
+from frontend.views import calculator, language, player, settings, turns
 from frontend.views.gm import clock, dashboard, diplomacy, inputs, processing, result, roster, system
 
 app_name = "frontend"
@@ -14,6 +14,7 @@ urlpatterns = [
     path("accounts/logout/", auth_views.LogoutView.as_view(next_page="frontend:login"), name="logout"),
     path("", player.campaign_list, name="home"),
     path("rules/", turns.rules_page, name="rules"),
+    path("calculator/", calculator.calculator_page, name="calculator"),
     path("language/", language.language_choose, name="language"),
     path("c/<slug:slug>/", player.campaign_page, name="campaign"),
     path("c/<slug:slug>/orders/", player.order_create, name="order_create"),

@@ -6,6 +6,8 @@ nation's order is not in the viewer's queryset, so by id it is a 404, for readin
 
 from __future__ import annotations
 
+import re
+
 from django.http import Http404
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import generics, status
@@ -23,6 +25,7 @@ from orders.services import OrderDraft, OrderError, order_change, order_delete, 
 TURN = OpenApiParameter(
     "turn", int, OpenApiParameter.QUERY, description="A turn's number; the current turn when left out."
 )
+TURN_NUMBER = re.compile(r"[0-9]{1,9}")
 PK = OpenApiParameter("pk", int, OpenApiParameter.PATH, description="The order's id.")
 
 
@@ -45,7 +48,8 @@ class OrderList(CampaignScoped, generics.ListCreateAPIView):
         number = self.request.query_params.get("turn")
         if number is None:
             turn = self.turn_current
-        elif number.isdigit():
+        elif TURN_NUMBER.fullmatch(number):
+            # ASCII digits only ("²".isdigit() is true) and no more than the column holds.
             turn = turns_of(campaign=self.viewer.campaign).filter(number=int(number)).first()
         else:
             raise ValidationError({"turn": ["a turn's number, like 3"]})

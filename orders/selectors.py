@@ -1,9 +1,8 @@
 """Reads for order entry: a nation's orders, and the small piece of the world that judges a new one.
 
-Entering an order is the one write every player makes many times a turn, so its reads are a few plain
-SQL statements rather than ORM querysets: on the benchmark machine the ORM spends about 1 ms building
-each query, four times what the query itself costs (`manage.py bench_api` measures the whole request).
-Each statement reads rows by primary or unique key; none grows with the map.
+What every submission reads is hand-written SQL, in orders/sql.py (why, and the locks it takes, are
+written there); what only some orders need (an attack's relations, the rings a rebase crosses) is read
+with the ORM. Each read is by primary or unique key; none grows with the map.
 """
 
 from __future__ import annotations
@@ -11,21 +10,17 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from django.db import connection
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 
-from campaign.models import Nation, Region, Turn
-from campaign.sql import columns_sql, instance_from_row, row_lock_sql, sql_in, sql_rows
+from campaign.models import Border, Nation, Region, Turn
+from campaign.models import Relation as StoredRelation
 from orders.models import Order
+from orders.sql import REGION_COLUMNS, consuming_rows, region_from_row, spot_rows
 from rules.engine import Order as EngineOrder
 from rules.engine.ruleset import Ruleset
 from rules.engine.state import Region as EngineRegion
 from rules.engine.state import Relation, Stack, TurnInput
 from rules.engine.validation import CONSUMING
-
-# The columns a Region is read with; the rest (its name, its map drawing) load only if asked for.
-REGION_COLUMNS = ("id", "campaign_id", "code", "terrain", "fort", "home_id", "owner_id")
-NATION_COLUMNS = ("id", "campaign_id", "code", "name", "civil_disorder")
 
 
 @dataclass(frozen=True)
@@ -59,63 +54,26 @@ def spots_by_code(*, nation: Nation, origin: str, codes: Iterable[str]) -> dict[
     Each comes with the nation's units in it and whether it borders `origin`: all that judging an order
     that goes no further than next door needs of the map.
     """
-    marks, params = sql_in(sorted(set(codes)))
-    rows = sql_rows(
-        f"""
-        SELECT {columns_sql(Region, "r", REGION_COLUMNS)}, h.code, o.code,
-            EXISTS (
-                SELECT 1 FROM campaign_border b
-                WHERE (b.region_a_id = r.id AND b.region_b_id = g.id)
-                   OR (b.region_b_id = r.id AND b.region_a_id = g.id)
-            ),
-            s.unit_type, s.count
-        FROM campaign_region r
-        LEFT JOIN campaign_region g ON g.campaign_id = r.campaign_id AND g.code = %s
-        LEFT JOIN campaign_nation h ON h.id = r.home_id
-        LEFT JOIN campaign_nation o ON o.id = r.owner_id
-        LEFT JOIN campaign_stack s ON s.region_id = r.id AND s.nation_id = %s AND s.count > 0
-        WHERE r.campaign_id = %s AND r.code IN ({marks})
-        """,
-        [origin, nation.pk, nation.campaign_id, *params],
-    )
     # A row a stack (or one without): the region's columns repeat on each.
     first: dict[str, tuple] = {}
     units: dict[str, dict[str, int]] = {}
-    for row in rows:
-        first.setdefault(row[2], row)
-        found = units.setdefault(row[2], {})
-        if row[10] is not None:
-            found[row[10]] = row[11]
+    for row in spot_rows(nation=nation, origin=origin, codes=codes):
+        *region, home, owner, bordering, unit_type, count = row
+        code = region[REGION_COLUMNS.index("code")]
+        first.setdefault(code, (region, home, owner, bordering))
+        found = units.setdefault(code, {})
+        if unit_type is not None:
+            found[unit_type] = count
     return {
         code: Spot(
-            region=instance_from_row(Region, row[:7], REGION_COLUMNS),
-            home=row[7],
-            owner=row[8],
+            region=region_from_row(region),
+            home=home,
+            owner=owner,
             units=units[code],
-            next_to_origin=bool(row[9]),
+            next_to_origin=bool(bordering),
         )
-        for code, row in first.items()
+        for code, (region, home, owner, bordering) in first.items()
     }
-
-
-def nation_player_locked(*, user_id: int, campaign_id: int) -> Nation | None:
-    """The nation `user_id` plays in the campaign, its row locked until the transaction ends.
-
-    FOR NO KEY UPDATE: it does not block the key-share locks that writing rows which refer to the nation
-    takes (turn processing writes every nation's stacks). Processing also updates the nation's row; that
-    waits, and cannot deadlock, because order entry holds the turn first (orders.services).
-    """
-    rows = sql_rows(
-        f"""
-        SELECT {columns_sql(Nation, "n", NATION_COLUMNS)}
-        FROM campaign_membership m JOIN campaign_nation n ON n.id = m.nation_id
-        WHERE m.user_id = %s AND m.campaign_id = %s AND m.role = %s {row_lock_sql(of="n")}
-        """,
-        [user_id, campaign_id, "player"],
-    )
-    if not rows:
-        return None
-    return instance_from_row(Nation, rows[0], NATION_COLUMNS)
 
 
 def orders_consuming(
@@ -126,28 +84,11 @@ def orders_consuming(
     Holds and stand-downs take nothing, so they cannot make another order too big: left out, a nation
     with many orders is judged as fast as one with few.
     """
-    kinds, kind_params = sql_in(sorted(CONSUMING))
-    rows = sql_rows(
-        f"""
-        SELECT o.id, o.sequence, o.kind, t.code, o.units
-        FROM orders_order o LEFT JOIN campaign_region t ON t.id = o.target_id
-        WHERE o.turn_id = %s AND o.nation_id = %s AND o.kind IN ({kinds})
-          AND o.origin_id = (SELECT g.id FROM campaign_region g WHERE g.campaign_id = %s AND g.code = %s)
-        ORDER BY o.sequence
-        """,
-        [turn_id, nation.pk, *kind_params, nation.campaign_id, origin],
-    )
-    units_field = Order._meta.get_field("units")
     return [
-        EngineOrder(
-            nation=nation.code,
-            kind=kind,
-            origin=origin,
-            target=target,
-            units=dict(units_field.from_db_value(units, None, connection)),
-            ref=sequence,
+        EngineOrder(nation=nation.code, kind=kind, origin=origin, target=target, units=units, ref=sequence)
+        for pk, sequence, kind, target, units in consuming_rows(
+            turn_id=turn_id, nation=nation, origin=origin, kinds=CONSUMING
         )
-        for pk, sequence, kind, target, units in rows
         if pk != leaving_out
     ]
 
@@ -178,8 +119,7 @@ def order_world_load(
         ball = _ball_borders(origin.region.pk, reach)
         wanted = {r for pair in ball for r in pair} - spots.keys()
         if wanted:
-            marks, params = sql_in(sorted(wanted))
-            code |= dict(sql_rows(f"SELECT id, code FROM campaign_region WHERE id IN ({marks})", params))
+            code |= dict(Region.objects.filter(pk__in=sorted(wanted)).values_list("id", "code"))
         borders = [(code[a], code[b]) for a, b in ball]
     foreign = any(spot.owner not in (None, nation.code) for spot in spots.values())
     relations = _relations_of(nation) if foreign else ()
@@ -214,11 +154,10 @@ def _ball_borders(origin: int, reach: int) -> list[tuple[int, int]]:
     for _ in range(reach):
         if not frontier:
             break
-        marks, params = sql_in(sorted(frontier))
-        ring = sql_rows(
-            "SELECT region_a_id, region_b_id FROM campaign_border "
-            f"WHERE region_a_id IN ({marks}) OR region_b_id IN ({marks})",
-            params + params,
+        ring = list(
+            Border.objects.filter(Q(region_a_id__in=frontier) | Q(region_b_id__in=frontier)).values_list(
+                "region_a_id", "region_b_id"
+            )
         )
         borders.update(ring)
         frontier = {r for pair in ring for r in pair} - ball
@@ -228,13 +167,7 @@ def _ball_borders(origin: int, reach: int) -> list[tuple[int, int]]:
 
 def _relations_of(nation: Nation) -> tuple[Relation, ...]:
     """The nation's relations as stored, with codes (a pair without a row is at war, §2.2)."""
-    rows = sql_rows(
-        """
-        SELECT a.code, b.code, r.kind
-        FROM campaign_relation r
-        JOIN campaign_nation a ON a.id = r.nation_a_id JOIN campaign_nation b ON b.id = r.nation_b_id
-        WHERE r.nation_a_id = %s OR r.nation_b_id = %s
-        """,
-        [nation.pk, nation.pk],
+    rows = StoredRelation.objects.filter(Q(nation_a=nation) | Q(nation_b=nation)).values_list(
+        "nation_a__code", "nation_b__code", "kind"
     )
     return tuple(Relation(a=a, b=b, kind=kind) for a, b, kind in sorted(rows))

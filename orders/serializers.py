@@ -5,6 +5,7 @@ from __future__ import annotations
 from rest_framework import serializers
 from rest_framework.reverse import reverse
 
+from campaign.models import INT_COLUMN_MAX, UNIT_TYPE_MAX
 from orders.models import Order
 from orders.services import OrderDraft, order_describe
 
@@ -18,8 +19,18 @@ class OrderInputSerializer(serializers.Serializer):
         required=False, allow_null=True, allow_blank=True, default=None, help_text="A region code."
     )
     units = serializers.DictField(
-        child=serializers.IntegerField(), allow_empty=False, help_text='Counts per unit type: {"JV": 3}.'
+        # Bounded as the stacks' count column is: a larger number would not fit (nor exist).
+        child=serializers.IntegerField(min_value=-INT_COLUMN_MAX, max_value=INT_COLUMN_MAX),
+        allow_empty=False,
+        help_text='Counts per unit type: {"JV": 3}.',
     )
+
+    def validate_units(self, units: dict[str, int]) -> dict[str, int]:
+        for unit_type in units:
+            # Stored in the order's JSON as given: PostgreSQL's jsonb refuses a NUL, the column a long one.
+            if not unit_type or len(unit_type) > UNIT_TYPE_MAX or not unit_type.isprintable():
+                raise serializers.ValidationError(f"{unit_type!r} is not a unit type")
+        return units
 
     def draft(self) -> OrderDraft:
         data = self.validated_data

@@ -7,19 +7,19 @@ A3 after your other orders, not 3", "NOR is at peace with WES".
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import connection, transaction
+from django.db import transaction
 from django.utils import timezone
 
 from campaign.models import Nation, Turn
-from campaign.sql import row_lock_sql
 from orders.models import Order
-from orders.selectors import Spot, nation_player_locked, order_world_load, orders_consuming, spots_by_code
+from orders.selectors import Spot, order_world_load, orders_consuming, spots_by_code
+from orders.sql import db_moment, nation_player_lock, order_insert, turn_hold
 from rules.engine import Order as EngineOrder
 from rules.engine import OrderKind, TurnInputError, orders_check
 
@@ -114,41 +114,42 @@ def order_describe(order: Order) -> str:
     return f"{units} {kind} {order.target.code} from {order.origin.code}"
 
 
-# Locking. Judging an order is the slow part (the map around it, the rules), and it only depends on the
-# nation's own orders: so a nation's orders are judged one at a time under a lock on the nation's row,
-# while other nations' orders are judged side by side. Before that, the turn's row is held with a key-share
-# lock, which other orders' share and which turn processing's claim (FOR UPDATE) waits for: the turn cannot
-# close while an order is judged, and processing, which updates every nation's row (missed turns), never
-# waits for a nation an order holds while that order waits for the turn. A new order then takes its place
-# in the submission order by updating the turn's row (_order_insert), a lock the key-share locks allow.
+def orders_place(*, turn: Turn, orders: Iterable[Mapping[str, Any]]) -> list[Order]:
+    """Write orders for `turn` without judging them, in list order, after any the turn has: one statement.
+
+    Each is a mapping of region and nation codes: {"nation", "kind", "origin", "target" (absent or None
+    for hold and stand down), "units"}. For what was judged elsewhere or need not be: a replayed export
+    (judged when it was entered), generated benchmark turns (campaign.generate.orders_generate), tests.
+    Returns the orders with their ids.
+    """
+    orders = list(orders)
+    nation_ids = dict(turn.campaign.nations.values_list("code", "id"))
+    region_ids = dict(turn.campaign.regions.values_list("code", "id"))
+    start = (turn.orders.order_by("-sequence").values_list("sequence", flat=True).first() or 0) + 1
+    written = Order.objects.bulk_create(
+        Order(
+            turn=turn,
+            nation_id=nation_ids[o["nation"]],
+            kind=o["kind"],
+            origin_id=region_ids[o["origin"]],
+            target_id=region_ids[o["target"]] if o.get("target") else None,
+            units=o["units"],
+            sequence=start + i,
+        )
+        for i, o in enumerate(orders)
+    )
+    if any(order.pk is None for order in written):  # a backend without RETURNING: read them back
+        written = list(Order.objects.filter(turn=turn, sequence__gte=start).order_by("sequence"))
+    return written
+
+
+# The locks order entry takes, and why in that order (turn shared, then nation, then the place), are
+# written once, in orders/sql.py.
 
 
 def _turn_held(turn: Turn, now: Callable[[], datetime]) -> None:
-    """Hold the turn's row till the end of the transaction (FOR KEY SHARE), and check that it is open.
-
-    The database compares the deadline, so the row needs no converting: a plain statement, kept cheap.
-    """
-    _open_refuse(turn.number, *_turn_overdue(turn, _db_moment(now), lock=row_lock_sql(of="t", share=True)))
-
-
-def _turn_overdue(turn: Turn, moment: Any, *, lock: str = "") -> tuple[str, bool]:
-    """The turn's status and whether its deadline has passed (and is not frozen by a pause), as stored."""
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"""
-            SELECT t.status, t.deadline <= %s AND c.paused_at IS NULL
-            FROM campaign_turn t JOIN campaign_campaign c ON c.id = t.campaign_id
-            WHERE t.id = %s {lock}
-            """,
-            [moment, turn.pk],
-        )
-        status, overdue = cursor.fetchone()
-    return status, bool(overdue)
-
-
-def _db_moment(now: Callable[[], datetime]) -> Any:
-    """The time now as the database stores a deadline, so that the database can compare the two."""
-    return Turn._meta.get_field("deadline").get_db_prep_value(now(), connection)
+    """Hold the turn's row till the end of the transaction (lock 1), and check that it is open."""
+    _open_refuse(turn.number, *turn_hold(turn_id=turn.pk, moment=db_moment(now())))
 
 
 def _open_refuse(number: int, status: str, overdue: bool) -> None:
@@ -160,7 +161,7 @@ def _open_refuse(number: int, status: str, overdue: bool) -> None:
 
 def _nation_locked(user: AbstractBaseUser, turn: Turn) -> Nation:
     """The user's nation, its row locked until the transaction ends: its orders are judged one at a time."""
-    nation = nation_player_locked(user_id=user.pk, campaign_id=turn.campaign_id)
+    nation = nation_player_lock(user_id=user.pk, campaign_id=turn.campaign_id)
     if nation is None:
         raise OrderError("nation", "only a player of a nation in this campaign can give orders")
     if nation.civil_disorder:
@@ -171,59 +172,13 @@ def _nation_locked(user: AbstractBaseUser, turn: Turn) -> Nation:
     return nation
 
 
-# Taking the next place: the turn's row is updated, which locks it till the end of the transaction (so
-# turn processing, which claims the row, waits for the order or the order for it), and only while the turn
-# is open. The place is the row's counter, read as the lock is granted, and never below the last place
-# taken (orders written by an import or a benchmark do not count places).
-_PLACE_SQL = """
-    UPDATE campaign_turn SET orders_placed = {greatest}(
-        orders_placed, (SELECT COALESCE(MAX(sequence), 0) FROM orders_order WHERE turn_id = %s)
-    ) + 1
-    WHERE id = %s AND status = %s AND (
-        deadline > %s
-        OR EXISTS (SELECT 1 FROM campaign_campaign c WHERE c.id = campaign_id AND c.paused_at IS NOT NULL)
-    )
-    RETURNING orders_placed
-"""
-_INSERT_SQL = """
-    INSERT INTO orders_order (turn_id, nation_id, kind, origin_id, target_id, units, sequence, submitted_at)
-    SELECT %s, %s, %s, %s, %s, %s, place.orders_placed, %s FROM place
-    RETURNING id, sequence
-"""
-
-
 def _order_insert(order: Order, now: Callable[[], datetime]) -> tuple[int, int]:
-    """Write the order in the next place of the turn's submission order; returns its id and place.
-
-    On PostgreSQL one statement takes the place and writes the order; SQLite, which allows no UPDATE in
-    a WITH clause, takes two (it runs one writer at a time anyway). Refuses an order for a turn that
-    closed while it was judged.
-    """
-    turn_id = order.turn_id
-    place = [turn_id, turn_id, Turn.Status.OPEN, _db_moment(now)]
-    row = [
-        turn_id,
-        order.nation_id,
-        order.kind,
-        order.origin_id,
-        order.target_id,
-        Order._meta.get_field("units").get_db_prep_save(order.units, connection),
-        Order._meta.get_field("submitted_at").get_db_prep_save(order.submitted_at, connection),
-    ]
-    with connection.cursor() as cursor:
-        if connection.vendor == "postgresql":
-            sql = f"WITH place AS ({_PLACE_SQL.format(greatest='GREATEST')}) {_INSERT_SQL}"
-            cursor.execute(sql, place + row)
-            written = cursor.fetchone()
-        else:
-            cursor.execute(_PLACE_SQL.format(greatest="MAX"), place)
-            placed = cursor.fetchone()
-            written = None
-            if placed is not None:
-                cursor.execute(f"WITH place AS (SELECT %s AS orders_placed) {_INSERT_SQL}", [*placed, *row])
-                written = cursor.fetchone()
+    """Write the order in the next place of the turn's submission order (lock 3); returns its id and
+    place. Refuses an order for a turn that closed while it was judged."""
+    moment = db_moment(now())
+    written = order_insert(order=order, moment=moment)
     if written is None:
-        _open_refuse(order.turn.number, *_turn_overdue(order.turn, place[-1]))
+        _open_refuse(order.turn.number, *turn_hold(turn_id=order.turn_id, moment=moment, lock=False))
         raise OrderError("turn", f"turn {order.turn.number} is not open for orders")
     return written
 

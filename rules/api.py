@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import generics, status
+from rest_framework.metadata import SimpleMetadata
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -25,6 +26,13 @@ from rules.serializers import ReportSerializer, ReportSummarySerializer
 POSITION = OpenApiParameter(
     "position", int, OpenApiParameter.PATH, description="The battle's place in the turn's resolution order."
 )
+
+
+class _NoBody(SimpleMetadata):
+    """OPTIONS on an endpoint that takes no body: its name and description, and no fields to fill in."""
+
+    def determine_actions(self, request: Request, view) -> dict:
+        return {}
 
 
 class TurnScoped(CampaignScoped):
@@ -45,6 +53,7 @@ class TurnProcess(TurnScoped):
 
     permission_classes = [IsAuthenticated, IsGM]
     queryset = Turn.objects.none()
+    metadata_class = _NoBody
 
     def post(self, request: Request, slug: str, number: int) -> Response:
         turn = self.turn_get()
@@ -63,6 +72,7 @@ class TurnRetry(TurnScoped):
 
     permission_classes = [IsAuthenticated, IsGM]
     queryset = Turn.objects.none()
+    metadata_class = _NoBody
 
     def post(self, request: Request, slug: str, number: int) -> Response:
         turn = self.turn_get()

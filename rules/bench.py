@@ -1,123 +1,89 @@
 """A random but realistic turn for benchmarks: `python -m rules bench --regions N --nations M --seed S`.
 
-The map is a grid with random diagonals (so it is connected and every region has 2-8 neighbours), carved
-into contiguous nations grown from random capitals. Every nation attacks across its borders, some pairs
-attack each other across the same border (meeting engagements), and neighbours of a region often attack
-it together (joint attacks).
+The map is the one random map generator's (campaign.generate: a grid with random diagonals, carved into
+contiguous nations grown from random capitals), read into the engine's input. On it every nation attacks
+across its borders, some pairs attack each other across the same border (meeting engagements),
+neighbours of a region often attack it together (joint attacks), and some units move, rebase or stand
+down. Like the engine, this imports no Django.
 """
 
 from __future__ import annotations
 
-import math
 import random
 import statistics
 import time
-from collections import deque
+from collections.abc import Mapping
+from typing import Any
 
+from campaign.borders import adjacency
+from campaign.generate import scenario_generate
 from rules.engine import Order, Region, Relation, Stack, TurnInput, resolve_turn, ruleset_build
-
-TERRAINS = ("open", "open", "open", "rough", "rough", "city")
 
 
 def random_turn(*, regions: int, nations: int, seed: int) -> TurnInput:
     """A connected map of `regions`, `nations` contiguous nations, stacks of every type and their orders."""
+    data = scenario_generate(regions=regions, nations=nations, seed=seed)
     rng = random.Random(seed)
-    width = max(1, math.isqrt(regions - 1) + 1)
-    codes = [f"R{i:05d}" for i in range(regions)]
-    borders = set()
-    for i in range(regions):
-        x, y = i % width, i // width
-        if x > 0:
-            borders.add((i - 1, i))
-        if y > 0:
-            borders.add((i - width, i))
-            if x > 0 and rng.random() < 0.3:
-                borders.add((i - width - 1, i))
-    neighbours: list[list[int]] = [[] for _ in range(regions)]
-    for a, b in borders:
-        neighbours[a].append(b)
-        neighbours[b].append(a)
+    return TurnInput(
+        nations=tuple(n["code"] for n in data["nations"]),
+        regions=tuple(
+            Region(r["code"], r["terrain"], r["owner"], fort=r["fort"], home=r["home"])
+            for r in data["regions"]
+        ),
+        borders=tuple((a, b) for a, b in data["borders"]),
+        stacks=tuple(
+            Stack(nation, region, unit_type, count)
+            for region, by_nation in data["units"].items()
+            for nation, by_type in by_nation.items()
+            for unit_type, count in by_type.items()
+        ),
+        orders=tuple(_busy_orders(data, rng)),
+        relations=tuple(Relation(*sorted(r["nations"]), r["kind"]) for r in data["relations"]),
+        weather=rng.choice(("clear", "clear", "rain", "snow")),
+    )
 
-    names = [f"N{n:03d}" for n in range(nations)]
-    owner: list[str | None] = [None] * regions
-    frontier = deque()
-    for n, capital in enumerate(rng.sample(range(regions), min(nations, regions))):
-        owner[capital] = names[n]
-        frontier.append(capital)
-    while frontier:
-        here = frontier.popleft()
-        for there in neighbours[here]:
-            if owner[there] is None:
-                owner[there] = owner[here]
-                frontier.append(there)
-    for i in rng.sample(range(regions), regions // 20):
-        owner[i] = None
 
-    units: list[dict[str, int]] = [{} for _ in range(regions)]
-    stacks = []
-    for i in range(regions):
-        if owner[i] is None:
-            continue
-        units[i] = {
-            "JV": rng.randint(0, 12),
-            "PA": rng.randint(0, 6),
-            "TY": rng.randint(0, 3) if rng.random() < 0.5 else 0,
-            "IV": rng.randint(1, 2) if rng.random() < 0.3 else 0,
-        }
-        stacks += [Stack(owner[i], codes[i], t, c) for t, c in units[i].items() if c]
+def _busy_orders(data: Mapping[str, Any], rng: random.Random) -> list[Order]:
+    """Attacks (some meeting head on), moves of TY, rebases and stand-downs of IV, across the map."""
+    owner = {r["code"]: r["owner"] for r in data["regions"]}
+    neighbours = adjacency(owner, data["borders"])
+    peace = {frozenset(r["nations"]) for r in data["relations"]}
+    units = {
+        code: {t: data["units"].get(code, {}).get(nation, {}).get(t, 0) for t in ("JV", "PA", "TY", "IV")}
+        for code, nation in owner.items()
+    }
+    left = {code: dict(counts) for code, counts in units.items()}
+    orders: list[Order] = []
 
-    peace = {frozenset(p) for p in (rng.sample(names, 2) for _ in range(nations // 2)) if len(p) == 2}
-
-    def hostile(a: int, b: int) -> bool:
+    def hostile(a: str, b: str) -> bool:
         return owner[b] is None or (owner[a] != owner[b] and frozenset((owner[a], owner[b])) not in peace)
 
-    orders = []
-    left = [dict(u) for u in units]
-
-    def attack(a: int, b: int, share: float) -> None:
+    def attack(a: str, b: str, share: float) -> None:
         sent = {t: int(left[a][t] * share) for t in ("JV", "PA") if int(left[a][t] * share) > 0}
         if sent:
             for t, c in sent.items():
                 left[a][t] -= c
-            orders.append(Order(owner[a], "attack", codes[a], codes[b], sent))
+            orders.append(Order(owner[a], "attack", a, b, sent))
 
     # Meeting engagements: some hostile neighbours attack each other across the same border.
-    for a, b in sorted(borders):
+    for a, b in sorted((a, b) for a, b in data["borders"]):
         if owner[a] and owner[b] and hostile(a, b) and rng.random() < 0.1:
             attack(a, b, 0.5)
             attack(b, a, 0.5)
-    for i in range(regions):
-        if owner[i] is None:
+    for code, nation in owner.items():
+        if nation is None:
             continue
-        targets = [j for j in neighbours[i] if hostile(i, j)]
+        targets = [n for n in neighbours[code] if hostile(code, n)]
         if targets and rng.random() < 0.5:
-            attack(i, rng.choice(targets), 0.6)
-        friends = [j for j in neighbours[i] if owner[j] == owner[i]]
-        if friends and left[i]["TY"] and rng.random() < 0.2:
-            orders.append(Order(owner[i], "move", codes[i], rng.choice(friends), {"TY": left[i]["TY"]}))
-        if friends and left[i]["IV"] and rng.random() < 0.2:
-            orders.append(Order(owner[i], "rebase", codes[i], rng.choice(friends), {"IV": left[i]["IV"]}))
-        elif units[i]["IV"] and rng.random() < 0.1:
-            orders.append(Order(owner[i], "stand_down", codes[i], None, {"IV": 1}))
-
-    return TurnInput(
-        nations=tuple(names),
-        regions=tuple(
-            Region(
-                codes[i],
-                rng.choice(TERRAINS),
-                owner[i],
-                fort=rng.choice((0, 0, 0, 1, 2, 3)),
-                home=owner[i] if rng.random() < 0.2 else None,
-            )
-            for i in range(regions)
-        ),
-        borders=tuple((codes[a], codes[b]) for a, b in sorted(borders)),
-        stacks=tuple(stacks),
-        orders=tuple(orders),
-        relations=tuple(Relation(*sorted(pair), "peace") for pair in sorted(peace, key=sorted)),
-        weather=rng.choice(("clear", "clear", "rain", "snow")),
-    )
+            attack(code, rng.choice(targets), 0.6)
+        friends = [n for n in neighbours[code] if owner[n] == nation]
+        if friends and left[code]["TY"] and rng.random() < 0.2:
+            orders.append(Order(nation, "move", code, rng.choice(friends), {"TY": left[code]["TY"]}))
+        if friends and left[code]["IV"] and rng.random() < 0.2:
+            orders.append(Order(nation, "rebase", code, rng.choice(friends), {"IV": left[code]["IV"]}))
+        elif units[code]["IV"] and rng.random() < 0.1:
+            orders.append(Order(nation, "stand_down", code, None, {"IV": 1}))
+    return orders
 
 
 def bench_run(*, regions: int, nations: int, seed: int, repeat: int = 3) -> str:

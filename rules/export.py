@@ -28,7 +28,7 @@ from campaign.gm.access import User, gm_check
 from campaign.models import Campaign, GMModifier, Nation, Region, Relation, Stack, Turn
 from campaign.scenario import scenario_parse
 from campaign.services import scenario_import
-from orders.models import Order
+from orders.services import orders_place
 from rules.diff import result_diff
 from rules.engine.systems import DEFAULT_SYSTEM
 from rules.models import Report, TurnSnapshot
@@ -185,20 +185,7 @@ def _turn_inputs_apply(
         )
         for m in entry["gm_modifiers"]
     )
-    orders = Order.objects.bulk_create(
-        Order(
-            turn=turn,
-            nation_id=nation_id[o["nation"]],
-            kind=o["kind"],
-            origin_id=region_id[o["origin"]],
-            target_id=region_id[o["target"]] if o["target"] else None,
-            units=o["units"],
-            sequence=i,
-        )
-        for i, o in enumerate(entry["orders"], start=1)
-    )
-    if any(order.pk is None for order in orders):  # a backend without RETURNING: read them back
-        orders = list(Order.objects.filter(turn=turn).order_by("sequence"))
+    orders = orders_place(turn=turn, orders=entry["orders"])
     return {order.pk: o["ref"] for order, o in zip(orders, entry["orders"], strict=True)}
 
 

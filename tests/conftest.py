@@ -102,22 +102,14 @@ def place_orders():
     """place_orders(turn, [(nation code, kind, origin, target, {type: count}), ...]) in submission order."""
 
     def place(turn, orders):
-        from orders.models import Order
+        from orders.services import orders_place
 
-        nations = {n.code: n for n in turn.campaign.nations.all()}
-        regions = {r.code: r for r in turn.campaign.regions.all()}
-        start = (turn.orders.order_by("-sequence").values_list("sequence", flat=True).first() or 0) + 1
-        return Order.objects.bulk_create(
-            Order(
-                turn=turn,
-                nation=nations[nation],
-                kind=kind,
-                origin=regions[origin],
-                target=regions[target] if target else None,
-                units=units,
-                sequence=start + i,
-            )
-            for i, (nation, kind, origin, target, units) in enumerate(orders)
+        return orders_place(
+            turn=turn,
+            orders=[
+                {"nation": nation, "kind": kind, "origin": origin, "target": target, "units": units}
+                for nation, kind, origin, target, units in orders
+            ],
         )
 
     return place

@@ -12,7 +12,14 @@ from django.utils import timezone
 
 from campaign.durations import duration_words
 from campaign.gm.access import Clock, GMInputError, User, audit_write, gm_check, open_check
-from campaign.models import Campaign, Turn
+from campaign.models import DEADLINE_HORIZON, Campaign, Turn
+
+
+def deadline_horizon_check(*, field: str, deadline: datetime, moment: datetime) -> None:
+    """A deadline every reader can be shown: within DEADLINE_HORIZON of now."""
+    if deadline - moment > DEADLINE_HORIZON:
+        years = DEADLINE_HORIZON.days // 365
+        raise GMInputError(field, f"a deadline can be at most {years} years ahead")
 
 
 def deadline_set(*, by: User, turn: Turn, deadline: datetime, now: Clock = timezone.now) -> Turn:
@@ -20,8 +27,10 @@ def deadline_set(*, by: User, turn: Turn, deadline: datetime, now: Clock = timez
     if timezone.is_naive(deadline):
         raise GMInputError("deadline", "give the deadline with its time zone")
     open_check(turn)
-    if deadline <= now():
+    moment = now()
+    if deadline <= moment:
         raise GMInputError("deadline", "the deadline must be in the future")
+    deadline_horizon_check(field="deadline", deadline=deadline, moment=moment)
     with transaction.atomic():
         before = turn.deadline
         turn.deadline = deadline
@@ -51,6 +60,7 @@ def deadline_extend(
         campaign, moment = turn.campaign, now()
         if campaign.paused_at is not None:
             campaign.paused_remaining = (campaign.paused_remaining or timedelta(0)) + extra
+            deadline_horizon_check(field="extra", deadline=moment + campaign.paused_remaining, moment=moment)
             campaign.save(update_fields=["paused_remaining"])
             summary = (
                 f"turn {turn.number}: {duration_words(extra)} more; "
@@ -60,6 +70,7 @@ def deadline_extend(
             turn.deadline += extra
             if turn.deadline <= moment:
                 raise GMInputError("extra", "the extended deadline would still be in the past")
+            deadline_horizon_check(field="extra", deadline=turn.deadline, moment=moment)
             turn.save(update_fields=["deadline"])
             summary = (
                 f"turn {turn.number}: {duration_words(extra)} more, "

@@ -51,17 +51,22 @@ from rules.engine import OrderKind
 
 logger = logging.getLogger(__name__)
 
+MESSAGE_ID_MAX = InboundMail._meta.get_field("message_id").max_length
+
 _ORDER = re.compile(
     r"""^(?P<kind>[a-z][a-z_ ]*?)\s+(?P<origin>[\w-]+)      # attack N5
         (?:\s*->\s*(?P<target>[\w-]+))?                      # -> M2 (not for hold, stand down)
         \s*:\s*(?P<units>.*)$                                # : JV 4, PA 3""",
     re.IGNORECASE | re.VERBOSE,
 )
-_UNITS = re.compile(r"^(?P<type>[A-Za-z]\w*)\s+(?P<count>\d+)$")
+# ASCII digits, and no more than a count column holds ("٣".isdigit(); int() of 5,000 digits raises).
+_UNITS = re.compile(r"^(?P<type>[A-Za-z]\w*)\s+(?P<count>[0-9]{1,9})$")
 _TAG = re.compile(r"\[([^\[\]]+)\]")
 KINDS = {k.value for k in OrderKind}
 # Refusals about the turn or the nation rather than the order (deadline passed, civil disorder).
 WHOLE_MAIL = frozenset(("turn", "nation"))
+# A turn's orders fit in far fewer; a mail of thousands of lines is a mistake or an attack, refused unread.
+ORDERS_MAX = 200
 
 
 @dataclass(frozen=True)
@@ -96,6 +101,9 @@ def orders_parse(text: str) -> MailOrders:
         if words == "delete all":
             delete_all = True
             continue
+        if len(orders) == ORDERS_MAX:
+            errors.append(_("at most %(count)s orders in one mail") % {"count": ORDERS_MAX})
+            break
         parsed = _order_line(line)
         if isinstance(parsed, str):
             errors.append(_("line %(number)s: %(error)s") % {"number": number, "error": parsed})
@@ -151,16 +159,16 @@ def order_mail_receive(
     The mail is remembered in the transaction that enters its orders, so a crash midway leaves it unread
     for the next run; the reply goes out once that transaction commits.
     """
-    message_id = (message.get("Message-ID") or "").strip() or (
-        "sha256:" + hashlib.sha256(message.as_bytes()).hexdigest()
-    )
-    sender = parseaddr(str(message.get("From", "")))[1]
-    subject = " ".join(str(message.get("Subject", "")).split())
+    message_id = mail_message_id(message)
+    sender = parseaddr(header_text(message, "From"))[1]
+    if not sender.isprintable():
+        sender = ""  # a NUL or a line break in an address: no one's address
+    subject = " ".join(header_text(message, "Subject").split())
     with transaction.atomic():
         try:
             with transaction.atomic():
                 record = InboundMail.objects.create(
-                    message_id=message_id[:255], sender=sender[:255], subject=subject[:255], received_at=now()
+                    message_id=message_id, sender=sender[:255], subject=subject[:255], received_at=now()
                 )
         except IntegrityError:
             return None
@@ -172,6 +180,67 @@ def order_mail_receive(
             outcome.reply.extra_headers.update({"In-Reply-To": message_id, "References": message_id})
             transaction.on_commit(lambda: mail_send([outcome.reply]), robust=True)
     return outcome
+
+
+def order_mail_set_aside(
+    *, message: ParsedMail, error: BaseException, now: Callable[[], datetime] = timezone.now
+) -> str:
+    """Remember a mail that could not be handled, so that the mailbox goes on and it is not tried again;
+    the GM finds it among the inbound mails (the admin) with the reason. Returns the outcome's words."""
+    summary = f"set aside: {type(error).__name__}: {error}"[:300]
+    summary = "".join(c if c.isprintable() else " " for c in summary)
+    InboundMail.objects.get_or_create(
+        message_id=mail_message_id(message),
+        defaults={
+            "sender": parseaddr(header_text(message, "From"))[1][:255],
+            "subject": header_text(message, "Subject")[:255],
+            "received_at": now(),
+            "outcome": summary,
+        },
+    )
+    return summary
+
+
+def mail_message_id(message: ParsedMail) -> str:
+    """The key a mail is remembered by: its Message-ID, whole. One longer than the column, or with
+    characters no id has, is kept as the SHA-256 of all of it; a mail without one, as that of its bytes."""
+    message_id = header_text(message, "Message-ID").strip()
+    if not message_id:
+        return "sha256:" + hashlib.sha256(_as_bytes(message)).hexdigest()
+    if len(message_id) > MESSAGE_ID_MAX or not message_id.isprintable():
+        return "sha256:" + hashlib.sha256(message_id.encode("utf-8", "surrogateescape")).hexdigest()
+    return message_id
+
+
+def header_text(message: ParsedMail, name: str) -> str:
+    """A header as text, whatever its charset or defects; NULs and other controls become spaces."""
+    try:
+        value = str(message.get(name, ""))
+    except (LookupError, ValueError, TypeError, IndexError, AttributeError):
+        # An encoded word in a charset Python does not know, or a header its parser trips over.
+        value = str(message.get_all(name, [""])[0].encode("ascii", "replace"), "ascii")
+    return "".join(c if c.isprintable() else " " for c in value)
+
+
+def _as_bytes(message: ParsedMail) -> bytes:
+    try:
+        return message.as_bytes()
+    except (LookupError, ValueError, TypeError, UnicodeError):
+        return str(message.items()).encode("utf-8", "replace")
+
+
+def mail_text(message: ParsedMail) -> str | None:
+    """The mail's plain text, or None when it has none. A charset Python does not know, or bytes that are
+    not in the charset declared, are read as UTF-8 with the odd bytes replaced: orders are ASCII."""
+    body = message.get_body(preferencelist=("plain",))
+    if body is None:
+        return None
+    try:
+        text = body.get_content()
+    except (LookupError, UnicodeError, ValueError, AssertionError, KeyError):
+        payload = body.get_payload(decode=True)
+        text = payload.decode("utf-8", "replace") if isinstance(payload, bytes) else str(payload or "")
+    return text
 
 
 def _mail_handle(
@@ -225,14 +294,14 @@ def _member_mail(
             _reply(user, subject, _("No turn is open for orders now.") + "\n"),
             campaign,
         )
-    body = message.get_body(preferencelist=("plain",))
-    if body is None:
+    text = mail_text(message)
+    if text is None:
         return MailOutcome(
             "refused: no plain text",
             _reply(user, subject, _("Send your orders as plain text, one order per line.") + "\n"),
             campaign,
         )
-    parsed = orders_parse(body.get_content())
+    parsed = orders_parse(text)
     errors = list(parsed.errors)
     if not errors and not parsed.orders and not parsed.delete_all:
         errors.append(_("no orders found: write one order per line, like 'attack N5 -> M2: JV 4, PA 3'"))

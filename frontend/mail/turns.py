@@ -21,14 +21,14 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
 from campaign.durations import due_in_words
-from campaign.lifecycle import time_zone_of
-from campaign.models import Campaign, Membership, Profile, Turn
+from campaign.lifecycle import language_of, time_zone_of
+from campaign.models import Campaign, Membership, Turn
 from campaign.selectors import Viewer, regions_changed_hands, reports_visible
 from frontend.reports import battle_card
 from frontend.selectors import support_of
+from frontend.summary import turn_summary
 from orders.models import Order
 
 logger = logging.getLogger(__name__)
@@ -52,12 +52,18 @@ def turn_results_send(*, turn_id: int) -> int:
         viewer = Viewer(campaign=campaign, user=membership.user, membership=membership)
         nation = membership.nation
         support = support_of(turn=turn, nation_code=nation.code) if nation else None
-        with translation.override(_language(membership.user)):
+        with translation.override(language_of(user=membership.user)):
             cards = [
                 battle_card(r.data, names=names, support=support)
                 for r in reports_visible(viewer=viewer, turn=turn)
             ]
-            summary = _summary(turn=turn, battles=len(cards), changes=changes, own=nation, names=names)
+            summary = turn_summary(
+                number=turn.number,
+                battles=len(cards),
+                changes=changes,
+                own=nation.code if nation else None,
+                names=names,
+            )
             reader = nation.name if nation else _("game master")
             subject = _("[%(campaign)s] Turn %(number)s results — %(reader)s") % {
                 "campaign": campaign.name,
@@ -93,7 +99,7 @@ def turn_reminders_send(*, turn_id: int, now: Callable[[], datetime] = timezone.
         nation = membership.nation
         if nation.pk in submitted or nation.civil_disorder:
             continue
-        with translation.override(_language(membership.user)):
+        with translation.override(language_of(user=membership.user)):
             due_in = due_in_words(left)
             subject = _("[%(campaign)s] Turn %(number)s orders due in %(due_in)s") % {
                 "campaign": campaign.name,
@@ -136,15 +142,6 @@ def _members(campaign: Campaign, *, players_only: bool = False):
     return members.select_related("user__profile", "nation").order_by("nation__position", "user__username")
 
 
-def _language(user: Any) -> str:
-    """The reader's language (their profile's, loaded with the membership), else the site's default."""
-    try:
-        language = user.profile.language
-    except Profile.DoesNotExist:
-        language = ""
-    return language if language in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
-
-
 def _message(
     membership: Membership, subject: str, template: str, context: dict[str, Any]
 ) -> EmailMultiAlternatives:
@@ -152,7 +149,7 @@ def _message(
     user = membership.user
     zone = time_zone_of(user=user)
     context = {**context, "user": user, "time_zone": zone.key}
-    with timezone.override(zone), translation.override(_language(user)):
+    with timezone.override(zone), translation.override(language_of(user=user)):
         text = render_to_string(f"{template}.txt", context)
         # The web's battle cards link to the rules by path: a mail needs the whole address.
         html = render_to_string(f"{template}.html", context).replace('href="/', f'href="{site_url("/")}')
@@ -160,37 +157,3 @@ def _message(
     message = EmailMultiAlternatives(subject=subject, body=text, to=[user.email], reply_to=reply_to)
     message.attach_alternative(html, "text/html")
     return message
-
-
-def _summary(*, turn: Turn, battles: int, changes: list[dict], own, names: dict[str, str]) -> str:
-    """ "Turn 4: 3 battles you fought in; you took M2; you lost N5." Region owners are public (the map)."""
-    values = {"number": turn.number, "count": battles}
-    if own is None:
-        moved = len(changes)
-        return (
-            ngettext("Turn %(number)s: %(count)s battle", "Turn %(number)s: %(count)s battles", battles)
-            % values
-            + "; "
-            + ngettext("%(count)s region changed hands", "%(count)s regions changed hands", moved)
-            % {"count": moved}
-            + "."
-        )
-    parts = [
-        ngettext(
-            "Turn %(number)s: %(count)s battle you fought in",
-            "Turn %(number)s: %(count)s battles you fought in",
-            battles,
-        )
-        % values
-    ]
-    took = [c["region"] for c in changes if c["to"] == own.code]
-    lost = [
-        _("%(region)s (to %(nation)s)") % {"region": c["region"], "nation": names.get(c["to"], _("nobody"))}
-        for c in changes
-        if c["from"] == own.code
-    ]
-    if took:
-        parts.append(_("you took %(regions)s") % {"regions": ", ".join(took)})
-    if lost:
-        parts.append(_("you lost %(regions)s") % {"regions": ", ".join(lost)})
-    return "; ".join(parts) + "."

@@ -8,7 +8,6 @@ from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
 from campaign.models import Turn
 from campaign.selectors import regions_changed_hands, reports_visible, turn_current
@@ -16,6 +15,7 @@ from frontend.map_svg import map_svg
 from frontend.reports import battle_card
 from frontend.rules_doc import rules_html
 from frontend.selectors import map_at_turn, support_of, turns_resolved
+from frontend.summary import turn_summary
 from frontend.views.common import topbar, viewer_for
 
 CARDS_PER_PAGE = 50
@@ -66,7 +66,7 @@ def turn_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         "turn": turn,
         "cards": cards,
         "page": page,
-        "summary": _summary(turn, pages.count, changes, own),
+        "summary": turn_summary(number=turn.number, battles=pages.count, changes=changes, own=own),
         "changes": changes,
         "map": map_svg(
             data=data,
@@ -83,27 +83,6 @@ def turn_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         ).exists(),
     }
     return render(request, "frontend/turn.html", context)
-
-
-def _summary(turn: Turn, battles: int, changes: list[dict], own: str | None) -> str:
-    """ "Turn 4: 3 battles, you took Karelia, you lost Ladoga" for a player; the count for the GM."""
-    parts = [
-        ngettext("Turn %(number)s: %(count)s battle", "Turn %(number)s: %(count)s battles", battles)
-        % {"number": turn.number, "count": battles}
-    ]
-    if own is not None:
-        took = [c["region"] for c in changes if c["to"] == own]
-        lost = [c["region"] for c in changes if c["from"] == own]
-        if took:
-            parts.append(_("you took %(regions)s") % {"regions": ", ".join(took)})
-        if lost:
-            parts.append(_("you lost %(regions)s") % {"regions": ", ".join(lost)})
-    else:
-        parts.append(
-            ngettext("%(count)s region changed hands", "%(count)s regions changed hands", len(changes))
-            % {"count": len(changes)}
-        )
-    return ", ".join(parts)
 
 
 def rules_page(request: HttpRequest) -> HttpResponse:

@@ -17,7 +17,7 @@ from typing import Any
 from .messages import Message, gettext_noop, messages_register
 
 # The engine's own systems, imported on first use so that each registers itself.
-SYSTEM_MODULES = ("rules.engine.iron_fist", "rules.engine.tabletop")
+SYSTEM_MODULES = ("rules.engine.iron_fist", "rules.engine.tabletop", "rules.engine.company_d20")
 DEFAULT_SYSTEM = "iron_fist"
 
 messages_register({"system.unavailable": gettext_noop("battle system {name} is not available")})

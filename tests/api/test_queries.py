@@ -10,11 +10,12 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from campaign.generate import orders_generate, orders_place, scenario_generate
+from campaign.generate import orders_generate, scenario_generate
 from campaign.models import Campaign, Turn
 from campaign.scenario import scenario_parse, scenario_read
 from campaign.services import membership_set, scenario_import
 from orders.models import Order
+from orders.services import orders_place
 from rules.services import turn_process
 from tests.api.conftest import client_for
 from tests.conftest import DEMO

@@ -6,9 +6,16 @@ from datetime import timedelta
 
 import pytest
 
-from campaign.generate import orders_place
 from orders.models import Order
-from orders.services import OrderDraft, OrderError, order_change, order_delete, order_describe, order_submit
+from orders.services import (
+    OrderDraft,
+    OrderError,
+    order_change,
+    order_delete,
+    order_describe,
+    order_submit,
+    orders_place,
+)
 
 
 def draft(kind="attack", origin="N5", target="M2", **units) -> OrderDraft:

@@ -20,10 +20,11 @@ from django.core.management.base import BaseCommand, CommandError
 from django.core.servers.basehttp import WSGIRequestHandler, WSGIServer, get_internal_wsgi_application
 from django.test import Client, override_settings
 
-from campaign.generate import orders_generate, orders_place, scenario_generate
+from campaign.generate import orders_generate, scenario_generate
 from campaign.models import Campaign
 from campaign.scenario import scenario_parse
 from campaign.services import membership_set, scenario_import
+from orders.services import orders_place
 from rules.services import turn_process
 
 GOAL_MS = 300

@@ -11,7 +11,6 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from campaign.gm import processing
@@ -19,6 +18,7 @@ from campaign.gm.access import GMInputError
 from campaign.models import Turn
 from campaign.selectors import Viewer, turn_current
 from frontend.gm_selectors import report_counts, turn_by_number
+from frontend.terms import word
 from frontend.views.common import gm_for
 
 
@@ -50,14 +50,6 @@ def process_post(request: HttpRequest, slug: str) -> HttpResponse:
     return redirect("frontend:gm_turn", slug=slug, number=turn.number)
 
 
-STATUS_WORDS = {
-    "open": gettext_lazy("open: waiting for processing (queued, or not yet asked)"),
-    "processing": gettext_lazy("processing…"),
-    "resolved": gettext_lazy("done"),
-    "failed": gettext_lazy("failed"),
-}
-
-
 def turn_of(viewer: Viewer, number: int) -> Turn:
     turn = turn_by_number(campaign=viewer.campaign, number=number)
     if turn is None:
@@ -69,7 +61,7 @@ def turn_status(viewer: Viewer, turn: Turn) -> dict[str, Any]:
     status: dict[str, Any] = {
         "turn": turn.number,
         "status": turn.status,
-        "words": str(STATUS_WORDS.get(turn.status, turn.status)),
+        "words": word("progress", turn.status),
         "done": turn.status in ("resolved", "failed"),
     }
     if turn.status == Turn.Status.FAILED:

@@ -13,6 +13,7 @@ from ..systems import BattleSystem, SystemUnavailable, system_register
 from .cases import case_check
 from .close_combat import RoundOutcome, close_combat_round
 from .close_combat_settings import CloseCombatSettings, close_combat_settings_build
+from .close_combat_words import steadfast_message
 
 
 def tabletop_ruleset_build(overrides: Mapping[str, Any]) -> Any:
@@ -30,4 +31,5 @@ __all__ = [
     "RoundOutcome",
     "close_combat_round",
     "close_combat_settings_build",
+    "steadfast_message",
 ]

@@ -52,9 +52,10 @@ def close_combat_round(
     if missing:  # check 8
         return RoundOutcome(None, tuple(round_error("discipline_missing", U=u) for u in missing))
     dice = Dice(parsed.rolls, parsed.seed)
+    enemy = opponents(parsed.sides[winner], settings)
     tests = []
     for unit in testing:
-        test = break_test(unit, parsed, difference, settings)
+        test = break_test(unit, enemy, difference, settings)
         if roll:
             rolled = _roll(test, unit, dice, settings)
             if rolled is None:  # check 9
@@ -176,26 +177,45 @@ def order_of_tests(parsed: RoundInput, loser: int | None) -> list[Unit]:
     units = parsed.sides[loser].units
     by_id = {unit.id: unit for unit in units}
     named = [by_id[uid] for uid in parsed.break_test_order if uid in by_id]
-    return named + [unit for unit in units if unit not in named]
+    first = {unit.id for unit in named}
+    return named + [unit for unit in units if unit.id not in first]
+
+
+@dataclass(frozen=True)
+class Opponents:
+    """What the losing side's tests need of the winning side (B5.2, B5.3), worked out once for all tests."""
+
+    most: int  # M: the most full ranks among the engaged enemy units
+    most_units: list[str]  # the engaged enemy units with M full ranks, in listed order
+    disrupting: Mapping[str, list[dict[str, Any]]]  # unit id -> the enemy units that disrupt it, listed order
+
+
+def opponents(side: Side, settings: CloseCombatSettings) -> Opponents:
+    """The winning `side` as its enemies' break tests see it: only its engaged units count."""
+    engaged = [enemy for enemy in side.units if enemy.state == "engaged"]
+    most = max((enemy.full_ranks for enemy in engaged), default=0)
+    disrupting: dict[str, list[dict[str, Any]]] = {}
+    for enemy in engaged:
+        if enemy.full_ranks < settings.disrupting_full_ranks:
+            continue
+        if settings.flank_and_rear_count == "charged_this_round" and not enemy.charged:
+            continue  # its flank and rear relations do not count (B3.7), so they do not disrupt either
+        for arc in ARCS:
+            for target in enemy.targets(arc):
+                disrupting.setdefault(target, []).append(
+                    {"unit": enemy.id, "arc": arc, "full_ranks": enemy.full_ranks}
+                )
+    return Opponents(most, [e.id for e in engaged if e.full_ranks == most], disrupting)
 
 
 def break_test(
-    unit: Unit, parsed: RoundInput, difference: int, settings: CloseCombatSettings
+    unit: Unit, enemy: Opponents, difference: int, settings: CloseCombatSettings
 ) -> dict[str, Any]:
     """B5.2-B5.4 for one engaged unit of the losing side: Steadfast or not, and why; the target."""
-    enemies = [e for e in parsed.sides[1 - unit.side].units if e.state == "engaged"]
-    most = max((e.full_ranks for e in enemies), default=0)
-    disrupted_by = [
-        {"unit": enemy.id, "arc": arc, "full_ranks": enemy.full_ranks}
-        for enemy in enemies
-        for arc in ARCS
-        if unit.id in enemy.targets(arc)
-        and enemy.full_ranks >= settings.disrupting_full_ranks
-        and relation_ignored(enemy, unit, settings) is None
-    ]
+    disrupted_by = list(enemy.disrupting.get(unit.id, []))
     if not settings.steadfast:
         reason = "off"
-    elif unit.full_ranks <= most:
+    elif unit.full_ranks <= enemy.most:
         reason = "not_more_full_ranks"
     elif disrupted_by:
         reason = "disrupted"
@@ -210,8 +230,8 @@ def break_test(
         "steadfast": steadfast,
         "steadfast_reason": reason,
         "full_ranks": unit.full_ranks,
-        "most_enemy_full_ranks": most,
-        "most_enemy_units": [e.id for e in enemies if e.full_ranks == most],
+        "most_enemy_full_ranks": enemy.most,
+        "most_enemy_units": list(enemy.most_units),
         "disrupted_by": disrupted_by,
         "modifier": modifier,
         "target": max(settings.discipline_range[0], unit.discipline + modifier),

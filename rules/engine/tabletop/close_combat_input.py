@@ -73,13 +73,23 @@ def whole(value: Any, minimum: int | None = None) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and (minimum is None or value >= minimum)
 
 
-def _same(a: Any, b: Any) -> bool:
-    """Equal as JSON values: 1 and True, or 1 and 1.0, are different entries."""
-    return type(a) is type(b) and a == b
+def repeats(items: list[Any]) -> list[bool]:
+    """For each item, whether an equal one comes before it; equal as JSON values (1, 1.0 and true differ).
 
-
-def _named_before(items: list[Any], index: int) -> bool:
-    return any(_same(items[index], earlier) for earlier in items[:index])
+    In one pass with a set, so that a long list posted to the calculator costs linear time, not quadratic.
+    """
+    seen: set[tuple[type, Any]] = set()
+    unhashable: list[Any] = []  # lists and mappings, compared one by one (never ids, so rarely many)
+    found = []
+    for item in items:
+        try:
+            key = (type(item), item)
+            found.append(key in seen)
+            seen.add(key)
+        except TypeError:
+            found.append(any(type(u) is type(item) and u == item for u in unhashable))
+            unhashable.append(item)
+    return found
 
 
 def round_parse(data: Any, settings: CloseCombatSettings) -> RoundInput | list[RoundError]:
@@ -191,17 +201,18 @@ def _relation_errors(raws: list[tuple[int, Mapping[str, Any]]], owner: Mapping[s
     errors = []
     for side, raw in raws:
         uid = raw["id"]
+        flank = {t for t in _relations(raw, "flank") if isinstance(t, str)}
         for arc in ARCS:
             targets = _relations(raw, arc)
-            for index, target in enumerate(targets):
+            for target, repeated in zip(targets, repeats(targets), strict=True):
                 code = None
-                if _named_before(targets, index):
+                if repeated:
                     code = "relation_duplicate"
                 elif not isinstance(target, str) or target not in owner:
                     code = "relation_target_unknown"
                 elif owner[target] == side:
                     code = "relation_target_not_enemy"
-                elif arc == "rear" and target in _relations(raw, "flank"):
+                elif arc == "rear" and target in flank:
                     code = "flank_and_rear_same_target"
                 if code:
                     errors.append(round_error(code, U=uid, T=target))
@@ -212,16 +223,19 @@ def _cleared_contact_errors(
     raws: list[tuple[int, Mapping[str, Any]]], owner: Mapping[str, int]
 ) -> list[RoundError]:
     """Check 4: a unit that cleared its contacts has no enemy left alive that it fights or that fights it."""
-    errors = []
+    position = {raw["id"]: index for index, (_, raw) in enumerate(raws)}
+    links: dict[str, set[str]] = {}  # unit id -> the enemy units linked to it, in either direction
     for side, raw in raws:
-        if raw.get("state") != "cleared_contacts":
-            continue
-        uid = raw["id"]
-        mine = [t for arc in ARCS for t in _relations(raw, arc)]
-        for enemy_side, enemy in raws:
-            linked = enemy["id"] in mine or uid in [t for arc in ARCS for t in _relations(enemy, arc)]
-            if enemy_side != side and linked and enemy.get("state", "engaged") != "destroyed":
-                errors.append(round_error("cleared_contact_alive", U=uid, E=enemy["id"]))
+        for target in (t for arc in ARCS for t in _relations(raw, arc)):
+            if isinstance(target, str) and target in owner and owner[target] != side:
+                links.setdefault(raw["id"], set()).add(target)
+                links.setdefault(target, set()).add(raw["id"])
+    errors = []
+    for _, raw in raws:
+        if raw.get("state") == "cleared_contacts":
+            for enemy in sorted(links.get(raw["id"], ()), key=position.__getitem__):
+                if raws[position[enemy]][1].get("state", "engaged") != "destroyed":
+                    errors.append(round_error("cleared_contact_alive", U=raw["id"], E=enemy))
     return errors
 
 
@@ -232,8 +246,8 @@ def _order_errors(order: Any, owner: Mapping[str, int]) -> list[RoundError]:
     if not isinstance(order, list):
         return [round_error("break_test_order_not_a_list")]
     errors = []
-    for index, uid in enumerate(order):
-        if _named_before(order, index):
+    for uid, repeated in zip(order, repeats(order), strict=True):
+        if repeated:
             errors.append(round_error("break_test_order_duplicate", U=uid))
         elif not isinstance(uid, str) or uid not in owner:
             errors.append(round_error("break_test_order_unknown", U=uid))

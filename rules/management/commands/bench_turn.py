@@ -6,10 +6,11 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
-from campaign.generate import orders_generate, orders_place, scenario_generate
+from campaign.generate import orders_generate, scenario_generate
 from campaign.models import Campaign, Stack, Turn
 from campaign.scenario import scenario_parse
 from campaign.services import scenario_import
+from orders.services import orders_place
 from rules.services import turn_process
 
 
@@ -35,7 +36,7 @@ class Command(BaseCommand):
         with transaction.atomic():
             campaign = scenario_import(scenario=scenario_parse(data), slug=slug)
             turn = campaign.turns.get(number=1)
-            orders = orders_place(turn=turn, orders=orders_generate(scenario=data, seed=seed))
+            orders = len(orders_place(turn=turn, orders=orders_generate(scenario=data, seed=seed)))
         self.stdout.write(
             f"{connection.vendor}: {regions} regions, {nations} nations, {orders} orders "
             f"(set up in {time.perf_counter() - started:.1f} s)"

@@ -13,6 +13,7 @@ from rules.engine.messages import CATALOGUE
 from rules.engine.ruleset import RulesetError
 from rules.engine.tabletop.close_combat import TERMS, close_combat_round
 from rules.engine.tabletop.close_combat_errors import MESSAGE_PREFIX, TEMPLATES
+from rules.engine.tabletop.close_combat_input import repeats
 from rules.engine.tabletop.close_combat_settings import close_combat_settings_build
 
 from .strategies import damaged_rounds, json_values, valid_rounds
@@ -207,3 +208,12 @@ def test_settings_are_checked_naming_the_key() -> None:
         with pytest.raises(RulesetError, match=f"tabletop.close_combat.{key}"):
             close_combat_settings_build(overrides)
     assert close_combat_settings_build({"discipline_range": [-1, 12]}).discipline_range == (-1, 12)
+
+
+@FAST
+@given(st.lists(json_values | st.sampled_from(["a", "b", 1, 1.0, True]), max_size=12))
+def test_a_repeat_is_an_entry_equal_to_an_earlier_one_as_a_json_value(items: list[Any]) -> None:
+    def same(a: Any, b: Any) -> bool:
+        return type(a) is type(b) and a == b
+
+    assert repeats(items) == [any(same(item, e) for e in items[:i]) for i, item in enumerate(items)]

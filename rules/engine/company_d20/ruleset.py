@@ -1,0 +1,386 @@
+"""The company_d20 ruleset (COMPANY.md §12): the defaults of `defaults.yaml` with a campaign's overrides
+merged in.
+
+`company_ruleset_build(overrides)` checks every value and returns a frozen `CompanyRuleset`. A bad value
+raises
+`RulesetError` naming the key (code `ruleset_invalid`, §12): every code it refers to must exist, dice sizes
+must
+be die sizes, band and level tables strictly decreasing, `company_size` at least 1.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+import yaml
+
+from rules.engine.ruleset import (
+    Ruleset,
+    RulesetError,
+    check_int,
+    check_mapping,
+    check_unknown_keys,
+    ruleset_merge,
+)
+from rules.engine.ruleset import UnitType as PipelineUnitType
+
+from .expressions import expression_parse
+
+DEFAULTS_FILE = Path(__file__).with_name("defaults.yaml")
+ROLES = ("company_commander", "platoon_leader")
+STATS = ("tk_max", "m", "k", "l", "s", "h")
+EFFECTS = (
+    "morale_auto_success",
+    "morale_no_critical",
+    "attack_bonus",
+    "stealth_bonus",
+    "recon_bonus",
+    "scatter_reroll",
+    "table_note",
+)
+VALUED_EFFECTS = ("attack_bonus", "stealth_bonus", "recon_bonus")
+FUNCTIONS = ("roll", "test", "opposed", "attack", "damage", "morale", "recon", "fire_request", "scatter")
+POOL_KINDS = ("company", "platoon", "group")
+CONTACT_LEVELS = ("none", "suspicion", "known", "observed")
+TERRAINS = ("open", "rough", "city")
+DIE_SIZES = (2, 3, 4, 6, 8, 10, 12, 20, 100)
+# Mappings whose keys a GM may add to (new types, abilities, codes); every other mapping has fixed keys.
+OPEN = frozenset(
+    (
+        "catalogue",
+        "veteran.abilities",
+        "dice.modifiers",
+        "dice.terrain_cover",
+        "dice.tests",
+        "fire_support.types",
+        "kp.actions",
+    )
+)
+
+
+@dataclass(frozen=True)
+class UnitType:
+    code: str
+    names: Mapping[str, str]
+    role: str | None
+    stats: Mapping[str, int]  # tk_max, m, k, l, s, h
+    ti: str
+    type_abilities: tuple[str, ...]
+    price: int
+    purchasable: bool
+
+
+@dataclass(frozen=True)
+class Ability:
+    code: str
+    names: Mapping[str, str]
+    effect: str
+    value: int
+    types: tuple[str, ...] | None  # None: any type
+
+
+@dataclass(frozen=True)
+class SupportType:
+    code: str
+    names: Mapping[str, str]
+    callers: tuple[str, ...]
+    delay: str | None
+    scatter: int
+    attack_bonus: int
+    damage: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class CompanyRuleset(Ruleset):
+    """A `Ruleset` like every system's (its unit types are the catalogue's, all on the ground, with no support
+    ranges), plus the company settings. The turn pipeline never runs it: company_d20 has its own turn."""
+
+    settings: Mapping[str, Any]  # every value, merged and checked; read with `get("xp.tt_step")`
+    catalogue: Mapping[str, UnitType]
+    abilities: Mapping[str, Ability]
+    support: Mapping[str, SupportType]
+
+    def get(self, dotted: str) -> Any:
+        value: Any = self.settings
+        for part in dotted.split("."):
+            value = value[part]
+        return value
+
+    def ability_total(self, abilities: tuple[str, ...], effect: str) -> int:
+        """The sum of the values of the unit's veteran abilities with this effect (Tarkka tuli +1, ...)."""
+        return sum(
+            self.abilities[a].value
+            for a in abilities
+            if a in self.abilities and self.abilities[a].effect == effect
+        )
+
+    def has_effect(self, abilities: tuple[str, ...], effect: str) -> bool:
+        return any(a in self.abilities and self.abilities[a].effect == effect for a in abilities)
+
+
+@cache
+def _defaults() -> Mapping[str, Any]:
+    with DEFAULTS_FILE.open(encoding="utf-8") as f:
+        return yaml.safe_load(f)
+
+
+def company_ruleset_build(overrides: Mapping[str, Any] | None = None) -> CompanyRuleset:
+    """The default ruleset with `overrides` merged in, checked; raises RulesetError naming the bad key."""
+    overrides = {} if overrides is None else overrides
+    if not isinstance(overrides, Mapping):
+        raise RulesetError("ruleset: expected a mapping of overrides")
+    defaults = _defaults()
+    check_unknown_keys(overrides, defaults, "company_d20")
+    _known_keys(overrides, defaults, "")
+    data = ruleset_merge(defaults, overrides)
+    if data["battle_system"] != "company_d20":
+        raise RulesetError(f"battle_system: this ruleset is for company_d20, not {data['battle_system']!r}")
+    catalogue = _catalogue(data["catalogue"])
+    abilities = _abilities(data["veteran"]["abilities"], catalogue)
+    support = _support(data["fire_support"]["types"])
+    _settings(data)
+    return CompanyRuleset(
+        battle_system="company_d20",
+        unit_types={
+            code: PipelineUnitType(code, "ground", kind.names, dict(kind.stats))
+            for code, kind in catalogue.items()
+        },
+        ranges={},
+        settings=_frozen(data),
+        catalogue=MappingProxyType(catalogue),
+        abilities=MappingProxyType(abilities),
+        support=MappingProxyType(support),
+    )
+
+
+def _known_keys(overrides: Mapping[str, Any], defaults: Mapping[str, Any], where: str) -> None:
+    for key, value in overrides.items():
+        name = f"{where}{key}"
+        if where.rstrip(".") in OPEN:
+            continue
+        if key not in defaults:
+            raise RulesetError(f"{name}: not a ruleset key")
+        if isinstance(value, Mapping) and isinstance(defaults[key], Mapping):
+            _known_keys(value, defaults[key], f"{name}.")
+
+
+def _frozen(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return MappingProxyType({k: _frozen(v) for k, v in value.items()})
+    if isinstance(value, list):
+        return tuple(_frozen(v) for v in value)
+    return value
+
+
+def _int(value: Any, name: str, *, minimum: int | None = None, null: bool = False) -> int | None:
+    if value is None and null:
+        return None
+    return check_int({name: value}, name, minimum=minimum)
+
+
+_mapping = check_mapping
+
+
+def _choice(value: Any, name: str, choices: tuple[Any, ...]) -> Any:
+    if value not in choices:
+        raise RulesetError(f"{name}: expected one of {', '.join(map(str, choices))}, got {value!r}")
+    return value
+
+
+def _bool(value: Any, name: str) -> bool:
+    if not isinstance(value, bool):
+        raise RulesetError(f"{name}: expected true or false, got {value!r}")
+    return value
+
+
+def _names(value: Any, name: str, code: str) -> dict[str, str]:
+    return {str(k): str(v) for k, v in _mapping(value if value is not None else {"en": code}, name).items()}
+
+
+def _expression(value: Any, name: str) -> str:
+    if not isinstance(value, str) or expression_parse(value) is None:
+        raise RulesetError(f"{name}: expected a dice expression like 2d6+1, got {value!r}")
+    return value
+
+
+def _codes(value: Any, name: str, known: Mapping[str, Any] | tuple[str, ...]) -> tuple[str, ...]:
+    if not isinstance(value, list | tuple):
+        raise RulesetError(f"{name}: expected a list, got {value!r}")
+    for item in value:
+        if item not in known:
+            raise RulesetError(f"{name}: {item!r} does not exist")
+    return tuple(value)
+
+
+def _catalogue(value: Any) -> dict[str, UnitType]:
+    types = {}
+    for code, spec in _mapping(value, "catalogue").items():
+        where = f"catalogue.{code}"
+        spec = _mapping(spec, where)
+        role = spec.get("role")
+        if role is not None:
+            _choice(role, f"{where}.role", ROLES)
+        stats = {
+            stat: _int(spec.get(stat), f"{where}.{stat}", minimum=1 if stat == "tk_max" else 0)
+            for stat in STATS
+        }
+        abilities = spec.get("type_abilities") or []
+        if not isinstance(abilities, list | tuple) or not all(isinstance(a, str) for a in abilities):
+            raise RulesetError(f"{where}.type_abilities: expected a list of ability names")
+        types[str(code)] = UnitType(
+            code=str(code),
+            names=_names(spec.get("name"), f"{where}.name", str(code)),
+            role=role,
+            stats=stats,
+            ti=_expression(spec.get("ti"), f"{where}.ti"),
+            type_abilities=tuple(abilities),
+            price=_int(spec.get("price"), f"{where}.price", minimum=0),
+            purchasable=_bool(spec.get("purchasable", True), f"{where}.purchasable"),
+        )
+    if not types:
+        raise RulesetError("catalogue: at least one unit type")
+    return types
+
+
+def _abilities(value: Any, catalogue: Mapping[str, UnitType]) -> dict[str, Ability]:
+    abilities = {}
+    for code, spec in _mapping(value, "veteran.abilities").items():
+        where = f"veteran.abilities.{code}"
+        spec = _mapping(spec, where)
+        effect = _choice(spec.get("effect"), f"{where}.effect", EFFECTS)
+        amount = _int(spec.get("value"), f"{where}.value") if effect in VALUED_EFFECTS else 0
+        types = spec.get("types")
+        abilities[str(code)] = Ability(
+            code=str(code),
+            names=_names(spec.get("name"), f"{where}.name", str(code)),
+            effect=effect,
+            value=amount,
+            types=None if types is None else _codes(types, f"{where}.types", catalogue),
+        )
+    return abilities
+
+
+def _support(value: Any) -> dict[str, SupportType]:
+    types = {}
+    for code, spec in _mapping(value, "fire_support.types").items():
+        where = f"fire_support.types.{code}"
+        spec = _mapping(spec, where)
+        delay = spec.get("delay")
+        types[str(code)] = SupportType(
+            code=str(code),
+            names=_names(spec.get("name"), f"{where}.name", str(code)),
+            callers=_codes(spec.get("callers"), f"{where}.callers", ROLES),
+            delay=None if delay is None else _expression(delay, f"{where}.delay"),
+            scatter=_choice(spec.get("scatter"), f"{where}.scatter", DIE_SIZES),
+            attack_bonus=_int(spec.get("attack_bonus"), f"{where}.attack_bonus"),
+            damage=_expression(spec.get("damage"), f"{where}.damage"),
+        )
+    return types
+
+
+def _decreasing(value: Any, name: str) -> None:
+    table = _mapping(value, name)
+    numbers = [_int(v, f"{name}.{k}") for k, v in table.items()]
+    if any(a <= b for a, b in zip(numbers, numbers[1:], strict=False)):
+        raise RulesetError(f"{name}: the minimum margins must be strictly decreasing, got {dict(table)}")
+
+
+def _settings(data: Mapping[str, Any]) -> None:
+    """The scalar settings and the small tables; the catalogues are checked by their own functions."""
+    _int(data["company_size"], "company_size", minimum=1)
+    _choice(data["purchase_placement"], "purchase_placement", ("home", "any_owned"))
+    xp, tp, veteran = data["xp"], data["tp"], data["veteran"]
+    _int(xp["per_vp"], "xp.per_vp", minimum=0)
+    _int(xp["tt_step"], "xp.tt_step", minimum=1)
+    _int(xp["tt_bonus_max"], "xp.tt_bonus_max", minimum=0, null=True)
+    _choice(xp["sharing"], "xp.sharing", ("equal", "earned"))
+    _choice(xp["damaged_rounding"], "xp.damaged_rounding", ("down", "up"))
+    _choice(xp["destroyed"], "xp.destroyed", ("forfeit", "exclude"))
+    _int(tp["per_vp"], "tp.per_vp", minimum=0)
+    _int(tp["tk_per_tp"], "tp.tk_per_tp", minimum=1)
+    _int(tp["starting"], "tp.starting", minimum=0)
+    _int(veteran["xp_step"], "veteran.xp_step", minimum=1)
+    _int(veteran["max_abilities"], "veteran.max_abilities", minimum=0, null=True)
+    result, turn = data["result"], data["turn"]
+    _choice(result["finalisation"], "result.finalisation", ("gm", "all_sides"))
+    _choice(result["tie_winner"], "result.tie_winner", ("defender", "none"))
+    _bool(result["wiped_out_defender_loses"], "result.wiped_out_defender_loses")
+    _bool(turn["auto_complete"], "turn.auto_complete")
+    _choice(turn["cut_off"], "turn.cut_off", ("destroyed", "nearest"))
+    dice = data["dice"]
+    for key in ("advantage_sources", "disadvantage_sources"):
+        sources = dice[key]
+        if not isinstance(sources, list) or not all(isinstance(s, str) for s in sources):
+            raise RulesetError(f"dice.{key}: expected a list of source names")
+    for code, spec in _mapping(dice["modifiers"], "dice.modifiers").items():
+        spec = _mapping(spec, f"dice.modifiers.{code}")
+        _int(spec.get("value"), f"dice.modifiers.{code}.value")
+        _codes(spec.get("applies"), f"dice.modifiers.{code}.applies", FUNCTIONS)
+    for code, bonus in _mapping(dice["terrain_cover"], "dice.terrain_cover").items():
+        _int(bonus, f"dice.terrain_cover.{code}")
+    for code, spec in _mapping(dice["tests"], "dice.tests").items():
+        spec = _mapping(spec, f"dice.tests.{code}")
+        _choice(spec.get("stat"), f"dice.tests.{code}.stat", ("TT", "M", None))
+        _int(spec.get("dc"), f"dice.tests.{code}.dc", null=True)
+        _int(spec.get("min_tt"), f"dice.tests.{code}.min_tt", null=True)
+    _choice(dice["opposed_tie"], "dice.opposed_tie", ("passive", "active"))
+    attack = data["attack"]
+    _decreasing(attack["bands"], "attack.bands")
+    _bool(attack["naturals"], "attack.naturals")
+    _int(attack["heavy_extra_dice"], "attack.heavy_extra_dice", minimum=0)
+    _choice(attack["damaged_rounding"], "attack.damaged_rounding", ("down", "up"))
+    morale = data["morale"]
+    for reason, dc in _mapping(morale["dc"], "morale.dc").items():
+        _int(dc, f"morale.dc.{reason}")
+    _int(morale["critical_margin"], "morale.critical_margin", minimum=0)
+    for reason, state in _mapping(morale["fail_state"], "morale.fail_state").items():
+        if reason not in morale["dc"]:
+            raise RulesetError(f"morale.fail_state.{reason}: not a reason of morale.dc")
+        _choice(state, f"morale.fail_state.{reason}", ("pinned", "retreating"))
+    recon = data["recon"]
+    _choice(recon["mode"], "recon.mode", ("graded", "off"))
+    _int(recon["range"], "recon.range", minimum=1)
+    _decreasing(recon["levels"], "recon.levels")
+    for terrain in TERRAINS:
+        _int(recon["region_cover"].get(terrain), f"recon.region_cover.{terrain}")
+    for key in ("add_stealth", "share_with_allies", "target_notified"):
+        _bool(recon[key], f"recon.{key}")
+    _int(recon["duration"], "recon.duration", minimum=0)
+    fire = data["fire_support"]
+    _choice(fire["min_contact"], "fire_support.min_contact", CONTACT_LEVELS)
+    _int(fire["no_direction_tk"], "fire_support.no_direction_tk", minimum=0)
+    _int(fire["damaged_direction_min"], "fire_support.damaged_direction_min", minimum=1)
+    _int(fire["reroll_min_tt"], "fire_support.reroll_min_tt")
+    _int(fire["danger_close_max"], "fire_support.danger_close_max", minimum=0)
+    compass = fire["compass"]
+    if not isinstance(compass, list) or len(compass) not in DIE_SIZES:
+        raise RulesetError(
+            f"fire_support.compass: expected a list of {', '.join(map(str, DIE_SIZES))} points"
+        )
+    kp = data["kp"]
+    _bool(kp["tracking"], "kp.tracking")
+    for key in (
+        "company_commander",
+        "platoon_leader",
+        "platoon_leader_out_of_link",
+        "promoted_company",
+        "promoted_platoon",
+        "battle_group",
+    ):
+        _int(kp[key], f"kp.{key}", minimum=0)
+    _int(kp["transfer_limit"], "kp.transfer_limit", minimum=0, null=True)
+    for code, spec in _mapping(kp["actions"], "kp.actions").items():
+        where = f"kp.actions.{code}"
+        spec = _mapping(spec, where)
+        _int(spec.get("kp"), f"{where}.kp", minimum=0)
+        _codes(spec.get("pools"), f"{where}.pools", POOL_KINDS)
+        for flag in ("unit", "company_tactic", "once_per_battle", "any_unit_from_company"):
+            _bool(spec.get(flag, False), f"{where}.{flag}")
+        if spec.get("per") is not None and spec["per"] not in kp["actions"]:
+            raise RulesetError(f"{where}.per: {spec['per']!r} is not a KP action")
+    _bool(data["reports"]["public_summary"], "reports.public_summary")

@@ -1,0 +1,251 @@
+"""The dice service (COMPANY.md §8.1-8.2): seeded streams, attributed entries, who may roll, secrets, the
+scatter offer as a second request, and the replay."""
+
+from __future__ import annotations
+
+import random
+
+from rules.engine.company_d20 import company_ruleset_build
+from rules.engine.company_d20.dice import (
+    battle_stream,
+    gm_stream,
+    part_message,
+    region_id_valid,
+    stream_seed,
+    turn_stream,
+)
+from rules.engine.company_d20.log import entry_visible, log_replay, roll_make, stream_open
+from rules.engine.company_d20.problems import Problem
+from rules.engine.company_d20.roster import unit_create
+
+RULESET = company_ruleset_build()
+SNAPSHOT = {
+    1: unit_create(RULESET, id=1, type="KOMP", name="Päällikkö", nation="BLUE"),
+    2: unit_create(RULESET, id=2, type="JR", name="Ryhmä 1", nation="BLUE"),
+    11: unit_create(RULESET, id=11, type="MOT", name="Moto", nation="RED"),
+}
+
+
+def _roll(stream, entries, function, inputs, *, side="BLUE", purpose=None, table_turn=None):
+    return roll_make(
+        stream,
+        entries,
+        function=function,
+        inputs=inputs,
+        ruleset=RULESET,
+        snapshot=SNAPSHOT,
+        side=side,
+        purpose=purpose,
+        table_turn=table_turn,
+    )
+
+
+def test_the_streams_are_seeded_from_the_campaign_seed_turn_and_battle_key() -> None:
+    assert battle_stream(12345, 3, "K7") == "12345:3:K7"
+    assert stream_seed(battle_stream(12345, 3, "K7")) == 10115524125778360800  # cases/company_d20/11
+    assert turn_stream(12345, 3) == "12345:3" and gm_stream(12345, 3) == "12345:3:gm"
+    assert not region_id_valid("gm") and not region_id_valid("A|B") and region_id_valid("K7")
+
+
+def test_each_roll_is_an_entry_with_its_dice_and_the_stream_moves_on() -> None:
+    stream = stream_open("12345:3:K7")
+
+    made, stream = _roll(stream, [], "test", {"unit": 2, "stat": "TT", "dc": 13}, purpose="cross the river")
+
+    (entry,) = made
+    expected = random.Random(10115524125778360800).randint(1, 20)
+    assert (entry.seq, entry.function, entry.side, entry.dice) == (1, "test", "BLUE", ((20, expected),))
+    assert entry.inputs == {"unit": 2, "stat": "TT", "dc": 13}  # as given: ids, not records
+    assert entry.output["total"] == expected + 1 and entry.purpose == "cross the river"
+    assert stream.next_seq == 2
+
+
+def test_a_refused_request_draws_nothing_and_logs_nothing() -> None:
+    stream = stream_open("s:1:A")
+    for inputs, side, code in [
+        ({"unit": 11, "stat": "TT", "dc": 10}, "BLUE", "not_your_unit"),  # another side's unit
+        ({"unit": 99, "stat": "TT", "dc": 10}, "BLUE", "unit_unknown"),
+        ({"bonus": 3, "dc": 10}, "BLUE", "gm_only"),  # an explicit bonus is the GM's
+        ({"bonus": 3, "dc": 10}, None, "reason_required"),  # and needs the GM's purpose text
+        ({"unit": 2, "stat": "TT"}, "BLUE", "dc_required"),
+    ]:
+        problem, after = _roll(stream, [], "test", inputs, side=side)
+        assert isinstance(problem, Problem) and problem.code == code
+        assert after == stream
+
+    made, _ = _roll(stream, [], "test", {"bonus": 3, "dc": 10}, side=None, purpose="scenario rule")
+    assert made[0].side is None
+
+
+def test_the_passive_side_and_targets_may_be_any_unit_of_the_battle() -> None:
+    made, _ = _roll(stream_open("s:1:A"), [], "attack", {"attacker": 2, "targets": [{"unit": 11}]})
+    assert made[0].output["targets"][0]["id"] == 11
+    problem, _ = _roll(stream_open("s:1:A"), [], "attack", {"attacker": 11, "targets": [{"unit": 2}]})
+    assert problem.code == "not_your_unit"
+
+
+def test_a_fire_support_delay_is_secret_until_the_strike_arrives_or_the_battle_is_final() -> None:
+    inputs = {"support": "mortar_120", "caller": 1, "observer": 2, "contact": "known", "table_turn": 2}
+    (entry,), _ = _roll(stream_open("s:1:A"), [], "fire_request", inputs)
+    arrives = entry.output["arrives_on_turn"]
+
+    assert entry.secret
+    assert entry_visible(entry, gm=False, battle_final=False, table_turn=2) == {
+        "seq": 1,
+        "function": "fire_request",
+        "secret": True,
+    }
+    assert entry_visible(entry, gm=True, battle_final=False, table_turn=2)["dice"] == [list(entry.dice[0])]
+    assert "dice" in entry_visible(entry, gm=False, battle_final=False, table_turn=arrives)
+    assert "dice" in entry_visible(entry, gm=False, battle_final=True, table_turn=2)
+
+
+def _offered_scatter(seed: int = 0):
+    """A scatter by an observer with Kokenut tulenjohtaja whose first dice differ: an offer is made."""
+    while True:
+        stream = stream_open(f"s:{seed}:A")
+        made, after = roll_make(
+            stream,
+            [],
+            function="scatter",
+            inputs={"support": "mortar_120", "observer": 2},
+            ruleset=company_ruleset_build(),
+            snapshot={2: _veteran()},
+            side="BLUE",
+        )
+        if made[0].output["offered"]:
+            return made, after
+        seed += 1
+
+
+def _veteran():
+    unit = unit_create(RULESET, id=2, type="JR", name="Ryhmä 1", nation="BLUE")
+    return type(unit)(**{**unit.__dict__, "abilities": ("kokenut_tulenjohtaja",)})
+
+
+def test_a_scatter_offer_is_decided_by_a_second_request_once() -> None:
+    made, stream = _offered_scatter()
+    snapshot = {2: _veteran()}
+    (first,) = made
+    assert first.output["decided"] is False and len(first.dice) == 2
+
+    decided, stream = roll_make(
+        stream,
+        made,
+        function="scatter_decide",
+        inputs={"entry": first.seq, "reroll": 1},
+        ruleset=RULESET,
+        snapshot=snapshot,
+        side="BLUE",
+    )
+    (decision,) = decided
+    assert decision.output["rerolled"] == 1 and decision.output["first_dice"] == first.output["first_dice"]
+    assert len(decision.dice) in (1, 2)  # the rerolled die, then the direction unless a bull's-eye
+
+    entries = made + decided
+    again, _ = roll_make(
+        stream,
+        entries,
+        function="scatter_decide",
+        inputs={"entry": first.seq, "reroll": 2},
+        ruleset=RULESET,
+        snapshot=snapshot,
+        side="BLUE",
+    )
+    assert again.code == "already_decided"
+    assert log_replay(stream.text, entries, RULESET, snapshot) == []
+
+
+def test_the_offer_lapses_as_a_no_when_the_side_rolls_anything_else_first() -> None:
+    made, stream = _offered_scatter()
+    snapshot = {2: _veteran()}
+
+    later, stream = roll_make(
+        stream,
+        made,
+        function="roll",
+        inputs={"expression": "1d6"},
+        ruleset=RULESET,
+        snapshot=snapshot,
+        side="BLUE",
+    )
+
+    lapse, roll = later
+    assert lapse.function == "scatter_decide" and lapse.output["rerolled"] is None and lapse.inputs["lapsed"]
+    assert roll.function == "roll" and roll.seq == lapse.seq + 1
+    assert log_replay(stream.text, made + later, RULESET, snapshot) == []
+
+
+def test_a_scatter_without_an_offer_cannot_be_decided() -> None:
+    stream = stream_open("s:1:A")
+    (entry,), stream = _roll(stream, [], "roll", {"expression": "1d6"})
+    problem, _ = roll_make(
+        stream,
+        [entry],
+        function="scatter_decide",
+        inputs={"entry": 1, "reroll": 1},
+        ruleset=RULESET,
+        snapshot=SNAPSHOT,
+        side="BLUE",
+    )
+    assert problem.code == "no_reroll_offer"
+
+
+def test_a_forged_die_or_output_fails_the_replay() -> None:
+    stream, entries = stream_open("s:1:A"), []
+    for expression in ("2d6", "1d20"):
+        made, stream = _roll(stream, entries, "roll", {"expression": expression})
+        entries += made
+    forged = type(entries[1])(**{**entries[1].__dict__, "output": {**entries[1].output, "total": 99}})
+
+    assert log_replay(stream.text, entries, RULESET, SNAPSHOT) == []
+    assert log_replay(stream.text, [entries[0], forged], RULESET, SNAPSHOT) == [
+        "#2: output differs from the replay"
+    ]
+    assert log_replay("s:2:A", entries, RULESET, SNAPSHOT) != []
+
+
+def _sum(parts) -> int:
+    return sum(p["value"] for p in parts)
+
+
+def test_the_log_explains_each_bonus_and_the_parts_add_up_to_the_totals() -> None:
+    veteran = unit_create(RULESET, id=5, type="JR", name="Tarkka", nation="BLUE")
+    veteran = type(veteran)(**{**veteran.__dict__, "xp": 23, "abilities": ("tarkka_tuli", "tiedustelija")})
+    snapshot = {**SNAPSHOT, 5: veteran}
+    stream = stream_open("s:1:A")
+
+    (shot,), stream = roll_make(
+        stream,
+        [],
+        function="attack",
+        ruleset=RULESET,
+        snapshot=snapshot,
+        side="BLUE",
+        inputs={
+            "attacker": 5,
+            "modifiers": [{"code": "suppressed"}],
+            "targets": [{"unit": 11, "cover": "forest", "modifiers": [{"code": "confirmed_target"}]}],
+        },
+    )
+    (look,), _ = roll_make(
+        stream,
+        [],
+        function="recon",
+        ruleset=RULESET,
+        snapshot=snapshot,
+        side="BLUE",
+        inputs={"scout": 5, "target": {"unit": 11, "cover": "buildings"}},
+    )
+
+    bonuses, target = shot.output["bonuses"], shot.output["targets"][0]
+    assert [str(part_message(p)) for p in bonuses] == [
+        "TT 3 = K 1 + ⌊23/10⌋",
+        "tarkka_tuli +1",
+        "suppressed -2",
+    ]
+    assert [str(part_message(p)) for p in target["defence_parts"]] == ["S 12", "cover forest +4"]
+    assert target["total"] == target["kept"] + _sum(bonuses) + _sum(target["bonuses"])
+    assert target["defence"] == _sum(target["defence_parts"])
+    assert [p["code"] for p in look.output["scout_bonuses"]] == ["tt", "ability"]
+    assert look.output["target_total"] == look.output["target_dice"][0] + _sum(look.output["target_bonuses"])
