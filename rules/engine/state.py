@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from .messages import Message
+
 
 class Terrain(StrEnum):
     OPEN = "open"
@@ -102,8 +104,13 @@ class TurnInput:
 class RejectedOrder:
     index: int  # position in TurnInput.orders
     order: Order
-    reason: str
+    message: Message  # why, as a code with parameters (validation.py registers the texts)
     field: str = ""  # the part of the order at fault: nation, kind, origin, target or units
+
+    @property
+    def reason(self) -> str:
+        """Why, in English: for logs and the case runner."""
+        return str(self.message)
 
 
 @dataclass(frozen=True)
@@ -146,7 +153,10 @@ class TurnResult:
 
     def to_dict(self, *, battles: bool = True) -> dict[str, Any]:
         """The whole result as plain JSON-serializable data; without `battles`, all but the reports."""
-        return {name: json_data(v) for name, v in vars(self).items() if battles or name != "battles"}
+        data = {name: json_data(v) for name, v in vars(self).items() if battles or name != "battles"}
+        # The English reason too, for readers of the stored result that do not render messages.
+        data["rejected_orders"] = [{**json_data(r), "reason": r.reason} for r in self.rejected_orders]
+        return data
 
 
 _LEAVES = (str, int, float, bool, type(None))

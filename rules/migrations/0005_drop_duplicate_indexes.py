@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('campaign', '0009_drop_duplicate_indexes'),
+        ('campaign', '0010_drop_duplicate_indexes'),
         ('rules', '0004_snapshot_nations'),
     ]
 

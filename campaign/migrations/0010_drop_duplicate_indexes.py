@@ -9,7 +9,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('campaign', '0008_battle_system'),
+        ('campaign', '0009_audit_message'),
     ]
 
     operations = [
