@@ -232,7 +232,9 @@ def _campaign_render(
             % {"campaign": viewer.campaign.name, "number": turn.number if turn else ""},
             focus=_first_own(data, viewer),
         ),
-        "table": map_table_rows(data),
+        # The table repeats the map as text: on a big map it was a third of the page, so it is sent when
+        # asked for (a link, no script needed).
+        "table": map_table_rows(data) if request.GET.get("view") == "table" else None,
         "orders": _order_links(viewer.campaign.slug, data.orders),
         "playing": playing,
         # Edit and delete until the deadline; after it (or while the turn is processed) the list stays.
