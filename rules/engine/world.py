@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from .graph import within
 from .ruleset import Ruleset
-from .state import RelationKind, Stack, Terrain, TurnInput, Weather
+from .state import Region, RelationKind, Stack, Terrain, TurnInput, Weather
 
 Counts = dict[str, int]  # unit type -> count
 
@@ -71,14 +71,15 @@ def world_build(turn: TurnInput, ruleset: Ruleset) -> World:
     for region in turn.regions:
         if region.code in regions:
             raise TurnInputError(f"regions.{region.code}: the region code is used twice")
-        if region.terrain not in TERRAINS:
+        if region.terrain not in TERRAINS and not ruleset.any_terrain:
             raise TurnInputError(f"regions.{region.code}.terrain: unknown terrain {region.terrain!r}")
         if region.weather is not None and region.weather not in WEATHERS:
             raise TurnInputError(f"regions.{region.code}.weather: unknown weather {region.weather!r}")
         if region.owner is not None and region.owner not in nation_index:
             raise TurnInputError(f"regions.{region.code}.owner: unknown nation {region.owner!r}")
-        if region.home is not None and region.home not in nation_index:
-            raise TurnInputError(f"regions.{region.code}.home: unknown nation {region.home!r}")
+        for home in homes_of(region):
+            if home not in nation_index:
+                raise TurnInputError(f"regions.{region.code}.home: unknown nation {home!r}")
         if not isinstance(region.fort, int) or region.fort < 0:
             raise TurnInputError(
                 f"regions.{region.code}.fort: expected a whole number of 0 or more, got {region.fort!r}"
@@ -141,6 +142,13 @@ def world_build(turn: TurnInput, ruleset: Ruleset) -> World:
         weather=turn.weather,
         gm_modifiers=gm_modifiers,
     )
+
+
+def homes_of(region: Region) -> tuple[str, ...]:
+    """The nations whose home region this is: `home` names one nation, or several in a list."""
+    if region.home is None:
+        return ()
+    return tuple(region.home) if isinstance(region.home, list | tuple) else (region.home,)
 
 
 def _stack_named(stack: Stack) -> str:
