@@ -36,3 +36,11 @@ def test_it_prints_both_sides_and_the_ratio_per_order():
     assert re.search(
         r"the engine takes \d+\.\d\d× MILA's time per order \(goal ≤ 0\.5×: (not )?met\)", output
     )
+
+
+def test_the_engine_benchmark_prints_wall_and_cpu_seconds():
+    from rules.bench import bench_run
+
+    line = bench_run(regions=60, nations=4, seed=1, repeat=1)
+
+    assert re.search(r"regions=60 nations=4 .* seconds=\d+\.\d{3} cpu_seconds=\d+\.\d{3}$", line), line
