@@ -378,7 +378,9 @@ def _campaign_render(
         "legend": legend_rows(nations=data.nations, own=own, not_at_war=not_at_war),
         "weather": weather_words(turn),
         "disorder": viewer.nation is not None and viewer.nation.civil_disorder,
-        "table": map_table_rows(data),
+        # The table repeats the map as text: on a big map it was a third of the page, so it is sent when
+        # asked for (a link, no script needed).
+        "table": map_table_rows(data) if request.GET.get("view") == "table" else None,
         "orders": _order_links(viewer.campaign.slug, data.orders),
         "playing": playing,
         # Edit and delete until the deadline; after it (or while the turn is processed) the list stays.

@@ -6,6 +6,7 @@ import re
 
 from django.contrib.auth import authenticate
 from django.core.management import call_command
+from django.db import connection
 from django.test import RequestFactory
 
 from campaign.models import Campaign, Membership
@@ -32,6 +33,10 @@ def test_it_benchmarks_a_turn_and_cleans_up(db, capsys):
     for stage in ("load", "resolve", "write", "total"):
         assert re.search(rf"{stage}\s+\d+\.\d+ s\s+\d+ queries", output), output
     assert re.search(r"load\s+\S+ s\s+7 queries", output)
+    if connection.vendor == "postgresql":
+        assert re.search(r"COPY\s+\d+\.\d+ s .* the write stage takes \d+\.\d×", output), output
+        assert re.search(r"best of 3: write \d+\.\d+ s, COPY \d+\.\d+ s: the write stage takes", output)
+    assert len(re.findall(r"round \d: load", output)) == 2, "two rounds rolled back before the last"
     assert not Campaign.objects.exists()
 
 

@@ -153,7 +153,7 @@ def test_it_plays_a_turn_in_the_browser_from_order_to_report(browser, live_serve
     page.screenshot(path=str(SCREENSHOTS / "09-rules.png"))
     page.goto(f"{base}/c/demo/")
     assert page.get_attribute("#region-M2 polygon.area", "fill") == nor_color
-    page.click("#map-table summary")
+    page.click("#map-table a")
     assert "Kingdom of Nordmark" in page.inner_text("#row-M2")
     _shot(page, "08-campaign-after-turn")
     page.goto(f"{base}/api/schema/swagger-ui/")

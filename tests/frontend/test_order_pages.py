@@ -133,7 +133,7 @@ def test_it_lets_a_click_on_the_map_choose_the_origin_without_script(as_player, 
 
 
 def test_it_shows_the_map_with_owners_terrain_forts_and_only_the_stacks_in_sight(as_player, turn1, nations):
-    page = as_player.get(CAMPAIGN).content.decode()
+    page = as_player.get(CAMPAIGN + "?view=table").content.decode()
     # N5 is Nordmark's: its colour; M2 is unowned: light grey.
     assert 'id="region-N5" data-region="N5" data-owner="NOR"' in page
     assert nations["NOR"].color in page
@@ -146,6 +146,16 @@ def test_it_shows_the_map_with_owners_terrain_forts_and_only_the_stacks_in_sight
     assert "JV" not in row_e5 and "—" in row_e5
     row_n5 = page[page.index('<tr id="row-N5">') :].split("</tr>")[0]
     assert "NOR: JV 4 · PA 3 · TY 1" in row_n5
+
+
+def test_it_sends_the_map_as_a_table_only_when_asked_for(as_player, turn1):
+    page = as_player.get(CAMPAIGN).content.decode()
+    assert '<a href="?view=table#map-table">' in page
+    assert 'id="row-N5"' not in page
+
+    table = as_player.get(CAMPAIGN, {"view": "table"}).content.decode()
+    assert '<tr id="row-N5">' in table and "<details open>" in table
+    assert table.count('id="region-') == page.count('id="region-'), "the same map either way"
 
 
 def test_it_shows_the_top_bar_with_turn_deadline_and_nation(as_player, turn1):
