@@ -117,7 +117,7 @@ def test_the_form_keeps_the_origin_and_the_kind_after_saving(as_player, turn1):
     )
     form = response.context["form"]
     assert (form["origin"].value(), form["kind"].value()) == ("N5", "attack")
-    assert _messages(response) == ["Order saved: 1 JV attack M2 from N5."]
+    assert _messages(response) == ["Order saved: N5 → M2: attack with 1 JV."]
     # The message is said in the order panel, where the player is looking, not only at the top.
     page = response.content.decode()
     assert page.index("Order saved:") > page.index('id="order"')
