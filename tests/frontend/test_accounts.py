@@ -14,6 +14,15 @@ from django.urls import reverse
 LOGIN = reverse("frontend:login")
 
 
+@pytest.fixture(autouse=True)
+def _english_after():
+    """A request in Finnish leaves Finnish active in this thread: the next test starts in English."""
+    from django.utils import translation
+
+    yield
+    translation.activate("en")
+
+
 def test_a_player_of_one_campaign_goes_straight_to_it_after_login(client, player, demo):
     response = client.post(LOGIN, {"username": "player", "password": "player-password-1"})
     assert response["Location"] == reverse("frontend:campaign", args=["demo"])

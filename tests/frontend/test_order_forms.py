@@ -16,6 +16,15 @@ CREATE = reverse("frontend:order_create", args=["demo"])
 STALE = "Turn 1 was processed while you were editing; "
 
 
+@pytest.fixture(autouse=True)
+def _english_after():
+    """A request in Finnish leaves Finnish active in this thread: the next test starts in English."""
+    from django.utils import translation
+
+    yield
+    translation.activate("en")
+
+
 @pytest.fixture
 def as_player(client, player):
     client.force_login(player)

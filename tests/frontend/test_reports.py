@@ -15,6 +15,15 @@ from tests.rules.turns import play
 NAMES = {"SUOMI": "Suomi", "NEUVOSTO": "Neuvosto"}
 
 
+@pytest.fixture(autouse=True)
+def _english_after():
+    """A request in Finnish leaves Finnish active in this thread: the next test starts in English."""
+    from django.utils import translation
+
+    yield
+    translation.activate("en")
+
+
 @pytest.fixture(scope="module")
 def karelia():
     result = play(**KARELIA)
@@ -265,3 +274,18 @@ def test_the_kta_bars_are_proportional_and_in_the_nations_colours(client, player
     ktas = [s["kta"] for s in card["sides"]]
     expected = [str(int(k / max(ktas) * 100 + 0.5)) for k in ktas]
     assert [w for w, _ in bars[:2]] == expected
+
+
+@pytest.mark.parametrize(("language", "how"), [("en", "How to play"), ("fi", "Näin pelaat")])
+def test_the_rules_page_is_for_players_with_how_to_play_and_contents(client, db, language, how):
+    client.cookies["django_language"] = language
+    response = client.get(reverse("frontend:rules"))
+    page = response.content.decode()
+    assert f"<h2>{how}</h2>" in page and 'id="how-to-play"' in page
+    toc = response.context["toc"]
+    assert toc[0] == ("s1", "1. Words") and ("s7", "7. Joint attack (yhteishyökkäys)") in toc
+    for anchor, _title in toc:
+        assert f'id="{anchor}"' in page
+    # Nothing meant for developers: the note on source files and issues, the engine's determinism.
+    assert "raise it in a note on your issue" not in page and "seeds/" not in page
+    assert "11. Determinism" not in page
