@@ -49,7 +49,11 @@ def test_it_explains_the_difference_row_losses_and_why_the_region_changed_hands(
     attacker, defender = card["sides"]
     assert (attacker["losses"], defender["losses"]) == ("JV 2, PA 1", "JV 4, PA 2")
     assert (attacker["after"], defender["after"]) == ("JV 5, PA 2", "none")
-    assert "JV: 20% of 7 × 10/10, rounded up" in attacker["loss_notes"]
+    # The "how" in words: the exact value and what it was rounded to.
+    assert (
+        "JV: 20 % of 7, scaled by the larger side's 10 ground units to this side's 10: 1.4, rounded up to 2"
+        in attacker["loss_notes"]
+    )
     assert card["result"] == "Suomi takes KAR."
     assert "§5 exception 2" in card["decided_by"]
     assert attacker["support"] == ["1 TY of Suomi from LAD", "2 IV of Suomi from VII"]
@@ -289,3 +293,19 @@ def test_the_rules_page_is_for_players_with_how_to_play_and_contents(client, db,
     # Nothing meant for developers: the note on source files and issues, the engine's determinism.
     assert "raise it in a note on your issue" not in page and "seeds/" not in page
     assert "11. Determinism" not in page
+
+
+def test_a_report_stored_before_the_loss_notes_in_words_still_reads(karelia):
+    from rules.engine.messages import Message
+
+    old = {
+        "code": "iron_fist.loss.rounded_up",
+        "params": {"percent": 20, "count": 7, "larger": 10, "total": 10},
+    }
+    data = {
+        **karelia[0],
+        "sides": [{**karelia[0]["sides"][0], "loss_notes": {"JV": old}}, karelia[0]["sides"][1]],
+    }
+    attacker = battle_card(data, names=NAMES)["sides"][0]
+    assert attacker["loss_notes"] == ["JV: 20% of 7 × 10/10, rounded up"]
+    assert str(Message.from_dict(old)) == "20% of 7 × 10/10, rounded up"
