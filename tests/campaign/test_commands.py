@@ -6,6 +6,7 @@ import re
 
 from django.contrib.auth import authenticate
 from django.core.management import call_command
+from django.test import RequestFactory
 
 from campaign.models import Campaign, Membership
 
@@ -18,7 +19,8 @@ def test_it_loads_the_demo_once_and_prints_logins_that_work(db, capsys):
     logins = re.findall(r"(\w+) / ([\w-]+)", output)
     assert len(logins) == 2 * (1 + 5)
     for username, password in logins:
-        assert authenticate(username=username, password=password) is not None, username
+        login = RequestFactory().post("/accounts/login/")  # a login comes with its request (django-axes)
+        assert authenticate(login, username=username, password=password) is not None, username
     gm = Membership.objects.get(role=Membership.Role.GM)
     assert gm.user.is_staff
     assert Membership.objects.filter(role=Membership.Role.PLAYER).count() == 5
@@ -46,4 +48,5 @@ def test_the_demos_first_turn_has_orders_of_two_nations_and_reset_starts_over(db
     assert "The demo campaign was deleted." in output
     campaign = Campaign.objects.get(slug="demo")
     assert Order.objects.filter(turn__campaign=campaign).count() == 2
-    assert authenticate(username="wes", password="ironfist-player") is not None
+    login = RequestFactory().post("/accounts/login/")
+    assert authenticate(login, username="wes", password="ironfist-player") is not None
