@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 from urllib.parse import urlencode
 
@@ -332,6 +333,7 @@ def _order_entry(
         "form": form,
         "origin_options": origin_options,
         "order_data": order_data,
+        "order_json": json.dumps(order_data),
         "left": left,
         "unit_types": unit_types,
     }

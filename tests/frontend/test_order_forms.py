@@ -3,6 +3,7 @@ the targets offered are the legal ones for the kind chosen; the map's script get
 
 from __future__ import annotations
 
+import html
 import json
 import re
 
@@ -10,6 +11,7 @@ import pytest
 from django.urls import reverse
 
 from orders.models import Order
+from tests.frontend.test_order_pages import _messages
 
 CAMPAIGN = reverse("frontend:campaign", args=["demo"])
 CREATE = reverse("frontend:order_create", args=["demo"])
@@ -25,20 +27,10 @@ def _english_after():
     translation.activate("en")
 
 
-@pytest.fixture
-def as_player(client, player):
-    client.force_login(player)
-    return client
-
-
-def _messages(response):
-    return [str(m) for m in response.context["messages"]]
-
-
 def _order_data(response):
     page = response.content.decode()
-    found = re.search(r'<script id="order-data" type="application/json">(.*?)</script>', page, re.S)
-    return json.loads(found.group(1))
+    found = re.search(r'<div id="order-data" data-json="([^"]*)" hidden>', page)
+    return json.loads(html.unescape(found.group(1)))
 
 
 def test_it_refuses_a_new_order_made_for_a_turn_processed_since_and_shows_it_back(

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-import pytest
 from django.urls import reverse
 from django.utils import timezone
 
@@ -12,12 +11,6 @@ from orders.models import Order
 
 CAMPAIGN = reverse("frontend:campaign", args=["demo"])
 CREATE = reverse("frontend:order_create", args=["demo"])
-
-
-@pytest.fixture
-def as_player(client, player):
-    client.force_login(player)
-    return client
 
 
 def _messages(response):
