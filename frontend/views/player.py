@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 from urllib.parse import urlencode
 
@@ -111,7 +112,7 @@ def order_edit(request: HttpRequest, slug: str, order_id: int) -> HttpResponse:
             slug,
             entry["form"],
             lambda draft: order_change(user=request.user, order=order, draft=draft),
-            _("Order changed: %(before)s → {after}.") % {"before": before},
+            _("Order changed: %(before)s; now {after}.") % {"before": before},
         )
         if saved:
             return saved
@@ -221,7 +222,7 @@ def _refusal(what: str, form: OrderForm) -> str:
 
 
 def _describe(order: Order) -> str:
-    """The order in the reader's language: "6 JV attack K7 from V3"."""
+    """The order in the reader's language: "V3 → K7: attack with 6 JV"."""
     return said(order_describe(order))
 
 
@@ -332,6 +333,7 @@ def _order_entry(
         "form": form,
         "origin_options": origin_options,
         "order_data": order_data,
+        "order_json": json.dumps(order_data),
         "left": left,
         "unit_types": unit_types,
     }

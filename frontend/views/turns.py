@@ -13,7 +13,7 @@ from campaign.models import Turn
 from campaign.selectors import regions_changed_hands, reports_visible, turn_current
 from frontend.map_svg import map_svg
 from frontend.reports import battle_card, support_block
-from frontend.rules_doc import rules_html
+from frontend.rules_doc import rules_html, rules_toc
 from frontend.selectors import color_safe, map_at_turn, settlements_of, support_of, turns_resolved
 from frontend.summary import turn_summary
 from frontend.views.common import topbar, viewer_for
@@ -96,4 +96,4 @@ def turn_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 def rules_page(request: HttpRequest) -> HttpResponse:
     """The rules every report links to; public, like a rulebook."""
-    return render(request, "frontend/rules.html", {"rules": rules_html()})
+    return render(request, "frontend/rules.html", {"rules": rules_html(), "toc": rules_toc()})

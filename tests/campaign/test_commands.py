@@ -53,4 +53,5 @@ def test_the_demos_first_turn_has_orders_of_two_nations_and_reset_starts_over(db
     assert "The demo campaign was deleted." in output
     campaign = Campaign.objects.get(slug="demo")
     assert Order.objects.filter(turn__campaign=campaign).count() == 2
-    assert authenticate(RequestFactory().post("/"), username="wes", password="ironfist-player") is not None
+    login = RequestFactory().post("/accounts/login/")
+    assert authenticate(login, username="wes", password="ironfist-player") is not None

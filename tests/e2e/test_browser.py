@@ -101,17 +101,17 @@ def test_it_plays_a_turn_in_the_browser_from_order_to_report(browser, live_serve
     # Everything that is left and may attack: the JV and the PA, not the TY (artillery does not attack).
     assert (page.input_value("#id_units_JV"), page.input_value("#id_units_PA")) == ("4", "3")
     assert page.locator("svg.map line.arrow.pending").count() == 1
-    assert page.inner_text("[data-order-preview]") == "4 JV, 3 PA attack M2 from N5"
+    assert page.inner_text("[data-order-preview]") == "N5 → M2: attack with 4 JV, 3 PA"
     _shot(page, "02-order-by-click")
     page.click("#order-form button[type=submit]")
     page.wait_for_selector(".messages")
-    assert "Order saved: 4 JV, 3 PA attack M2 from N5." in page.inner_text(".messages")
+    assert "Order saved: N5 → M2: attack with 4 JV, 3 PA." in page.inner_text(".messages")
     # A second attack, on Karelia's defended K1: a real battle, for a report with every term in it.
     page.click("#region-N3 polygon.area")
     page.click("#region-K1 polygon.area")
     assert page.input_value("#id_units_JV") == "2"
     page.click("#order-form button[type=submit]")
-    assert "Order saved: 2 JV attack K1 from N3." in page.inner_text(".messages")
+    assert "Order saved: N3 → K1: attack with 2 JV." in page.inner_text(".messages")
     assert page.locator("svg.map line.arrow-attack").count() == 2
     _shot(page, "03-order-saved")
     phone = _log_in(browser, base, "player", "player-password-1", width=390)
@@ -200,7 +200,7 @@ def test_it_gives_orders_by_clicking_only_on_a_desktop_and_a_phone_and_reads_the
     _shot(phone, "12-order-by-click-390")
     phone.click("#order-form button[type=submit]")
     message = phone.wait_for_selector(".messages li.success")
-    assert message.inner_text() == "Order saved: 4 JV, 2 TY move N4 from N2."
+    assert message.inner_text() == "Order saved: N2 → N4: move 4 JV, 2 TY."
     # The saved order's message is in view on the phone, not above the fold.
     box = message.bounding_box()
     assert box is not None and 0 <= box["y"] < 844
@@ -236,3 +236,5 @@ def test_it_gives_orders_by_clicking_only_on_a_desktop_and_a_phone_and_reads_the
     _both(browser, base, "/c/demo/gm/turns/1/", "18-gm-turn", "gm", "gm-password-1")
     _both(browser, base, "/c/demo/gm/", "19-403")
     _both(browser, base, "/c/nowhere/", "20-404")
+    # The map's script is a static file and its data a JSON block: the pages keep to the CSP.
+    assert CSP_VIOLATIONS == []

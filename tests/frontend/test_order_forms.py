@@ -3,6 +3,7 @@ the targets offered are the legal ones for the kind chosen; the map's script get
 
 from __future__ import annotations
 
+import html
 import json
 import re
 
@@ -10,26 +11,26 @@ import pytest
 from django.urls import reverse
 
 from orders.models import Order
+from tests.frontend.test_order_pages import _messages
 
 CAMPAIGN = reverse("frontend:campaign", args=["demo"])
 CREATE = reverse("frontend:order_create", args=["demo"])
 STALE = "Turn 1 was processed while you were editing; "
 
 
-@pytest.fixture
-def as_player(client, player):
-    client.force_login(player)
-    return client
+@pytest.fixture(autouse=True)
+def _english_after():
+    """A request in Finnish leaves Finnish active in this thread: the next test starts in English."""
+    from django.utils import translation
 
-
-def _messages(response):
-    return [str(m) for m in response.context["messages"]]
+    yield
+    translation.activate("en")
 
 
 def _order_data(response):
     page = response.content.decode()
-    found = re.search(r'<script id="order-data" type="application/json">(.*?)</script>', page, re.S)
-    return json.loads(found.group(1))
+    found = re.search(r'<div id="order-data" data-json="([^"]*)" hidden>', page)
+    return json.loads(html.unescape(found.group(1)))
 
 
 def test_it_refuses_a_new_order_made_for_a_turn_processed_since_and_shows_it_back(
@@ -117,7 +118,7 @@ def test_the_form_keeps_the_origin_and_the_kind_after_saving(as_player, turn1):
     )
     form = response.context["form"]
     assert (form["origin"].value(), form["kind"].value()) == ("N5", "attack")
-    assert _messages(response) == ["Order saved: 1 JV attack M2 from N5."]
+    assert _messages(response) == ["Order saved: N5 → M2: attack with 1 JV."]
     # The message is said in the order panel, where the player is looking, not only at the top.
     page = response.content.decode()
     assert page.index("Order saved:") > page.index('id="order"')

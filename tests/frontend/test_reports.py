@@ -15,6 +15,15 @@ from tests.rules.turns import play
 NAMES = {"SUOMI": "Suomi", "NEUVOSTO": "Neuvosto"}
 
 
+@pytest.fixture(autouse=True)
+def _english_after():
+    """A request in Finnish leaves Finnish active in this thread: the next test starts in English."""
+    from django.utils import translation
+
+    yield
+    translation.activate("en")
+
+
 @pytest.fixture(scope="module")
 def karelia():
     result = play(**KARELIA)
@@ -40,7 +49,11 @@ def test_it_explains_the_difference_row_losses_and_why_the_region_changed_hands(
     attacker, defender = card["sides"]
     assert (attacker["losses"], defender["losses"]) == ("JV 2, PA 1", "JV 4, PA 2")
     assert (attacker["after"], defender["after"]) == ("JV 5, PA 2", "none")
-    assert "JV: 20% of 7 × 10/10, rounded up" in attacker["loss_notes"]
+    # The "how" in words: the exact value and what it was rounded to.
+    assert (
+        "JV: 20 % of 7, scaled by the larger side's 10 ground units to this side's 10: 1.4, rounded up to 2"
+        in attacker["loss_notes"]
+    )
     assert card["result"] == "Suomi takes KAR."
     assert "§5 exception 2" in card["decided_by"]
     assert attacker["support"] == ["1 TY of Suomi from LAD", "2 IV of Suomi from VII"]
@@ -265,3 +278,34 @@ def test_the_kta_bars_are_proportional_and_in_the_nations_colours(client, player
     ktas = [s["kta"] for s in card["sides"]]
     expected = [str(int(k / max(ktas) * 100 + 0.5)) for k in ktas]
     assert [w for w, _ in bars[:2]] == expected
+
+
+@pytest.mark.parametrize(("language", "how"), [("en", "How to play"), ("fi", "Näin pelaat")])
+def test_the_rules_page_is_for_players_with_how_to_play_and_contents(client, db, language, how):
+    client.cookies["django_language"] = language
+    response = client.get(reverse("frontend:rules"))
+    page = response.content.decode()
+    assert f"<h2>{how}</h2>" in page and 'id="how-to-play"' in page
+    toc = response.context["toc"]
+    assert toc[0] == ("s1", "1. Words") and ("s7", "7. Joint attack (yhteishyökkäys)") in toc
+    for anchor, _title in toc:
+        assert f'id="{anchor}"' in page
+    # Nothing meant for developers: the note on source files and issues, the engine's determinism.
+    assert "raise it in a note on your issue" not in page and "seeds/" not in page
+    assert "11. Determinism" not in page
+
+
+def test_a_report_stored_before_the_loss_notes_in_words_still_reads(karelia):
+    from rules.engine.messages import Message
+
+    old = {
+        "code": "iron_fist.loss.rounded_up",
+        "params": {"percent": 20, "count": 7, "larger": 10, "total": 10},
+    }
+    data = {
+        **karelia[0],
+        "sides": [{**karelia[0]["sides"][0], "loss_notes": {"JV": old}}, karelia[0]["sides"][1]],
+    }
+    attacker = battle_card(data, names=NAMES)["sides"][0]
+    assert attacker["loss_notes"] == ["JV: 20% of 7 × 10/10, rounded up"]
+    assert str(Message.from_dict(old)) == "20% of 7 × 10/10, rounded up"

@@ -7,7 +7,7 @@
   var dataEl = document.getElementById("order-data");
   var form = document.getElementById("order-form");
   if (!dataEl || !form) return;
-  var data = JSON.parse(dataEl.textContent);
+  var data = JSON.parse(dataEl.dataset.json);
   var origin = form.querySelector("[data-origin-select]");
   var kind = form.querySelector("select[name=kind]");
   var target = form.querySelector("[data-target-select]");
