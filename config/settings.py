@@ -40,6 +40,7 @@ INSTALLED_APPS = [
     "campaign",
     "orders",
     "rules",
+    "company",
     "frontend",
 ]
 
