@@ -44,3 +44,33 @@ def company(demo, nations, regions, gm, player, rival, outsider) -> World:
             campaign=demo, nation=nation, type=kind, name=name, region=region, group=group, actor=gm
         )
     return World(demo, nor, est, units)
+
+
+@pytest.fixture
+def clients(company, gm, player, rival, outsider):
+    from tests.api.conftest import client_for
+
+    users = {"gm": gm, "player": player, "rival": rival, "outsider": outsider, "anonymous": None}
+    return {role: client_for(user) for role, user in users.items()}
+
+
+@pytest.fixture
+def battle(company, gm):
+    """Turn 1 processed: NOR attacks M1 (EST) with two squads and scouts it; the battle awaits its result."""
+    from company import models
+    from company.services import orders_submit
+    from rules.services import turn_process
+
+    u = company.units
+    turn = company.campaign.turns.get(number=1)
+    problems = orders_submit(
+        turn=turn,
+        nation=company.nor,
+        orders=[
+            {"kind": "attack", "from": "N5", "to": "M1", "units": [u["Ryhmä 1"].number, u["Ryhmä 2"].number]},
+            {"kind": "recon", "from": "N5", "to": "M1", "units": [u["Tiedustelu"].number]},
+        ],
+    )
+    assert problems == []
+    turn_process(turn_id=turn.pk)
+    return models.Battle.objects.get(turn=turn, archived=False)
