@@ -107,6 +107,7 @@ WORDS: dict[str, Mapping[str, object]] = {
     },
 }
 
+
 def word(kind: str, value: str | None) -> str:
     """A stored word ("rough", "war", "attacker") in the reader's language; unknown words as they are."""
     if value is None:
