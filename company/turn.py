@@ -12,7 +12,6 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
-from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
@@ -195,10 +194,14 @@ def company_turn_complete(*, turn: Turn, now: Callable[[], datetime] = timezone.
     return None
 
 
-@transaction.atomic
-def company_turn_rollback(*, turn: Turn) -> None:
-    """Put the world back as the turn found it; the next turn (open, unplayed) goes, this one reopens.
-    The battles, their dice and the audit entries since are archived: kept, no longer counted."""
+def company_snapshot_exists(*, turn: Turn) -> bool:
+    return models.TurnSnapshot.objects.filter(turn=turn).exists()
+
+
+def company_world_restore(*, turn: Turn) -> None:
+    """Put the rosters, balances, owners and recon back as the turn found them, Kasarmi actions of the
+    turn included (rules.history.turn_rollback does the rest). The battles, their dice and the audit
+    entries since are archived: kept, no longer counted."""
     campaign = Campaign.objects.select_for_update().get(pk=turn.campaign_id)
     snapshot = models.TurnSnapshot.objects.get(turn=turn)
     nations = {n.code: n for n in campaign.nations.all()}
@@ -222,9 +225,4 @@ def company_turn_rollback(*, turn: Turn) -> None:
         campaign=campaign, seq__gt=snapshot.last_event, archived_by=None
     ).update(archived_by=turn)
     turn.company_battles.update(archived=True)
-    campaign.turns.filter(number__gt=turn.number).delete()
-    turn.status = Turn.Status.OPEN
-    turn.result = None
-    turn.processed_at = None
-    turn.save(update_fields=["status", "result", "processed_at"])
     snapshot.delete()

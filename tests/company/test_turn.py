@@ -7,8 +7,8 @@ from campaign.models import Turn
 from company import models
 from company.results import result_confirm
 from company.services import kasarmi_act, orders_submit
-from company.turn import company_turn_rollback
 from rules.engine.company_d20.problems import Problem
+from rules.history import turn_rollback
 from rules.services import turn_process
 
 
@@ -128,11 +128,15 @@ def test_completion_applies_xp_and_tp_from_the_vp_entered_and_rollback_restores_
     assert models.Unit.objects.get(pk=u["Chef"].pk).status == "destroyed"
     assert battle.__class__.objects.get(pk=battle.pk).report["final"]["xp"]
 
-    company_turn_rollback(turn=turn)
+    turn_rollback(turn_id=turn.pk, by=gm)
     assert _roster(company) == before
     assert dict(models.Balance.objects.values_list("nation__code", "tp")) == balances
     assert models.Battle.objects.get(pk=battle.pk).archived, "archived, not deleted"
-    assert _turn(company).number == turn.number
+    assert _turn(company).number == turn.number and _turn(company).status == "open"
+    assert not models.RosterEvent.objects.filter(archived_by=None, seq__gt=7).exists(), (
+        "the turn's entries archived"
+    )
+    assert models.RosterEvent.objects.filter(archived_by=turn).exists(), "kept, not deleted"
 
 
 def test_an_invalid_result_is_refused_with_every_problem(company, gm):
@@ -142,3 +146,23 @@ def test_an_invalid_result_is_refused_with_every_problem(company, gm):
     assert problems and problems[0].code == "unit_not_in_battle"
     battle.refresh_from_db()
     assert battle.status == "open"
+
+
+def test_rollback_undoes_the_kasarmi_actions_taken_during_the_turn(company, player, gm):
+    before, balances = _roster(company), dict(models.Balance.objects.values_list("nation__code", "tp"))
+    bought = kasarmi_act(
+        campaign=company.campaign,
+        nation=company.nor,
+        action="buy",
+        params={"type": "KK", "name": "Uusi KK", "group": 1, "region": "N4"},
+        actor=player,
+        by_gm=False,
+    )
+    assert not isinstance(bought, Problem)
+    turn = _turn(company)
+    turn_process(turn_id=turn.pk)  # no orders: no battle, the turn completes at once
+    turn.refresh_from_db()
+    assert turn.status == Turn.Status.RESOLVED
+    turn_rollback(turn_id=turn.pk, by=gm)
+    assert _roster(company) == before
+    assert dict(models.Balance.objects.values_list("nation__code", "tp")) == balances
