@@ -15,7 +15,7 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from campaign.models import Campaign, Nation, Turn
+from campaign.models import Campaign, Nation, Region, Turn
 from company import messages as _messages  # noqa: F401 - registers the codes below
 from company import models
 from company.mapping import company_of, state_load, unit_columns
@@ -77,6 +77,36 @@ def events_append(
     return models.RosterEvent.objects.bulk_create(rows)
 
 
+def snapshot_ensure(*, turn: Turn) -> models.TurnSnapshot:
+    """The world as the turn found it, taken before its first change (a Kasarmi action, orders, or
+    processing), so that a rollback undoes the Kasarmi actions of the turn too."""
+    found = models.TurnSnapshot.objects.filter(turn=turn).first()
+    if found is not None:
+        return found
+    campaign = turn.campaign
+    codes = {n.pk: n.code for n in campaign.nations.all()}
+    state = {
+        "units": [
+            {"number": u.number, "nation": codes[u.nation_id], **_row_columns(u)}
+            for u in models.Unit.objects.filter(campaign=campaign)
+        ],
+        "tp": {codes[b.nation_id]: b.tp for b in models.Balance.objects.filter(nation__campaign=campaign)},
+        "owners": {r.code: codes.get(r.owner_id) for r in Region.objects.filter(campaign=campaign)},
+        "recon": [
+            {k: getattr(s, k) for k in ("viewer", "region", "turn", "levels", "units")}
+            for s in models.ReconSnapshot.objects.filter(campaign=campaign)
+        ],
+    }
+    last = models.RosterEvent.objects.filter(campaign=campaign).aggregate(m=Max("seq"))["m"] or 0
+    return models.TurnSnapshot.objects.create(turn=turn, state=state, last_event=last)
+
+
+def _row_columns(row: models.Unit) -> dict[str, Any]:
+    fields = ("name", "type", "group", "role", "tk_max", "tk", "m", "k", "xp", "l", "s", "h", "ti")
+    more = ("type_abilities", "abilities", "region", "status", "fell")
+    return {f: getattr(row, f) for f in fields + more}
+
+
 def _lock(campaign: Campaign) -> Campaign:
     """Kasarmi actions, rolls and turns of one campaign are serialised on its row."""
     return Campaign.objects.select_for_update().get(pk=campaign.pk)
@@ -134,11 +164,13 @@ def kasarmi_act(
         return Problem("gm_only", action)
     with transaction.atomic():
         campaign = _lock(campaign)
+        turn = turn_in_play(campaign)
+        if turn is not None:
+            snapshot_ensure(turn=turn)
         done = kasarmi_try(campaign=campaign, nation=nation, action=action, params=params)
         if isinstance(done, Problem):
             return done
         _company_write(campaign=campaign, nation=nation, done=done)
-        turn = turn_in_play(campaign)
         events_append(campaign=campaign, turn=turn.number if turn else 0, events=done.events, actor=actor)
     return done
 
@@ -183,6 +215,7 @@ def orders_submit(*, turn: Turn, nation: Nation, orders: list[Mapping[str, Any]]
         return [Problem("not_orders_phase")]
     campaign = turn.campaign
     ruleset = company_ruleset(campaign)
+    snapshot_ensure(turn=turn)
     state = state_load(campaign, turn.number)
     adjacency = state.adjacency()
     taken: dict[int, Order] = {}

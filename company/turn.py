@@ -12,7 +12,6 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
-from django.db.models import Max
 from django.utils import timezone
 
 from campaign.models import Campaign, Nation, Region, Turn
@@ -25,43 +24,13 @@ from company.mapping import (
     state_load,
     unit_columns,
 )
-from company.services import company_ruleset, events_append
+from company.services import company_ruleset, events_append, snapshot_ensure
 from rules.engine.company_d20.dice import stream_seed, turn_stream
 from rules.engine.company_d20.orders import Order
 from rules.engine.company_d20.problems import Problem
 from rules.engine.company_d20.results import final_view
 from rules.engine.company_d20.roster import unit_view
 from rules.engine.company_d20.turn import VOID, complete_turn, process_turn
-
-
-def snapshot_ensure(*, turn: Turn) -> models.TurnSnapshot:
-    """The world as the turn found it, taken before its first change (a Kasarmi action, orders, or
-    processing), so that a rollback undoes the Kasarmi actions of the turn too."""
-    found = models.TurnSnapshot.objects.filter(turn=turn).first()
-    if found is not None:
-        return found
-    campaign = turn.campaign
-    codes = {n.pk: n.code for n in campaign.nations.all()}
-    state = {
-        "units": [
-            {"number": u.number, "nation": codes[u.nation_id], **_row_columns(u)}
-            for u in models.Unit.objects.filter(campaign=campaign)
-        ],
-        "tp": {codes[b.nation_id]: b.tp for b in models.Balance.objects.filter(nation__campaign=campaign)},
-        "owners": {r.code: codes.get(r.owner_id) for r in Region.objects.filter(campaign=campaign)},
-        "recon": [
-            {k: getattr(s, k) for k in ("viewer", "region", "turn", "levels", "units")}
-            for s in models.ReconSnapshot.objects.filter(campaign=campaign)
-        ],
-    }
-    last = models.RosterEvent.objects.filter(campaign=campaign).aggregate(m=Max("seq"))["m"] or 0
-    return models.TurnSnapshot.objects.create(turn=turn, state=state, last_event=last)
-
-
-def _row_columns(row: models.Unit) -> dict[str, Any]:
-    fields = ("name", "type", "group", "role", "tk_max", "tk", "m", "k", "xp", "l", "s", "h", "ti")
-    more = ("type_abilities", "abilities", "region", "status", "fell")
-    return {f: getattr(row, f) for f in fields + more}
 
 
 def company_turn_advance(*, turn: Turn, was: str, now: Callable[[], datetime] = timezone.now) -> None:
