@@ -175,19 +175,27 @@ def kasarmi_act(
     return done
 
 
-def kasarmi_try(
-    *, campaign: Campaign, nation: Nation, action: str, params: Mapping[str, Any]
-) -> kasarmi.Done | Problem:
-    """What the action would do, written nowhere: forms offer only the choices that come back `Done`."""
+def company_current(*, campaign: Campaign, nation: Nation) -> tuple[kasarmi.Company, CompanyRuleset]:
+    """The nation's Kasarmi as the engine sees it now; the Kasarmi is open while the turn takes orders."""
     ruleset = company_ruleset(campaign)
     turn = turn_in_play(campaign)
     state = state_load(campaign, turn.number if turn else 0)
-    company = company_of(
-        state,
-        nation.code,
-        ruleset,
-        orders_phase=turn is not None and turn.status == Turn.Status.OPEN,
-    )
+    orders_phase = turn is not None and turn.status == Turn.Status.OPEN
+    return company_of(state, nation.code, ruleset, orders_phase=orders_phase), ruleset
+
+
+def kasarmi_try(
+    *, campaign: Campaign, nation: Nation, action: str, params: Mapping[str, Any]
+) -> kasarmi.Done | Problem:
+    """What the action would do, written nowhere."""
+    company, ruleset = company_current(campaign=campaign, nation=nation)
+    return action_try(company, ruleset, action, params)
+
+
+def action_try(
+    company: kasarmi.Company, ruleset: CompanyRuleset, action: str, params: Mapping[str, Any]
+) -> kasarmi.Done | Problem:
+    """Forms offer only the choices that come back `Done` (COMPANY.md §11.2): they try each one here."""
     try:
         return kasarmi.ACTIONS[action](company, ruleset, **params)
     except TypeError:  # a parameter the action does not take

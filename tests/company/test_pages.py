@@ -1,0 +1,113 @@
+"""The company pages and who may open them (COMPANY.md §11.2): the Kasarmi per nation, a battle with its
+dice panel, and "verify the dice"; what a viewer may not see is a 404, as in the API."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+
+from company import models
+
+
+def login(user) -> Client:
+    client = Client()
+    if user is not None:
+        client.force_login(user)
+    return client
+
+
+@pytest.fixture
+def pages(company, gm, player, rival, outsider):
+    return {
+        "gm": login(gm),
+        "player": login(player),
+        "rival": login(rival),
+        "outsider": login(outsider),
+        "anonymous": login(None),
+    }
+
+
+@pytest.mark.parametrize(
+    "role, nor, est",
+    [
+        ("gm", 200, 200),
+        ("player", 200, 404),
+        ("rival", 404, 200),
+        ("outsider", 404, 404),
+        ("anonymous", 302, 302),
+    ],
+)
+def test_a_kasarmi_page_is_its_nations_and_the_gms(pages, role, nor, est):
+    assert pages[role].get("/c/demo/kasarmi/NOR/").status_code == nor
+    assert pages[role].get("/c/demo/kasarmi/EST/").status_code == est
+
+
+def test_the_kasarmi_shows_cards_a_table_costs_and_the_audit_trail(pages, company):
+    models.Unit.objects.filter(pk=company.units["Ryhmä 1"].pk).update(tk=6)
+    html = pages["player"].get("/c/demo/kasarmi/NOR/").content.decode()
+    assert "Ryhmä 1" in html and "Chef" not in html, "the rival's units are not on the player's page"
+    assert "Repair Ryhmä 1: +2 TK for 1 TP (balance after 29)" in html
+    assert "Repair Ryhmä 1: +4 TK for 2 TP (balance after 28)" in html
+    assert "Buy JR in group 1 for 15 TP (balance after 15)" in html
+    assert "unit_created" in html and 'class="tk-bar' in html and "next TT at 10" in html
+
+
+def test_a_player_buys_and_repairs_from_the_page_and_the_trail_names_them(pages, company, player):
+    models.Unit.objects.filter(pk=company.units["Ryhmä 1"].pk).update(tk=6)
+    client = pages["player"]
+    client.post(
+        "/c/demo/kasarmi/NOR/act/", {"action": "repair", "unit": company.units["Ryhmä 1"].number, "tp": 2}
+    )
+    client.post(
+        "/c/demo/kasarmi/NOR/act/",
+        {"action": "buy", "type": "KK", "group": "1", "name": "Konekivääri", "region": "N4"},
+    )
+    assert models.Unit.objects.get(pk=company.units["Ryhmä 1"].pk).tk == 10
+    assert models.Unit.objects.filter(name="Konekivääri", nation=company.nor, type="KK").exists()
+    assert models.Balance.objects.get(nation=company.nor).tp == 30 - 2 - 18
+    kinds = list(models.RosterEvent.objects.filter(actor=player).values_list("kind", flat=True))
+    assert kinds == ["tk_repaired", "tp_spent", "unit_purchased", "tp_spent"]
+    assert pages["rival"].post("/c/demo/kasarmi/NOR/act/", {"action": "buy", "type": "KK"}).status_code == 404
+    assert (
+        pages["player"].post("/c/demo/kasarmi/NOR/act/", {"action": "adjust_tp", "delta": "9"}).status_code
+        == 404
+    )
+
+
+def test_the_finnish_kasarmi_speaks_finnish_in_its_refusals(pages, company):
+    client = pages["player"]
+    client.cookies["django_language"] = "fi"
+    page = client.post(
+        "/c/demo/kasarmi/NOR/act/",
+        {"action": "buy", "type": "JR", "group": "1", "name": "Ryhmä 1", "region": "N4"},
+        follow=True,
+    )
+    assert "Komppanian toisen yksikön nimi on Ryhmä 1." in page.content.decode()
+
+
+@pytest.mark.parametrize("role, code", [("gm", 200), ("player", 200), ("rival", 200), ("outsider", 404)])
+def test_a_battle_page_is_its_sides_and_the_gms(pages, battle, role, code):
+    assert pages[role].get(f"/c/demo/battles/{battle.pk}/").status_code == code
+
+
+def test_a_roll_from_the_page_is_logged_and_shown_and_verified_when_final(pages, battle, company):
+    mg = company.units["MG"].number
+    pages["rival"].post(
+        f"/c/demo/battles/{battle.pk}/",
+        {"function": "morale", "unit": mg, "inputs": '{"reason": "indirect_fire"}'},
+    )
+    [roll] = models.DiceRoll.objects.filter(battle=battle)
+    assert roll.requested_by.username == "rival" and roll.side == "EST" and roll.inputs["unit"] == mg
+    page = pages["player"].get(f"/c/demo/battles/{battle.pk}/").content.decode()
+    assert f"d20={roll.dice[0][1]}" in page
+    assert pages["player"].get(f"/c/demo/battles/{battle.pk}/verify/").status_code == 404, "not before final"
+    from company.results import result_confirm
+
+    assert (
+        result_confirm(battle=battle, entry={"units": [{"unit": int(u)} for u in battle.data["units"]]}) == []
+    )
+    verify = pages["player"].get(f"/c/demo/battles/{battle.pk}/verify/").content.decode()
+    assert "1 roll replayed: every die and every result matches." in verify
+    assert ":1:M1" in verify
+    report = pages["player"].get(f"/c/demo/battles/{battle.pk}/").content.decode()
+    assert "Battle report" in report and "0 + 0 = 0" in report
