@@ -15,6 +15,7 @@ from typing import Any
 from django.utils import timezone
 
 from campaign.models import Campaign, Nation, Region, Turn
+from campaign.queue import task_queue
 from campaign.services import turn_create
 from company import models
 from company.mapping import (
@@ -31,6 +32,8 @@ from rules.engine.company_d20.problems import Problem
 from rules.engine.company_d20.results import final_view
 from rules.engine.company_d20.roster import unit_view
 from rules.engine.company_d20.turn import VOID, complete_turn, process_turn
+
+SEND_COMPANY_RESULTS = "frontend.tasks.send_company_results"  # queued by name: the mail is the interface's
 
 
 def company_turn_advance(*, turn: Turn, was: str, now: Callable[[], datetime] = timezone.now) -> None:
@@ -160,6 +163,7 @@ def company_turn_complete(*, turn: Turn, now: Callable[[], datetime] = timezone.
     turn.result = {**(turn.result or {}), "cut_off": list(completed.cut_off)}
     turn.save(update_fields=["status", "processed_at", "result"])
     turn_create(campaign=campaign, number=turn.number + 1, now=now())
+    task_queue(SEND_COMPANY_RESULTS, turn.pk, robust=True)  # a failed mail never undoes the turn
     return None
 
 

@@ -111,3 +111,29 @@ def test_a_roll_from_the_page_is_logged_and_shown_and_verified_when_final(pages,
     assert ":1:M1" in verify
     report = pages["player"].get(f"/c/demo/battles/{battle.pk}/").content.decode()
     assert "Battle report" in report and "0 + 0 = 0" in report
+
+
+def test_each_player_gets_the_post_battle_mail_of_its_own_battles(
+    battle, company, gm, player, rival, outsider, django_capture_on_commit_callbacks
+):
+    from django.core import mail
+
+    from company.results import result_confirm
+
+    for user in (gm, player, rival):
+        user.email = f"{user.username}@example.org"
+        user.save()
+    u = company.units
+    entry = {
+        "units": [
+            {"unit": int(n), "vp": 3 if int(n) == u["Ryhmä 1"].number else 0} for n in battle.data["units"]
+        ]
+    }
+    with django_capture_on_commit_callbacks(execute=True):
+        assert result_confirm(battle=battle, entry=entry) == []
+    by = {m.to[0]: m for m in mail.outbox}
+    assert set(by) == {"gm@example.org", "player@example.org", "rival@example.org"}
+    text = by["player@example.org"].body
+    assert by["player@example.org"].subject == "[The Grenzwald Crisis] Turn 1 battles — Kingdom of Nordmark"
+    assert "NOR: 3 VP × 1 = 3 TP" in text and "Battle M1" in text
+    assert "/c/demo/kasarmi/NOR/" in text
