@@ -92,6 +92,13 @@ def contacts_of(*, viewer: Viewer) -> dict[str, Any]:
     return contacts_view(state, viewer.nation.code, ruleset)
 
 
+def contacts_view_of(*, campaign: Campaign, nation: Nation) -> dict[str, Any]:
+    """One nation's contacts, for its own Kasarmi page (the caller has checked who may read it)."""
+    turn = turn_in_play(campaign)
+    state = state_load(campaign, turn.number if turn else 0)
+    return contacts_view(state, nation.code, company_ruleset(campaign))
+
+
 def battles_of(*, campaign: Campaign, turn: Turn) -> QuerySet[models.Battle]:
     """Where the battles are and between whom is public (§10.1); what is in them is not."""
     return models.Battle.objects.filter(turn=turn, archived=False).order_by("position")

@@ -8,6 +8,7 @@ import json
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -17,10 +18,12 @@ from django.views.decorators.http import require_http_methods, require_POST
 from campaign.messages import said
 from campaign.selectors import turn_current
 from company.dice import battle_stream_text, dice_roll, dice_verify
+from company.results import result_confirm
 from company.selectors import (
     battle_side,
     battle_visible,
     battles_of,
+    contacts_view_of,
     event_row,
     events_of,
     is_company,
@@ -67,6 +70,8 @@ def kasarmi_page(request: HttpRequest, slug: str, nation: str) -> HttpResponse:
         "roster": roster,
         "choices": kasarmi_choices(campaign=campaign, nation=target, roster=roster),
         "events": events,
+        # A player's own recon (§10.3); the GM's page shows the nation's, as that nation sees it.
+        "contacts": contacts_view_of(campaign=campaign, nation=target),
         "nations": campaign.nations.order_by("position") if viewer.is_gm else [],
         "battles": [
             b
@@ -132,6 +137,8 @@ def battle_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     battle = battle_visible(viewer=viewer, pk=pk)
     if battle is None:
         raise Http404("no such battle")
+    if request.method == "POST" and "result" in request.POST:
+        return _result_post(request, viewer, battle)
     if request.method == "POST":
         function = request.POST.get("function", "")
         inputs = _inputs(function, request.POST.get("unit", ""), request.POST.get("inputs", ""))
@@ -163,6 +170,16 @@ def battle_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         "rolls": rolls_of(viewer=viewer, battle=battle),
         "final": final,
         "stream": battle_stream_text(battle) if final else None,
+        "entry_template": json.dumps(
+            {
+                "units": [
+                    {"unit": int(u), "tk_lost": 0, "destroyed": False, "states": [], "vp": 0}
+                    for u in battle.data["units"]
+                ],
+                "sides": {},
+            },
+            indent=1,
+        ),
         "report": report_rows(
             battle.report,
             ruleset=company_ruleset(campaign),
@@ -172,6 +189,26 @@ def battle_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         else None,
     }
     return render(request, "frontend/company/battle.html", context)
+
+
+def _result_post(request: HttpRequest, viewer, battle) -> HttpResponse:
+    """The GM's final result or void, until the shared results entry (tabletop's) is on main."""
+    if not viewer.is_gm:
+        raise PermissionDenied("only the game master confirms a result")
+    if request.POST.get("void"):
+        problems = result_confirm(battle=battle, entry="void")
+    else:
+        try:
+            entry = json.loads(request.POST["result"])
+        except ValueError:
+            entry = None
+        problems = result_confirm(battle=battle, entry=entry)
+    for problem in problems:
+        messages.error(
+            request,
+            f"{problem.ref}: {said(problem.message)}" if problem.ref is not None else said(problem.message),
+        )
+    return redirect(reverse("frontend:company_battle", args=[viewer.campaign.slug, battle.pk]))
 
 
 @login_required

@@ -3,6 +3,8 @@ dice panel, and "verify the dice"; what a viewer may not see is a 404, as in the
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from django.test import Client
 
@@ -137,3 +139,27 @@ def test_each_player_gets_the_post_battle_mail_of_its_own_battles(
     assert by["player@example.org"].subject == "[The Grenzwald Crisis] Turn 1 battles — Kingdom of Nordmark"
     assert "NOR: 3 VP × 1 = 3 TP" in text and "Battle M1" in text
     assert "/c/demo/kasarmi/NOR/" in text
+
+
+def test_the_gm_confirms_a_result_from_the_battle_page_and_a_player_cannot(pages, battle, company):
+    entry = json.dumps({"units": [{"unit": int(u)} for u in battle.data["units"]]})
+    assert pages["player"].post(f"/c/demo/battles/{battle.pk}/", {"result": entry}).status_code == 403
+    bad = pages["gm"].post(f"/c/demo/battles/{battle.pk}/", {"result": '{"units": []}'}, follow=True)
+    assert "No entry for" in bad.content.decode()
+    battle.refresh_from_db()
+    assert battle.status == "open"
+    pages["gm"].post(f"/c/demo/battles/{battle.pk}/", {"result": entry})
+    battle.refresh_from_db()
+    assert battle.status == "resolved" and battle.turn.status == "resolved"
+
+
+def test_the_kasarmi_lists_the_nations_own_recon_contacts_and_the_targets_page_does_not(
+    pages, battle, company
+):
+    [snapshot] = models.ReconSnapshot.objects.filter(viewer="NOR", region="M1")
+    nor = pages["player"].get("/c/demo/kasarmi/NOR/").content.decode()
+    est = pages["rival"].get("/c/demo/kasarmi/EST/").content.decode()
+    assert "Recon contacts" in nor and "Recon contacts" not in est
+    for unit, level in snapshot.levels.items():
+        name = snapshot.units[unit]["name"]
+        assert (name in nor) == (level == "observed"), f"{name} is {level}: named only when observed"
