@@ -43,6 +43,7 @@ urlpatterns = [
     path("c/<slug:slug>/gm/turns/<int:number>/publish/", result.publish_post, name="gm_publish"),
     path("c/<slug:slug>/gm/turns/<int:number>/rollback/", result.rollback_post, name="gm_rollback"),
     path("c/<slug:slug>/gm/export.json", result.export_download, name="gm_export"),
+    path("c/<slug:slug>/kasarmi/", company.kasarmi_home, name="company_home"),
     path("c/<slug:slug>/kasarmi/<str:nation>/", company.kasarmi_page, name="company_kasarmi"),
     path("c/<slug:slug>/kasarmi/<str:nation>/act/", company.kasarmi_post, name="company_act"),
     path("c/<slug:slug>/battles/<int:pk>/", company.battle_page, name="company_battle"),

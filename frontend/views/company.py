@@ -50,6 +50,16 @@ def _company_viewer(request: HttpRequest, slug: str):
 
 
 @login_required
+def kasarmi_home(request: HttpRequest, slug: str) -> HttpResponse:
+    """The viewer's own Kasarmi; the GM's first, with every other one a link away."""
+    viewer = _company_viewer(request, slug)
+    nation = viewer.nation or viewer.campaign.nations.order_by("position").first()
+    if nation is None:
+        raise Http404("no nation")
+    return redirect(reverse("frontend:company_kasarmi", args=[slug, nation.code]))
+
+
+@login_required
 def kasarmi_page(request: HttpRequest, slug: str, nation: str) -> HttpResponse:
     viewer = _company_viewer(request, slug)
     target = roster_nation(viewer=viewer, code=nation)

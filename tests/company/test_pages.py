@@ -44,6 +44,13 @@ def test_a_kasarmi_page_is_its_nations_and_the_gms(pages, role, nor, est):
     assert pages[role].get("/c/demo/kasarmi/EST/").status_code == est
 
 
+def test_the_top_bar_leads_each_player_to_its_own_kasarmi(pages):
+    assert pages["player"].get("/c/demo/kasarmi/").url == "/c/demo/kasarmi/NOR/"
+    assert pages["rival"].get("/c/demo/kasarmi/").url == "/c/demo/kasarmi/EST/"
+    assert 'href="/c/demo/kasarmi/"' in pages["player"].get("/c/demo/kasarmi/NOR/").content.decode()
+    assert pages["outsider"].get("/c/demo/kasarmi/").status_code == 404
+
+
 def test_the_kasarmi_shows_cards_a_table_costs_and_the_audit_trail(pages, company):
     models.Unit.objects.filter(pk=company.units["Ryhmä 1"].pk).update(tk=6)
     html = pages["player"].get("/c/demo/kasarmi/NOR/").content.decode()

@@ -7,6 +7,8 @@ from django.db import transaction
 from campaign.models import Campaign
 from campaign.scenario import scenario_read
 from campaign.services import membership_set, scenario_import
+from company.demo import SLUG as COMPANY_SLUG
+from company.demo import company_demo_create
 
 DEMO_FILE = Path(__file__).resolve().parents[2] / "scenarios" / "demo.yaml"
 DEMO_SLUG = "demo"
@@ -29,6 +31,16 @@ class Command(BaseCommand):
                 membership_set(
                     campaign=campaign, username=nation.code.lower(), password=PLAYER_PASSWORD, nation=nation
                 )
+        company = Campaign.objects.filter(slug=COMPANY_SLUG).first()
+        if company is None:
+            # The same accounts play the company campaign too (COMPANY.md): the same nations on the same map.
+            company = company_demo_create(scenario=scenario_read(DEMO_FILE))
+            membership_set(campaign=company, username=GM[0], password=GM[1], nation=None)
+            for nation in company.nations.all():
+                membership_set(
+                    campaign=company, username=nation.code.lower(), password=PLAYER_PASSWORD, nation=nation
+                )
+        self.stdout.write(f"Demo company campaign {company.name!r} (slug {company.slug}), same logins.")
         self.stdout.write(f"Demo campaign {campaign.name!r} (slug {campaign.slug}). Logins:")
         self.stdout.write(f"  game master: {GM[0]} / {GM[1]}   (also admin at /admin/)")
         for nation in campaign.nations.all():
