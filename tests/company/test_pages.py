@@ -57,6 +57,10 @@ def test_the_kasarmi_shows_cards_a_table_costs_and_the_audit_trail(pages, compan
     assert "Ryhmä 1" in html and "Chef" not in html, "the rival's units are not on the player's page"
     assert "Repair Ryhmä 1: +2 TK for 1 TP (balance after 29)" in html
     assert "Repair Ryhmä 1: +4 TK for 2 TP (balance after 28)" in html
+    client = pages["player"]
+    client.cookies["django_language"] = "fi"
+    finnish = client.get("/c/demo/kasarmi/NOR/").content.decode()
+    assert "Korjaa Ryhmä 1: +2 TK hintaan 1 TP (saldo jälkeen 29)" in finnish
     assert "Buy JR in group 1 for 15 TP (balance after 15)" in html
     assert "unit_created" in html and 'class="tk-bar' in html and "next TT at 10" in html
 
@@ -170,3 +174,15 @@ def test_the_kasarmi_lists_the_nations_own_recon_contacts_and_the_targets_page_d
     for unit, level in snapshot.levels.items():
         name = snapshot.units[unit]["name"]
         assert (name in nor) == (level == "observed"), f"{name} is {level}: named only when observed"
+
+
+def test_the_kasarmi_and_the_battle_page_read_in_finnish(pages, battle, company):
+    client = pages["player"]
+    client.cookies["django_language"] = "fi"
+    models.Unit.objects.filter(pk=company.units["Ryhmä 2"].pk).update(tk=8)
+    html = client.get("/c/demo/kasarmi/NOR/").content.decode()
+    assert "TP-saldo: 30" in html
+    assert "Ei korjattavaa, tai TP ei riitä." in html, "the Kasarmi is closed while the battles are fought"
+    assert "Historia ja muutosloki" in html and "History and audit trail" not in html
+    page = client.get(f"/c/demo/battles/{battle.pk}/").content.decode()
+    assert "Noppaloki" in page and "Dice log" not in page
