@@ -27,6 +27,7 @@ from company.selectors import (
     event_row,
     events_of,
     is_company,
+    map_of,
     rolls_of,
     roster_nation,
     roster_view,
@@ -141,6 +142,14 @@ class Orders(CompanyScoped):
 class Contacts(CompanyScoped):
     def get(self, request: Request, slug: str) -> Response:
         return Response(contacts_of(viewer=self.viewer))
+
+
+@JSON
+class CompanyMap(CompanyScoped):
+    """Every region with the viewer's recon contacts (COMPANY.md §10.3); the GM's with every unit."""
+
+    def get(self, request: Request, slug: str) -> Response:
+        return Response(map_of(viewer=self.viewer))
 
 
 @JSON

@@ -15,7 +15,7 @@ from company import models
 from company.mapping import battle_of, roll_of, state_load, unit_of
 from company.services import company_ruleset, turn_in_play
 from rules.engine.company_d20.log import entry_visible
-from rules.engine.company_d20.recon import contacts_all, contacts_view
+from rules.engine.company_d20.recon import contact_reveal, contacts_all, contacts_view, unit_card
 from rules.engine.company_d20.roster import unit_view
 from rules.engine.company_d20.sheet import battle_sheet
 
@@ -90,6 +90,30 @@ def contacts_of(*, viewer: Viewer) -> dict[str, Any]:
     if viewer.nation is None:
         return {}
     return contacts_view(state, viewer.nation.code, ruleset)
+
+
+def map_of(*, viewer: Viewer) -> list[dict[str, Any]]:
+    """The map as COMPANY.md §10.3 shows it: every region with its owner and terrain, and the viewer's
+    `contacts` there (null without a valid snapshot). The GM's map has every unit, observed."""
+    campaign = viewer.campaign
+    turn = turn_in_play(campaign)
+    state = state_load(campaign, turn.number if turn else 0)
+    ruleset = company_ruleset(campaign)
+    if viewer.is_gm:
+        units: dict[str, list[dict[str, Any]]] = {}
+        for unit in state.active_units():
+            units.setdefault(unit.region, []).append(
+                {**contact_reveal(unit_card(unit, ruleset), "observed"), "nation": unit.nation}
+            )
+        return [
+            {"id": r.id, "owner": r.owner, "terrain": r.terrain, "units": units.get(r.id, [])}
+            for r in sorted(state.regions.values(), key=lambda r: r.id)
+        ]
+    contacts = contacts_view(state, viewer.nation.code, ruleset) if viewer.nation else {}
+    return [
+        {"id": r.id, "owner": r.owner, "terrain": r.terrain, "contacts": contacts.get(r.id)}
+        for r in sorted(state.regions.values(), key=lambda r: r.id)
+    ]
 
 
 def contacts_view_of(*, campaign: Campaign, nation: Nation) -> dict[str, Any]:

@@ -43,3 +43,16 @@ def test_a_roster_beyond_the_contact_is_a_404_not_a_hint(clients, battle, compan
         response = clients["player"].get(f"{A}/companies/EST/{url}/")
         assert response.status_code in (404, 405) and "Chef" not in response.content.decode()
     assert clients["player"].get(f"{A}/companies/ZZZ/roster/").status_code == 404
+
+
+def test_the_map_has_every_region_with_the_viewers_contacts_or_null(clients, battle, company):
+    player = {r["id"]: r for r in clients["player"].get(f"{A}/map/").json()}
+    rival = {r["id"]: r for r in clients["rival"].get(f"{A}/map/").json()}
+    assert set(player) == set(rival) and len(player) == company.campaign.regions.count()
+    assert player["M1"]["contacts"] == clients["player"].get(f"{A}/contacts/").json()["M1"]
+    assert player["M1"]["owner"] == "EST" and player["M1"]["terrain"] == "rough"
+    assert all(r["contacts"] is None for code, r in player.items() if code != "M1")
+    assert all(r["contacts"] is None for r in rival.values()), "EST scouted nothing: it sees no NOR unit"
+    assert "units" not in player["N5"] and "Päällikkö" not in str(rival)
+    gm = {r["id"]: r for r in clients["gm"].get(f"{A}/map/").json()}
+    assert {u["name"] for u in gm["M1"]["units"]} >= {"Chef", "Gruppe 1", "MG"}
