@@ -18,6 +18,7 @@ from campaign.api import SLUG, CampaignScoped
 from campaign.messages import said_in
 from company import models
 from company.dice import battle_stream_text, dice_roll, dice_verify, table_turn_set
+from company.kp import kp_operate, ledger_of
 from company.results import result_confirm, result_preview
 from company.selectors import (
     battle_side,
@@ -34,7 +35,7 @@ from company.selectors import (
     seed_revealed,
     sheet_of,
 )
-from company.services import kasarmi_act, orders_submit, turn_in_play
+from company.services import company_ruleset, kasarmi_act, orders_submit, turn_in_play
 from rules.engine.company_d20.problems import Problem
 
 # The API's names for the Kasarmi actions (§11.3), and the engine's.
@@ -194,6 +195,35 @@ class BattleRolls(CompanyScoped):
         if isinstance(made, Problem):
             return problems_response([made])
         return Response(rolls_of(viewer=self.viewer, battle=battle)[-len(made) :], status=201)
+
+
+@JSON
+class BattleKp(CompanyScoped):
+    """The KP ledger (COMPANY.md §9): its pools and its operations, each with who asked."""
+
+    def get(self, request: Request, slug: str, pk: int) -> Response:
+        battle = self.battle_get()
+        ruleset = company_ruleset(self.viewer.campaign)
+        if not ruleset.get("kp.tracking"):
+            raise Http404("no KP ledger in this campaign")
+        ledger = ledger_of(battle, ruleset)
+        return Response({**ledger.view(), "operations": battle.kp or []})
+
+
+@JSON
+class BattleKpOperation(CompanyScoped):
+    def post(self, request: Request, slug: str, pk: int, op: str) -> Response:
+        battle = self.battle_get()
+        done = kp_operate(
+            battle=battle,
+            user=request.user,
+            side=battle_side(viewer=self.viewer, battle=battle),
+            op=op.replace("-", "_"),
+            params=request.data if isinstance(request.data, dict) else {},
+        )
+        if isinstance(done, Problem):
+            return problems_response([done])
+        return Response(done.view())
 
 
 @JSON

@@ -13,6 +13,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from company import models
+from company.kp import ledger_of
 from company.mapping import battle_of, roll_columns, roll_of, stream_columns, stream_of
 from company.services import company_ruleset
 from rules.engine.company_d20.dice import battle_stream
@@ -44,6 +45,8 @@ def dice_roll(
         ruleset = company_ruleset(battle.turn.campaign)
         stream = stream_of(battle_stream_text(battle), battle.stream_state, battle.next_seq)
         entries = [roll_of(r) for r in battle.rolls.all()]
+        # What the KP ledger knows of the side is the server's to fill in, never the request's (§8.5.6).
+        ledger_side = ledger_of(battle, ruleset).sides.get(side) if ruleset.get("kp.tracking") else None
         made, stream = roll_make(
             stream,
             entries,
@@ -54,6 +57,8 @@ def dice_roll(
             side=side,
             purpose=purpose,
             table_turn=battle.table_turn,
+            commander_lost=bool(ledger_side and ledger_side.commander_lost),
+            promoted=ledger_side.promoted if ledger_side else None,
         )
         if isinstance(made, Problem):
             return made

@@ -11,6 +11,7 @@ messages_register(
         PREFIX + "battle_not_open": gettext_noop("Battle {ref} is no longer being fought."),
         PREFIX + "not_in_battle": gettext_noop("Your nation is not a side of battle {ref}."),
         PREFIX + "turn_not_pending": gettext_noop("The turn is not waiting for battle results."),
+        PREFIX + "kp_off": gettext_noop("This campaign does not keep a KP ledger."),
         PREFIX + "results_missing": gettext_noop("Battle {ref} has no final result yet."),
     }
 )

@@ -58,6 +58,12 @@ urlpatterns = [
     path(f"{turn}battles/", company_api.TurnBattles.as_view(), name="company-battles"),
     path(f"{campaign}battles/<int:pk>/", company_api.BattleDetail.as_view(), name="company-battle"),
     path(f"{campaign}battles/<int:pk>/rolls/", company_api.BattleRolls.as_view(), name="company-rolls"),
+    path(f"{campaign}battles/<int:pk>/kp/", company_api.BattleKp.as_view(), name="company-kp"),
+    path(
+        f"{campaign}battles/<int:pk>/kp/<str:op>/",
+        company_api.BattleKpOperation.as_view(),
+        name="company-kp-op",
+    ),
     path(f"{campaign}battles/<int:pk>/verify/", company_api.BattleVerify.as_view(), name="company-verify"),
     path(
         f"{campaign}battles/<int:pk>/table-turn/",
