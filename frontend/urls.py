@@ -49,4 +49,5 @@ urlpatterns = [
     path("c/<slug:slug>/battles/<int:pk>/", company.battle_page, name="company_battle"),
     path("c/<slug:slug>/battles/<int:pk>/verify/", company.verify_page, name="company_verify"),
     path("settings/", settings.settings_page, name="settings"),
+    path("settings/token/", settings.token_post, name="settings_token"),
 ]

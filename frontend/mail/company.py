@@ -49,5 +49,5 @@ def company_results_send(*, turn_id: int) -> int:
             if code
             else site_url(reverse("frontend:campaign", args=[campaign.slug])),
         }
-        messages.append(_message(membership, subject, "frontend/email/company_results", context))
+        messages.append(_message(membership, turn, subject, "frontend/email/company_results", context))
     return mail_send(messages)

@@ -3,8 +3,9 @@ that can be played through (a battle at M1)."""
 
 from __future__ import annotations
 
+from django.contrib.auth import authenticate
 from django.core.management import call_command
-from django.test import Client
+from django.test import Client, RequestFactory
 
 from campaign.models import Campaign
 from company import models
@@ -18,8 +19,11 @@ def test_load_demo_loads_a_company_campaign_once_with_its_rosters(db, capsys):
     assert campaign.battle_system == "company_d20"
     assert models.Unit.objects.filter(campaign=campaign).count() == 14
     assert set(models.Balance.objects.filter(nation__campaign=campaign).values_list("tp", flat=True)) == {40}
+    login = RequestFactory().post("/accounts/login/")  # a login comes with its request (django-axes)
+    user = authenticate(login, username="nor", password="ironfist-player")
+    assert user is not None
     client = Client()
-    assert client.login(username="nor", password="ironfist-player")
+    client.force_login(user)
     page = client.get("/c/company/kasarmi/NOR/")
     assert page.status_code == 200 and "Päällikkö Virta" in page.content.decode()
     assert client.get("/c/company/kasarmi/EST/").status_code == 404
