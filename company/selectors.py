@@ -92,6 +92,12 @@ def contacts_of(*, viewer: Viewer) -> dict[str, Any]:
     return contacts_view(state, viewer.nation.code, ruleset)
 
 
+def orders_of(*, turn: Turn, nation: Nation) -> list[dict[str, Any]]:
+    """The nation's orders for the turn as stored (the caller has checked it is the viewer's own)."""
+    found = models.OrderSet.objects.filter(turn=turn, nation=nation).first()
+    return list(found.orders) if found else []
+
+
 def map_of(*, viewer: Viewer) -> list[dict[str, Any]]:
     """The map as COMPANY.md §10.3 shows it: every region with its owner and terrain, and the viewer's
     `contacts` there (null without a valid snapshot). The GM's map has every unit, observed."""

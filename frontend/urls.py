@@ -46,6 +46,7 @@ urlpatterns = [
     path("c/<slug:slug>/kasarmi/", company.kasarmi_home, name="company_home"),
     path("c/<slug:slug>/kasarmi/<str:nation>/", company.kasarmi_page, name="company_kasarmi"),
     path("c/<slug:slug>/kasarmi/<str:nation>/act/", company.kasarmi_post, name="company_act"),
+    path("c/<slug:slug>/kasarmi/<str:nation>/orders/", company.orders_post, name="company_orders"),
     path("c/<slug:slug>/battles/<int:pk>/", company.battle_page, name="company_battle"),
     path("c/<slug:slug>/battles/<int:pk>/verify/", company.verify_page, name="company_verify"),
     path("settings/", settings.settings_page, name="settings"),

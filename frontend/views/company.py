@@ -27,13 +27,14 @@ from company.selectors import (
     event_row,
     events_of,
     is_company,
+    orders_of,
     rolls_of,
     roster_nation,
     roster_view,
     seed_revealed,
     sheet_of,
 )
-from company.services import PLAYER_ACTIONS, company_ruleset, kasarmi_act
+from company.services import PLAYER_ACTIONS, company_ruleset, kasarmi_act, orders_submit
 from frontend.company_pages import kasarmi_choices, report_rows
 from frontend.views.common import topbar, viewer_for
 from rules.engine.company_d20.log import FUNCTIONS, OWN_UNITS
@@ -80,6 +81,9 @@ def kasarmi_page(request: HttpRequest, slug: str, nation: str) -> HttpResponse:
         "roster": roster,
         "choices": kasarmi_choices(campaign=campaign, nation=target, roster=roster),
         "events": events,
+        "orders": orders_of(turn=turn, nation=target) if turn else [],
+        "regions": sorted(campaign.regions.values_list("code", flat=True)),
+        "can_order": viewer.nation == target and turn is not None and turn.status == "open",
         # A player's own recon (§10.3); the GM's page shows the nation's, as that nation sees it.
         "contacts": contacts_view_of(campaign=campaign, nation=target),
         "nations": campaign.nations.order_by("position") if viewer.is_gm else [],
@@ -119,6 +123,32 @@ def kasarmi_post(request: HttpRequest, slug: str, nation: str) -> HttpResponse:
     else:
         messages.success(request, _("Done."))
     return redirect(reverse("frontend:company_kasarmi", args=[slug, target.code]))
+
+
+@login_required
+@require_POST
+def orders_post(request: HttpRequest, slug: str, nation: str) -> HttpResponse:
+    """Add one order to the nation's orders of the open turn, or clear them; judged as processing will."""
+    viewer = _company_viewer(request, slug)
+    target = roster_nation(viewer=viewer, code=nation)
+    if target is None or viewer.nation != target:
+        raise Http404("no such roster")
+    turn = turn_current(campaign=viewer.campaign)
+    standing = list(orders_of(turn=turn, nation=target)) if turn else []
+    if request.POST.get("clear"):
+        orders = []
+    else:
+        units = [int(u) for u in request.POST.getlist("units") if u.isdigit()]
+        order = {"kind": request.POST.get("kind"), "from": request.POST.get("from"), "units": units}
+        if request.POST.get("to"):
+            order["to"] = request.POST["to"]
+        orders = [*standing, order]
+    problems = (
+        orders_submit(turn=turn, nation=target, orders=orders) if turn else [Problem("not_orders_phase")]
+    )
+    for problem in problems:
+        messages.error(request, said(problem.message))
+    return redirect(reverse("frontend:company_kasarmi", args=[slug, target.code]) + "#orders")
 
 
 def _inputs(function: str, unit: str, extra: str) -> dict | Problem:

@@ -186,3 +186,21 @@ def test_the_kasarmi_and_the_battle_page_read_in_finnish(pages, battle, company)
     assert "Historia ja muutosloki" in html and "History and audit trail" not in html
     page = client.get(f"/c/demo/battles/{battle.pk}/").content.decode()
     assert "Noppaloki" in page and "Dice log" not in page
+
+
+def test_a_player_gives_orders_from_its_kasarmi_and_a_bad_one_is_refused(pages, company):
+    scout = company.units["Tiedustelu"].number
+    client = pages["player"]
+    client.post("/c/demo/kasarmi/NOR/orders/", {"kind": "recon", "from": "N5", "to": "M1", "units": [scout]})
+    bad = client.post(
+        "/c/demo/kasarmi/NOR/orders/",
+        {"kind": "move", "from": "N5", "to": "M1", "units": [scout]},
+        follow=True,
+    )
+    [orders] = models.OrderSet.objects.filter(nation=company.nor).values_list("orders", flat=True)
+    assert orders == [{"nation": "NOR", "kind": "recon", "from": "N5", "to": "M1", "units": [scout]}]
+    assert "#orders" in bad.redirect_chain[-1][0] and "recon N5 → M1" in bad.content.decode()
+    assert pages["rival"].post("/c/demo/kasarmi/NOR/orders/", {"clear": "1"}).status_code == 404
+    assert pages["gm"].post("/c/demo/kasarmi/NOR/orders/", {"clear": "1"}).status_code == 404
+    client.post("/c/demo/kasarmi/NOR/orders/", {"clear": "1"})
+    assert models.OrderSet.objects.get(nation=company.nor).orders == []
