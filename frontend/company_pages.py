@@ -38,24 +38,25 @@ def kasarmi_choices(*, campaign: Campaign, nation: Nation, roster: dict[str, Any
                     }
                 )
     name = "\u2009?"  # a name no unit has, to try the other fields
-    regions = list(company.owned)
     buys = []
     for code, kind in ruleset.catalogue.items():
-        for group in (0, 1, 2):
-            places = [
-                r for r in regions if _legal("buy", {"type": code, "name": name, "group": group, "region": r})
-            ]
-            if places:
-                buys.append(
-                    {
-                        "type": code,
-                        "name": kind.names.get(get_language() or "en") or kind.names.get("en", code),
-                        "price": kind.price,
-                        "group": group,
-                        "regions": places,
-                        "balance_after": roster["tp"] - kind.price,
-                    }
-                )
+        legal = {
+            (group, region)
+            for group in range(0, 4)
+            for region in company.owned
+            if _legal("buy", {"type": code, "name": name, "group": group, "region": region})
+        }
+        if legal:
+            buys.append(
+                {
+                    "type": code,
+                    "name": kind.names.get(get_language() or "en") or kind.names.get("en", code),
+                    "price": kind.price,
+                    "groups": sorted({g for g, _ in legal}),
+                    "regions": sorted({r for _, r in legal}),
+                    "balance_after": roster["tp"] - kind.price,
+                }
+            )
     abilities = []
     for card in roster["units"]:
         if card["free_slots"]:

@@ -87,10 +87,11 @@ def kasarmi_page(request: HttpRequest, slug: str, nation: str) -> HttpResponse:
         # A player's own recon (§10.3); the GM's page shows the nation's, as that nation sees it.
         "contacts": contacts_view_of(campaign=campaign, nation=target),
         "nations": campaign.nations.order_by("position") if viewer.is_gm else [],
+        # The GM's page lists every battle of the turn; a player's, its own nation's.
         "battles": [
             b
             for b in (battles_of(campaign=campaign, turn=turn) if turn else [])
-            if target.code in b.data["sides"]
+            if viewer.is_gm or target.code in b.data["sides"]
         ],
     }
     return render(request, "frontend/company/kasarmi.html", context)

@@ -61,7 +61,7 @@ def test_the_kasarmi_shows_cards_a_table_costs_and_the_audit_trail(pages, compan
     client.cookies["django_language"] = "fi"
     finnish = client.get("/c/demo/kasarmi/NOR/").content.decode()
     assert "Korjaa Ryhmä 1: +2 TK hintaan 1 TP (saldo jälkeen 29)" in finnish
-    assert "Buy JR in group 1 for 15 TP (balance after 15)" in html
+    assert "Buy JR for 15 TP (balance after 15)" in html
     assert "unit_created" in html and 'class="tk-bar' in html and "next TT at 10" in html
 
 

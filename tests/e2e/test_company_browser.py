@@ -32,7 +32,8 @@ def test_a_company_turn_in_the_browser_from_the_kasarmi_to_the_report(browser, l
     _shot(page, "company_kasarmi_before")
     page.click("text=Repair Ryhmä 2: +4 TK for 2 TP (balance after 28)")
     assert models.Unit.objects.get(pk=u["Ryhmä 2"].pk).tk == 10
-    buy = page.locator("form", has_text="Buy JR in group 1 for 15 TP (balance after 13)")
+    buy = page.locator("form", has_text="Buy JR for 15 TP (balance after 13)")
+    buy.locator("select[name=group]").select_option("1")
     buy.locator("input[name=name]").fill("Ryhmä Uusi")
     buy.locator("button").click()
     page.wait_for_selector("text=Ryhmä Uusi")
