@@ -167,3 +167,34 @@ def test_a_tampered_die_is_caught_by_the_replay(clients, battle, company):
     models.Battle.objects.filter(pk=battle.pk).update(status="resolved")
     verify = clients["gm"].get(f"{A}/battles/{battle.pk}/verify/").json()
     assert verify["mismatches"] and verify["dice_mismatches"]
+
+
+def test_the_gm_edits_a_unit_with_a_reason_and_the_player_then_chooses_an_ability(clients, company):
+    unit = company.units["Ryhmä 1"].number
+    edit = {"unit": unit, "changes": {"xp": 20}, "reason": "the lost battle sheet of turn 0"}
+    assert status(clients["player"], f"{A}/companies/NOR/edit/", "post", edit) == 400
+    assert status(clients["gm"], f"{A}/companies/NOR/edit/", "post", {**edit, "reason": ""}) == 400
+    assert status(clients["gm"], f"{A}/companies/NOR/edit/", "post", edit) == 200
+    chosen = clients["player"].post(
+        f"{A}/companies/NOR/abilities/", {"unit": unit, "ability": "tarkka_tuli"}, format="json"
+    )
+    assert chosen.status_code == 200, chosen.content
+    card = next(u for u in chosen.json()["roster"]["units"] if u["id"] == unit)
+    assert card["abilities"] == ["tarkka_tuli"] and card["free_slots"] == 0
+    trail = clients["player"].get(f"{A}/companies/NOR/events/").json()
+    assert [(e["kind"], e["actor"], e["reason"]) for e in trail[-2:]] == [
+        ("gm_edit", "gm", "the lost battle sheet of turn 0"),
+        ("ability_chosen", "player", None),
+    ]
+
+
+def test_orders_go_in_through_the_api_for_the_players_own_nation_all_or_nothing(clients, company):
+    scout = company.units["Tiedustelu"].number
+    recon = {"kind": "recon", "from": "N5", "to": "M1", "units": [scout]}
+    response = clients["player"].put(f"{A}/companies/NOR/orders/", {"orders": [recon]}, format="json")
+    assert response.status_code == 200 and response.json()["orders"][0]["kind"] == "recon"
+    twice = clients["player"].put(f"{A}/companies/NOR/orders/", {"orders": [recon, recon]}, format="json")
+    assert twice.status_code == 400 and twice.json()["errors"][0]["ref"] == f"1:{scout}"
+    assert models.OrderSet.objects.get(nation=company.nor).orders[0]["kind"] == "recon", "nothing replaced"
+    assert status(clients["rival"], f"{A}/companies/NOR/orders/", "put", {"orders": []}) == 404
+    assert status(clients["gm"], f"{A}/companies/NOR/orders/", "put", {"orders": []}) == 400
