@@ -5,11 +5,14 @@ the player reads the report and sees the XP on the roster. Screenshots to tests/
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
 from tests.company.conftest import company  # noqa: F401 - the fixture
-from tests.e2e.test_browser import CHROMIUM, CSP_VIOLATIONS, _log_in, _shot, browser  # noqa: F401 - fixture
+
+CHROMIUM = Path("/usr/bin/chromium")
+SCREENSHOTS = Path(__file__).parent / "screenshots"
 
 pytestmark = [
     pytest.mark.browser,
@@ -18,7 +21,41 @@ pytestmark = [
 ]
 
 
-def test_a_company_turn_in_the_browser_from_the_kasarmi_to_the_report(browser, live_server, company):  # noqa: F811
+@pytest.fixture
+def chromium(monkeypatch):
+    """Debian's chromium under Playwright, turns processed in the live server's thread (eager Celery)."""
+    from playwright.sync_api import sync_playwright
+
+    from config.celery import app
+
+    eager, app.conf.task_always_eager = app.conf.task_always_eager, True
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # Playwright's sync API runs an event loop here
+    SCREENSHOTS.mkdir(exist_ok=True)
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), args=["--headless", "--no-sandbox"]
+        )
+        yield browser
+        browser.close()
+    app.conf.task_always_eager = eager
+
+
+def _log_in(browser, base, username, password, violations):
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.on("console", lambda m: violations.append(m.text) if "Content Security Policy" in m.text else None)
+    page.goto(f"{base}/accounts/login/")
+    page.fill("#id_username", username)
+    page.fill("#id_password", password)
+    page.click("main button[type=submit]")
+    page.wait_for_load_state()
+    return page
+
+
+def _shot(page, name):
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+
+
+def test_a_company_turn_in_the_browser_from_the_kasarmi_to_the_report(chromium, live_server, company):  # noqa: F811
     from company import models
     from rules.services import turn_process
 
@@ -26,7 +63,8 @@ def test_a_company_turn_in_the_browser_from_the_kasarmi_to_the_report(browser, l
     u = company.units
     models.Unit.objects.filter(pk=u["Ryhmä 2"].pk).update(tk=6)
 
-    page = _log_in(browser, base, "player", "player-password-1")
+    violations: list[str] = []
+    page = _log_in(chromium, base, "player", "player-password-1", violations)
     page.goto(f"{base}/c/demo/kasarmi/")
     page.wait_for_url(f"{base}/c/demo/kasarmi/NOR/")
     _shot(page, "company_kasarmi_before")
@@ -59,7 +97,7 @@ def test_a_company_turn_in_the_browser_from_the_kasarmi_to_the_report(browser, l
     turn_process(turn_id=turn.pk)
     battle = models.Battle.objects.get(turn=turn, archived=False)
 
-    gm = _log_in(browser, base, "gm", "gm-password-1")
+    gm = _log_in(chromium, base, "gm", "gm-password-1", violations)
     gm.goto(f"{base}/c/demo/battles/{battle.pk}/")
     vp = {u["Ryhmä 1"].number: 4, u["Ryhmä 2"].number: 2}
     entry = {"units": [{"unit": int(n), "vp": vp.get(int(n), 0)} for n in battle.data["units"]]}
@@ -80,4 +118,4 @@ def test_a_company_turn_in_the_browser_from_the_kasarmi_to_the_report(browser, l
     _shot(page, "company_kasarmi_after")
     page.goto(f"{base}/c/demo/battles/{battle.pk}/verify/")
     assert "every die and every result matches" in page.content()
-    assert CSP_VIOLATIONS == []
+    assert violations == []
