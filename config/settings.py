@@ -47,6 +47,7 @@ INSTALLED_APPS = [
     "campaign",
     "orders",
     "rules",
+    "company",
     "frontend",
 ]
 

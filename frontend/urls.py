@@ -3,7 +3,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from frontend.views import accounts, calculator, language, player, settings, turns
+from frontend.views import accounts, calculator, company, language, player, settings, turns
 from frontend.views.gm import clock, dashboard, diplomacy, inputs, processing, result, roster, system
 
 app_name = "frontend"
@@ -44,6 +44,12 @@ urlpatterns = [
     path("c/<slug:slug>/gm/turns/<int:number>/publish/", result.publish_post, name="gm_publish"),
     path("c/<slug:slug>/gm/turns/<int:number>/rollback/", result.rollback_post, name="gm_rollback"),
     path("c/<slug:slug>/gm/export.json", result.export_download, name="gm_export"),
+    path("c/<slug:slug>/kasarmi/", company.kasarmi_home, name="company_home"),
+    path("c/<slug:slug>/kasarmi/<str:nation>/", company.kasarmi_page, name="company_kasarmi"),
+    path("c/<slug:slug>/kasarmi/<str:nation>/act/", company.kasarmi_post, name="company_act"),
+    path("c/<slug:slug>/kasarmi/<str:nation>/orders/", company.orders_post, name="company_orders"),
+    path("c/<slug:slug>/battles/<int:pk>/", company.battle_page, name="company_battle"),
+    path("c/<slug:slug>/battles/<int:pk>/verify/", company.verify_page, name="company_verify"),
     path("settings/", settings.settings_page, name="settings"),
     path("settings/token/", settings.token_post, name="settings_token"),
 ]

@@ -22,6 +22,7 @@ from django.utils import timezone
 from campaign import lifecycle
 from campaign.models import Campaign, Nation, Region, Stack, Turn
 from campaign.services import turn_create
+from company.turn import company_turn_advance
 from rules import engine
 from rules.bulk import rows_delete, rows_insert, rows_payload, rows_table, rows_update
 from rules.engine.turn import without_gc_pauses
@@ -116,6 +117,10 @@ def turn_load(*, turn: Turn) -> LoadedTurn:
 
 def _turn_resolve(*, turn: Turn, now: Callable[[], datetime], stage: Stage) -> None:
     campaign: Campaign = turn.campaign
+    if campaign.battle_system == "company_d20":
+        # Its own turn: named units, table battles, per-unit results (BATTLE_SYSTEMS.md, company.turn).
+        company_turn_advance(turn=turn, was=turn.status, now=now)
+        return
     with stage("load"):
         loaded = turn_load(turn=turn)
         rows, ids = loaded.rows, loaded.ids

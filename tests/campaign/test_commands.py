@@ -22,9 +22,9 @@ def test_it_loads_the_demo_once_and_prints_logins_that_work(db, capsys):
     for username, password in logins:
         login = RequestFactory().post("/accounts/login/")  # a login comes with its request (django-axes)
         assert authenticate(login, username=username, password=password) is not None, username
-    gm = Membership.objects.get(role=Membership.Role.GM)
+    gm = Membership.objects.get(role=Membership.Role.GM, campaign__slug="demo")
     assert gm.user.is_staff
-    assert Membership.objects.filter(role=Membership.Role.PLAYER).count() == 5
+    assert Membership.objects.filter(role=Membership.Role.PLAYER, campaign__slug="demo").count() == 5
 
 
 def test_it_benchmarks_a_turn_and_cleans_up(db, capsys):

@@ -7,6 +7,8 @@ from django.db import transaction
 from campaign.models import Campaign
 from campaign.scenario import scenario_read
 from campaign.services import membership_set, scenario_import
+from company.demo import SLUG as COMPANY_SLUG
+from company.demo import company_demo_create
 
 DEMO_FILE = Path(__file__).resolve().parents[3] / "campaign" / "scenarios" / "demo.yaml"
 DEMO_SLUG = "demo"
@@ -47,12 +49,27 @@ class Command(BaseCommand):
         campaign = Campaign.objects.filter(slug=DEMO_SLUG).first()
         if campaign is None:
             campaign = self._load()
+        company = Campaign.objects.filter(slug=COMPANY_SLUG).first()
+        if company is None:
+            company = self._company_load()
+        self.stdout.write(f"Demo company campaign {company.name!r} (slug {company.slug}), same logins.")
         self.stdout.write(f"Demo campaign {campaign.name!r} (slug {campaign.slug}). Logins:")
         self.stdout.write(f"  game master: {GM[0]} / {GM[1]}   (also admin at /admin/)")
         for nation in campaign.nations.all():
             self.stdout.write(f"  {nation.name}: {nation.code.lower()} / {PLAYER_PASSWORD}")
 
+    def _company_load(self) -> Campaign:
+        """The company campaign (COMPANY.md) on the same map, played by the same accounts."""
+        company = company_demo_create(scenario=scenario_read(DEMO_FILE))
+        membership_set(campaign=company, username=GM[0], password=GM[1], nation=None)
+        for nation in company.nations.all():
+            membership_set(
+                campaign=company, username=nation.code.lower(), password=PLAYER_PASSWORD, nation=nation
+            )
+        return company
+
     def _delete(self) -> None:
+        Campaign.objects.filter(slug=COMPANY_SLUG).delete()
         campaign = Campaign.objects.filter(slug=DEMO_SLUG).first()
         if campaign is None:
             return
