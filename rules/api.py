@@ -16,10 +16,12 @@ from rest_framework.response import Response
 from rest_framework.reverse import reverse
 
 from campaign.api import NUMBER, SLUG, CampaignScoped, IsGM
+from campaign.messages import status_word
 from campaign.models import Turn
 from campaign.queue import turn_queue, turn_retry
 from campaign.selectors import reports_visible
 from campaign.serializers import TurnQueuedSerializer, TurnStatusSerializer
+from rules.engine.messages import Message
 from rules.models import Report
 from rules.serializers import ReportSerializer, ReportSummarySerializer
 
@@ -62,9 +64,8 @@ class TurnProcess(TurnScoped):
     def post(self, request: Request, slug: str, number: int) -> Response:
         turn = self.turn_get()
         if turn.status != Turn.Status.OPEN:
-            return Response(
-                {"turn": [f"turn {turn.number} is {turn.status}: only an open turn can be processed"]},
-                status=status.HTTP_409_CONFLICT,
+            return _conflict(
+                Message("process_not_open", {"number": turn.number, "status": status_word(turn.status)})
             )
         turn_queue(turn_id=turn.pk)
         return _queued(request, slug, turn)
@@ -85,9 +86,8 @@ class TurnRetry(TurnScoped):
     def post(self, request: Request, slug: str, number: int) -> Response:
         turn = self.turn_get()
         if not turn_retry(turn_id=turn.pk):
-            return Response(
-                {"turn": [f"turn {turn.number} is {turn.status}: only a failed turn can be retried"]},
-                status=status.HTTP_409_CONFLICT,
+            return _conflict(
+                Message("retry_not_failed", {"number": turn.number, "status": status_word(turn.status)})
             )
         return _queued(request, slug, turn)
 
@@ -124,3 +124,10 @@ class ReportDetail(TurnScoped, generics.RetrieveAPIView):
 
     def get_queryset(self):
         return reports_visible(viewer=self.viewer, turn=self.turn_get()).prefetch_related("nations")
+
+
+def _conflict(message: Message) -> Response:
+    """A 409 about the turn, shaped as the API's 400s: a stable code beside the English message."""
+    return Response(
+        {"turn": [{"code": message.code, "message": str(message)}]}, status=status.HTTP_409_CONFLICT
+    )

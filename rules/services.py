@@ -58,6 +58,7 @@ def turn_process(
     is written but the turn's failed status and the error, and the GM can retry.
     """
     with transaction.atomic():
+        # The locks order entry takes and why this claim cannot deadlock with them: orders/sql.py.
         # Wait for the row rather than skip it: an order being written holds it for a moment, and a run
         # that skipped would leave the turn open with its job spent. A duplicate run waits for the first
         # and then finds the turn no longer open.

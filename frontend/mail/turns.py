@@ -26,8 +26,8 @@ from campaign.durations import due_in_words
 from campaign.lifecycle import language_of, time_zone_of
 from campaign.models import Campaign, Membership, Turn
 from campaign.selectors import Viewer, regions_changed_hands, reports_visible
-from frontend.reports import battle_card
-from frontend.selectors import support_of
+from frontend.reports import battle_card, support_block
+from frontend.selectors import settlements_of, support_of
 from frontend.summary import turn_summary
 from orders.models import Order
 
@@ -47,6 +47,7 @@ def turn_results_send(*, turn_id: int) -> int:
     campaign = turn.campaign
     names = {n.code: n.name for n in campaign.nations.all()}
     changes = regions_changed_hands(turn=turn)
+    settlements = settlements_of(turn=turn)
     messages = []
     for membership in _members(campaign):
         viewer = Viewer(campaign=campaign, user=membership.user, membership=membership)
@@ -54,7 +55,7 @@ def turn_results_send(*, turn_id: int) -> int:
         support = support_of(turn=turn, nation_code=nation.code) if nation else None
         with translation.override(language_of(user=membership.user)):
             cards = [
-                battle_card(r.data, names=names, support=support)
+                battle_card(r.data, names=names, support=support, settlements=settlements)
                 for r in reports_visible(viewer=viewer, turn=turn)
             ]
             summary = turn_summary(
@@ -71,16 +72,13 @@ def turn_results_send(*, turn_id: int) -> int:
                 "reader": reader,
             }
         context = {
-            "campaign": campaign,
-            "turn": turn,
-            "nation": nation,
             "cards": cards,
+            "support": support_block(support),
             "summary": summary,
             "missed": nation is not None and nation.turns_missed_in_row > 0,
             "url": site_url(reverse("frontend:turn", args=[campaign.slug, turn.number])),
-            "orders_address": settings.IRONFIST_ORDERS_EMAIL,
         }
-        messages.append(_message(membership, subject, "frontend/email/results", context))
+        messages.append(_message(membership, turn, subject, "frontend/email/results", context))
     return mail_send(messages)
 
 
@@ -106,15 +104,8 @@ def turn_reminders_send(*, turn_id: int, now: Callable[[], datetime] = timezone.
                 "number": turn.number,
                 "due_in": due_in,
             }
-        context = {
-            "campaign": campaign,
-            "turn": turn,
-            "nation": nation,
-            "due_in": due_in,
-            "url": site_url(reverse("frontend:campaign", args=[campaign.slug])),
-            "orders_address": settings.IRONFIST_ORDERS_EMAIL,
-        }
-        messages.append(_message(membership, subject, "frontend/email/reminder", context))
+        context = {"due_in": due_in, "url": site_url(reverse("frontend:campaign", args=[campaign.slug]))}
+        messages.append(_message(membership, turn, subject, "frontend/email/reminder", context))
     return mail_send(messages)
 
 
@@ -143,12 +134,20 @@ def _members(campaign: Campaign, *, players_only: bool = False):
 
 
 def _message(
-    membership: Membership, subject: str, template: str, context: dict[str, Any]
+    membership: Membership, turn: Turn, subject: str, template: str, context: dict[str, Any]
 ) -> EmailMultiAlternatives:
-    """One reader's mail, rendered in the reader's own time zone and language."""
+    """One reader's mail about `turn`, rendered in the reader's own time zone and language."""
     user = membership.user
     zone = time_zone_of(user=user)
-    context = {**context, "user": user, "time_zone": zone.key}
+    context = {
+        **context,
+        "campaign": turn.campaign,
+        "turn": turn,
+        "nation": membership.nation,
+        "orders_address": settings.IRONFIST_ORDERS_EMAIL,
+        "user": user,
+        "time_zone": zone.key,
+    }
     with timezone.override(zone), translation.override(language_of(user=user)):
         text = render_to_string(f"{template}.txt", context)
         # The web's battle cards link to the rules by path: a mail needs the whole address.
