@@ -126,6 +126,7 @@ AXES_FAILURE_LIMIT = env_int("IRONFIST_LOGIN_FAILURES", 5, minimum=1)
 AXES_COOLOFF_TIME = timedelta(minutes=env_int("IRONFIST_LOGIN_COOLOFF_MINUTES", 15, minimum=1))
 AXES_LOCKOUT_PARAMETERS = ["ip_address", "username"]
 AXES_LOCKOUT_CALLABLE = "frontend.views.lockout.lockout_response"
+AXES_USERNAME_CALLABLE = "frontend.views.lockout.axes_username"
 AXES_RESET_ON_SUCCESS = True
 AXES_HTTP_RESPONSE_CODE = 429
 # Failed tries are counted in the database; successful logins are not logged (no table that only grows).
