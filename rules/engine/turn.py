@@ -3,21 +3,21 @@
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 
 from .aftermath import aftermath_apply
 from .control import control_battles_resolve, settlements_resolve
 from .meeting import meetings_resolve
-from .phase import phase_start
+from .phase import Phase, phase_start
 from .region_battle import region_battles_resolve
 from .ruleset import Ruleset
 from .seam import DiceSource, SeededDice
-from .state import Stack, TurnInput, TurnResult
+from .state import RejectedOrder, Stack, TurnInput, TurnResult
 from .support_losses import support_losses_roll
 from .systems import system_get
 from .validation import orders_validate
-from .world import world_build
+from .world import Counts, world_build
 
 
 @contextmanager
@@ -38,21 +38,49 @@ def resolve_turn(
 ) -> TurnResult:
     """Resolve one turn's combat phase. The same input and seed always give the same result.
 
-    `dice` replaces the seeded generator with scripted rolls (a case's `rolls`)."""
+    `dice` replaces the seeded generator with scripted rolls (a case's `rolls`). A system with a turn of
+    its own around the pipeline (tabletop's battle plan) names it `resolve_turn` in its `extra`."""
+    own = system_get(ruleset.battle_system).extra.get("resolve_turn")
+    if own is not None:
+        return own(turn_input, ruleset, seed, dice=dice)
     with _without_gc_pauses():
-        return _resolve(turn_input, ruleset, seed, dice or SeededDice(seed))
+        phase, rejected = combat_phase(turn_input, ruleset, seed, dice or SeededDice(seed))
+        return turn_complete(phase, rejected)
 
 
-def _resolve(turn_input: TurnInput, ruleset: Ruleset, seed: int, dice: DiceSource) -> TurnResult:
+def combat_phase(
+    turn_input: TurnInput, ruleset: Ruleset, seed: int, dice: DiceSource
+) -> tuple[Phase, list[RejectedOrder]]:
+    """The orders, movement and every battle of the turn, up to the peaceful settlements."""
     system = system_get(ruleset.battle_system)
     world = world_build(turn_input, ruleset)
     # §11: every draw comes from this one source, in the order of the steps below.
     accepted, rejected = orders_validate(world, ruleset, turn_input.orders)  # §2.1
     orders = [order for _, order in accepted]
-    phase = phase_start(world, ruleset, system, orders, dice, turn_input.system_inputs)  # §2 movement, §3
+    phase = phase_start(world, ruleset, system, orders, dice, turn_input.system_inputs, seed)  # §2, §3
     meetings_resolve(phase)  # §6
     region_battles_resolve(phase)  # §5, §7, §7.1
     control_battles_resolve(phase)  # §7.2
+    return phase, rejected
+
+
+def turn_complete(phase: Phase, rejected: list[RejectedOrder]) -> TurnResult:
+    """Settle, roll support losses and apply the aftermath; a turn with pending battles leaves the world
+    as it was and names them (BATTLE_SYSTEMS.md, `Pending`)."""
+    world = phase.world
+    if phase.pending:
+        return TurnResult(
+            owners=dict(world.owner),
+            stacks=_stacks(phase, world.units),
+            battles=tuple(phase.battles),
+            support_chances=(),
+            support_rolls=(),
+            settlements=(),
+            movements=(),
+            rejected_orders=tuple(rejected),
+            seed=phase.seed,
+            pending=tuple(p.key for p in phase.pending),
+        )
     settlements_resolve(phase)  # §7.2 peaceful settlement and its tie draws
     chances, rolls = support_losses_roll(phase)  # §8, §9
     owners = aftermath_apply(phase)  # §10
@@ -60,25 +88,26 @@ def _resolve(turn_input: TurnInput, ruleset: Ruleset, seed: int, dice: DiceSourc
     for report in phase.battles:
         if report["kind"] != "meeting":
             report["owner_after"] = owners[report["region"]]
-    types = list(ruleset.unit_types)
-    stacks = [
-        Stack(nation, region, unit_type, count)
-        for region in sorted(phase.garrison)
-        for nation in world.nation_order(phase.garrison[region])
-        for unit_type, count in sorted(
-            phase.garrison[region][nation].items(), key=lambda tc: types.index(tc[0])
-        )
-        if count > 0
-    ]
     return TurnResult(
         owners=owners,
-        stacks=tuple(stacks),
+        stacks=_stacks(phase, phase.garrison),
         battles=tuple(phase.battles),
         support_chances=tuple(chances),
         support_rolls=tuple(rolls),
         settlements=tuple(phase.settlements),
         movements=tuple(phase.movements),
         rejected_orders=tuple(rejected),
-        seed=seed,
-        pending=tuple(p.key for p in phase.pending),
+        seed=phase.seed,
+    )
+
+
+def _stacks(phase: Phase, units: Mapping[str, Mapping[str, Counts]]) -> tuple[Stack, ...]:
+    """Every non-zero stack, by region, nation-id order, then the ruleset's order of types."""
+    types = list(phase.ruleset.unit_types)
+    return tuple(
+        Stack(nation, region, unit_type, count)
+        for region in sorted(units)
+        for nation in phase.world.nation_order(units[region])
+        for unit_type, count in sorted(units[region][nation].items(), key=lambda tc: types.index(tc[0]))
+        if count > 0
     )
