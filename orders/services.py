@@ -153,6 +153,12 @@ def _turn_held(turn: Turn, now: Callable[[], datetime]) -> None:
 
 
 def _open_refuse(number: int, status: str, overdue: bool) -> None:
+    if status == Turn.Status.BATTLES_PENDING:
+        raise OrderError(
+            "turn",
+            f"turn {number} waits for the results of its battles fought at the table: orders for the next "
+            "turn open once every battle has its result",
+        )
     if status != Turn.Status.OPEN:
         raise OrderError("turn", f"turn {number} is {status}: orders are closed")
     if overdue:

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from campaign.models import Border, GMModifier, Nation, Region, Relation, Stack, Turn
 from orders.models import Order
+from rules.engine.state import TurnInput
 from rules.mapping import Rows
+from rules.models import ResultVersion
 
 
 def turn_rows_load(*, turn: Turn) -> Rows:
@@ -45,3 +49,21 @@ def turn_rows_load(*, turn: Turn) -> Rows:
         weather=turn.weather,
         region_weather=dict(turn.region_weather or {}),
     )
+
+
+def tabletop_entries(*, turn: Turn) -> dict[str, dict]:
+    """The entries of a tabletop turn (TABLETOP.md A4.3): each battle's confirmed version, with the
+    fingerprint of the sheet it was entered against. One query."""
+    confirmed = ResultVersion.objects.filter(
+        battle__turn=turn, state=ResultVersion.State.CONFIRMED
+    ).values_list("battle__key", "payload", "fingerprint")
+    return {key: {**payload, "fingerprint": fingerprint} for key, payload, fingerprint in confirmed}
+
+
+def turn_input_with_entries(*, turn: Turn, turn_input: TurnInput) -> TurnInput:
+    """A tabletop turn's input carries its entries: they are part of what the turn is resolved from, so
+    processing, the GM's preview, replay and export all see them."""
+    if turn.campaign.battle_system != "tabletop":
+        return turn_input
+    entries = tabletop_entries(turn=turn)
+    return replace(turn_input, system_inputs={**turn_input.system_inputs, "entries": entries})
