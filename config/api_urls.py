@@ -9,7 +9,7 @@ from rest_framework.settings import api_settings
 from campaign import api as campaign_api
 from orders import api as orders_api
 from rules import api as rules_api
-from rules import calculator_api
+from rules import battles_api, calculator_api
 
 app_name = "api"
 
@@ -42,6 +42,19 @@ urlpatterns = [
     path(f"{turn}retry/", rules_api.TurnRetry.as_view(), name="turn-retry"),
     path(f"{turn}reports/", rules_api.ReportList.as_view(), name="report-list"),
     path(f"{turn}reports/<int:position>/", rules_api.ReportDetail.as_view(), name="report-detail"),
+    path(f"{turn}battles/", battles_api.BattleList.as_view(), name="battle-list"),
+    path(f"{turn}battles/<str:key>/", battles_api.BattleDetail.as_view(), name="battle-detail"),
+    path(f"{turn}battles/<str:key>/results/", battles_api.BattleResultSave.as_view(), name="battle-result"),
+    path(
+        f"{turn}battles/<str:key>/results/<int:version>/<str:action>/",
+        battles_api.BattleResultAction.as_view(),
+        name="battle-result-action",
+    ),
+    path(
+        f"{turn}battles/<str:key>/<str:action>/",
+        battles_api.BattleGMAction.as_view(),
+        name="battle-gm-action",
+    ),
     path("calculator/close-combat/", calculator_api.CloseCombatRound.as_view(), name="close-combat-round"),
 ]
 
