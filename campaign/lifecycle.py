@@ -31,9 +31,9 @@ from django.utils import timezone
 
 from campaign import queue
 from campaign.durations import duration_words
-from campaign.gm.access import GMInputError
 from campaign.models import Campaign, Membership, Nation, Profile, Turn
 from orders.models import Order
+from rules.engine.messages import InputError
 
 Clock = Callable[[], datetime]
 UTC = ZoneInfo("UTC")
@@ -85,7 +85,7 @@ def time_zone_set(*, user: AbstractBaseUser, time_zone: str) -> Profile:
     try:
         profile.full_clean()
     except ValidationError as error:
-        raise GMInputError("time_zone", " ".join(error.message_dict["time_zone"])) from error
+        raise InputError.of("time_zone", "unknown_time_zone", time_zone=time_zone) from error
     profile.save(update_fields=["time_zone"])
     return profile
 
@@ -93,7 +93,7 @@ def time_zone_set(*, user: AbstractBaseUser, time_zone: str) -> Profile:
 def language_set(*, user: AbstractBaseUser, language: str) -> None:
     """The language the user's mails are written in: the one they chose on the web (one of LANGUAGES)."""
     if language not in dict(settings.LANGUAGES):
-        raise GMInputError("language", f"unknown language {language!r}")
+        raise InputError.of("language", "unknown_language", language=language)
     Profile.objects.update_or_create(user=user, defaults={"language": language})
 
 

@@ -17,6 +17,7 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import F, Q
 
+from rules.engine.messages import Message
 from rules.engine.ruleset import Ruleset, RulesetError, ruleset_build
 from rules.engine.state import RelationKind, Terrain, Weather
 
@@ -354,7 +355,13 @@ class AuditEntry(models.Model):
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+")
     created_at = models.DateTimeField()
     action = models.CharField(max_length=32, help_text="deadline, weather, gm_modifier, relation, roster")
-    summary = models.CharField(max_length=300, help_text='What changed, in words: "JV of NOR in N5: 4 → 6".')
+    summary = models.CharField(
+        max_length=300, help_text='What changed, in English: "JV of NOR in N5: 4 → 6".'
+    )
+    # The summary as data (rules.engine.messages), shown in the reader's language; blank in rows written
+    # before messages were data, which show `summary` as it is.
+    code = models.CharField(max_length=64, blank=True)
+    params = models.JSONField(default=dict, blank=True)
     reason = models.CharField(max_length=300, blank=True)
 
     class Meta:
@@ -363,6 +370,12 @@ class AuditEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.created_at:%Y-%m-%d %H:%M} {self.action}: {self.summary}"
+
+    def message(self) -> Message | str:
+        """What changed, as a message to render; the stored text for rows older than messages as data."""
+        if not self.code:
+            return self.summary
+        return Message.from_dict({"code": self.code, "params": self.params})
 
 
 class Profile(models.Model):

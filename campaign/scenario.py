@@ -21,7 +21,6 @@ Every problem is reported, each naming its field and entry, so a GM can fix a fi
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,6 +29,7 @@ from typing import Any
 from campaign.borders import adjacency
 from campaign.models import INT_COLUMN_MAX, MAX_FORT_LEVEL
 from campaign.scenario_file import ScenarioFileError, scenario_file_read
+from rules.engine.graph import within
 from rules.engine.ruleset import Ruleset, RulesetError, ruleset_build
 from rules.engine.state import RelationKind, Terrain
 
@@ -338,12 +338,7 @@ class _Checker:
             return
         neighbours = adjacency((r.code for r in regions), borders)
         start = regions[0].code
-        seen, queue = {start}, deque([start])
-        while queue:
-            for other in neighbours[queue.popleft()]:
-                if other not in seen:
-                    seen.add(other)
-                    queue.append(other)
+        seen = within(neighbours, start)
         for region in regions:
             if region.code not in seen:
                 self.fail(

@@ -134,6 +134,8 @@ REST_FRAMEWORK = {
         "rest_framework.parsers.FormParser",
         "rest_framework.parsers.MultiPartParser",
     ],
+    # A 400 gives each problem a stable code beside its English message (campaign/api_errors.py).
+    "EXCEPTION_HANDLER": "campaign.api_errors.api_exception_handler",
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Iron Fist",

@@ -10,9 +10,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from campaign.models import INT_COLUMN_MAX, Relation, Turn
-from frontend.terms import WORDS, phrase
+from frontend.terms import WORDS, said
 from orders.models import Order
 from orders.services import OrderDraft
+from rules.engine.messages import Message
 
 NO_TARGET = ("", gettext_lazy("— none (hold, stand down) —"))
 
@@ -79,10 +80,10 @@ class OrderForm(forms.Form):
             kind=data["kind"], origin=data["origin"], target=data.get("target") or None, units=units
         )
 
-    def service_error(self, field: str, message: str) -> None:
+    def service_error(self, field: str, message: Message) -> None:
         """Put the service's message next to the field it names ("units" goes beside the counts), in the
-        reader's language where it is one of the common reasons (frontend/terms.py)."""
-        message = phrase(message)
+        reader's language."""
+        message = said(message)
         if field == "units":
             self._errors.setdefault("units", self.error_class()).append(message)
         elif field in self.fields:

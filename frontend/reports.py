@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from frontend.rules_doc import rule_anchor
-from frontend.terms import and_list, kta_term, message_rule, message_text, phrase, word
+from frontend.terms import and_list, kta_term, message_rule, message_text, word
 from rules.engine.systems import DEFAULT_SYSTEM
 
 TITLES = {
@@ -70,7 +70,9 @@ def iron_fist_card(
             "kta": side.get("kta"),
             "dice": side.get("dice", []),
             "loss_percent": side.get("loss_percent"),
-            "loss_notes": [f"{t}: {phrase(note)}" for t, note in (side.get("loss_notes") or {}).items()],
+            "loss_notes": [
+                f"{t}: {message_text(note)}" for t, note in (side.get("loss_notes") or {}).items()
+            ],
             "support": [
                 _("%(count)s %(unit_type)s of %(nation)s from %(region)s")
                 % {
@@ -311,7 +313,7 @@ def _term_rows(sides: list[dict[str, Any]]) -> list[dict[str, Any]]:
     rows = []
     for term in order:
         cells = [terms.get(term) for terms in by_side]
-        cells = [{**c, "detail": phrase(c.get("detail"))} if c else c for c in cells]
+        cells = [{**c, "detail": message_text(c.get("detail"))} if c else c for c in cells]
         rule = next((c.get("rule") for c in cells if c and c.get("rule")), "")
         rows.append({"term": kta_term(term), "rule": rule, "anchor": rule_anchor(rule), "cells": cells})
     return rows

@@ -7,7 +7,7 @@ returns plain dicts and lists, so templates never query.
 from __future__ import annotations
 
 import re
-from collections import defaultdict, deque
+from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -29,7 +29,10 @@ from campaign.models import (
 )
 from campaign.selectors import Viewer, stacks_visible
 from frontend.outline import outline_of
+from frontend.terms import said, word
 from orders.models import Order
+from rules.engine.graph import within
+from rules.engine.order_words import order_description
 
 UNOWNED_COLOR = "#e3e3e3"
 COLOR = re.compile(r"#[0-9a-fA-F]{3,8}")
@@ -104,8 +107,6 @@ def _counter(nation: dict[str, Any], units: dict[str, int], rank: dict[str, int]
 def order_rows(*, turn: Turn, nation: Nation) -> list[dict[str, Any]]:
     """The nation's orders for the turn in submission order, as the pages show them; read as plain values
     (a busy nation has a hundred orders, and model instances of each order and its regions cost)."""
-    from frontend.terms import order_words
-
     rows = (
         Order.objects.filter(turn=turn, nation=nation)
         .order_by("sequence")
@@ -119,7 +120,7 @@ def order_rows(*, turn: Turn, nation: Nation) -> list[dict[str, Any]]:
             "origin": origin,
             "target": target,
             "units": dict(units),
-            "describe": order_words(kind=kind, origin=origin, target=target, units=units),
+            "describe": said(order_description(kind=kind, origin=origin, target=target, units=units)),
         }
         for pk, sequence, kind, origin, target, units in rows
     ]
@@ -150,19 +151,7 @@ def adjacency_of(*, campaign_id: int) -> dict[int, set[int]]:
 
 def reach_of(*, neighbours: dict[int, set[int]], origins: set[int], steps: int) -> dict[int, set[int]]:
     """For each origin, the regions within `steps` borders of it (its possible targets)."""
-    reach = {}
-    for origin in origins:
-        seen, queue = {origin: 0}, deque([origin])
-        while queue:
-            here = queue.popleft()
-            if seen[here] == steps:
-                continue
-            for there in neighbours.get(here, ()):
-                if there not in seen:
-                    seen[there] = seen[here] + 1
-                    queue.append(there)
-        reach[origin] = set(seen) - {origin}
-    return reach
+    return {origin: set(within(neighbours, origin, steps)) - {origin} for origin in origins}
 
 
 def own_stacks(*, nation: Nation) -> dict[int, dict[str, int]]:
@@ -241,11 +230,19 @@ def gm_dashboard_load(*, campaign: Campaign, turn: Turn | None) -> dict[str, Any
         }
         for a in ids
     ]
-    audit = list(
-        AuditEntry.objects.filter(campaign_id=campaign_id)
-        .order_by("-created_at", "-id")
-        .values("created_at", "user__username", "action", "summary", "reason")[:50]
-    )
+    # The summary in the reader's language (rows from before messages were data: as stored).
+    audit = [
+        {
+            "created_at": e.created_at,
+            "user__username": e.user.username if e.user is not None else None,
+            "action": word("audit", e.action),
+            "summary": said(e.message()),
+            "reason": e.reason,
+        }
+        for e in AuditEntry.objects.filter(campaign_id=campaign_id)
+        .select_related("user")
+        .order_by("-created_at", "-id")[:50]
+    ]
     return {
         "nations": [
             {

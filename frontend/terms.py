@@ -12,11 +12,15 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from django.utils.translation import get_language, gettext, gettext_noop, pgettext_lazy
+from django.utils.translation import get_language, gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
+from campaign.messages import said
 from rules.engine.messages import Message
+from rules.engine.order_words import order_description
 from rules.engine.ruleset import Ruleset
+
+__all__ = ["said"]  # the catalogue's messages in the reader's language, for the pages and the mails
 
 # Short words by what they name: the same English word ("open", "attack") may need different Finnish ones.
 WORDS: dict[str, Mapping[str, object]] = {
@@ -72,6 +76,20 @@ WORDS: dict[str, Mapping[str, object]] = {
         "rebase": pgettext_lazy("order", "rebase"),
         "hold": pgettext_lazy("order", "hold"),
         "stand_down": pgettext_lazy("order", "stand down"),
+    },
+    # What the GM changed, as the audit log names it.
+    "audit": {
+        "deadline": pgettext_lazy("audit", "deadline"),
+        "weather": pgettext_lazy("audit", "weather"),
+        "gm_modifier": pgettext_lazy("audit", "GM modifier"),
+        "relation": pgettext_lazy("audit", "relation"),
+        "roster": pgettext_lazy("audit", "roster"),
+        "process": pgettext_lazy("audit", "processing"),
+        "pause": pgettext_lazy("audit", "pause"),
+        "resume": pgettext_lazy("audit", "resume"),
+        "lifecycle": pgettext_lazy("audit", "life cycle"),
+        "rollback": pgettext_lazy("audit", "rollback"),
+        "battle_system": pgettext_lazy("audit", "battle system"),
     },
     "battle": {
         "normal": _("normal battle"),
@@ -149,57 +167,6 @@ PHRASES: list[tuple[re.Pattern[str], object]] = [
         _("no defending ground units (%(rule)s)"),
     ),
 ]
-# Why an order is refused (rules/engine/validation.py, orders/services.py): the common reasons.
-PHRASES += [
-    (
-        re.compile(r"(?P<target>\S+) is not adjacent to (?P<origin>\S+)"),
-        _("%(target)s is not adjacent to %(origin)s"),
-    ),
-    (
-        re.compile(r"(?P<target>\S+) is more than (?P<reach>\d+) borders from (?P<origin>\S+)"),
-        _("%(target)s is more than %(reach)s borders from %(origin)s"),
-    ),
-    (
-        re.compile(r"(?P<nation>\S+) is at peace with (?P<owner>\S+)"),
-        _("%(nation)s is at peace with %(owner)s"),
-    ),
-    (re.compile(r"(?P<nation>\S+) is allied with (?P<owner>\S+)"), _("%(nation)s is allied with %(owner)s")),
-    (
-        re.compile(
-            r"only (?P<left>-?\d+) (?P<unit_type>\S+) left in (?P<origin>\S+) after your other orders, "
-            r"not (?P<count>\d+)"
-        ),
-        _("only %(left)s %(unit_type)s left in %(origin)s after your other orders, not %(count)s"),
-    ),
-    (
-        re.compile(r"only (?P<left>-?\d+) (?P<unit_type>\S+) left in (?P<origin>\S+), not (?P<count>\d+)"),
-        _("only %(left)s %(unit_type)s left in %(origin)s, not %(count)s"),
-    ),
-    (
-        re.compile(
-            r"(?P<region>\S+) is not held by (?P<nation>\S+): units move only within their own regions"
-        ),
-        _("%(region)s is not held by %(nation)s: units move only within their own regions"),
-    ),
-    (
-        re.compile(r"(?P<region>\S+) is not held by (?P<nation>\S+)"),
-        _("%(region)s is not held by %(nation)s"),
-    ),
-    (
-        re.compile(r"(?P<region>\S+) is (?P<nation>\S+)'s own region: move there instead of attacking"),
-        _("%(region)s is %(nation)s's own region: move there instead of attacking"),
-    ),
-    (
-        re.compile(r"this would leave your order #(?P<number>\d+) invalid: (?P<reason>.*)"),
-        _("this would leave your order #%(number)s invalid: %(reason)s"),
-    ),
-    (re.compile(r"the order names no units"), _("the order names no units")),
-    (re.compile(r"choose a target region"), _("choose a target region")),
-    (
-        re.compile(r"the deadline of turn (?P<number>\d+) has passed"),
-        _("the deadline of turn %(number)s has passed"),
-    ),
-]
 _SUFFIX_ALL = re.compile(r", more than it had: all (?P<n>\d+)$")
 _SOURCE = re.compile(r"(?P<n>\d+) from (?P<r>[^,\s]+)")
 
@@ -232,8 +199,6 @@ def phrase(text: str | None) -> str:
                 lambda m: gettext("%(count)s from %(region)s") % {"count": m["n"], "region": m["r"]},
                 values["sources"],
             )
-        if "reason" in values:  # a reason within a reason
-            values["reason"] = phrase(values["reason"])
         if "rule" in values:  # "§5 exception 1"
             values["rule"] = values["rule"].replace("exception", gettext("exception"))
         said = str(wording) % values
@@ -248,14 +213,7 @@ def message_text(value: Any) -> str:
     """A stored message in the reader's language: a code with parameters (`rules.engine.messages`), or the
     English sentence a report stored before messages were data, through `phrase`."""
     if isinstance(value, Mapping) and "code" in value:
-        message = Message.from_dict(value)
-
-        def param(name: str, param_value: Any) -> Any:
-            if name == "rule" and isinstance(param_value, str):  # "§5 exception 1"
-                return param_value.replace("exception", gettext("exception"))
-            return param_value
-
-        return message.render(translate=gettext, param=param)
+        return said(Message.from_dict(value))
     return phrase(value if isinstance(value, str) else "")
 
 
@@ -279,23 +237,6 @@ def and_list(names: Iterable[str]) -> str:
     return gettext(" and ").join(names)
 
 
-# One order's wording by kind and whether it has a target; translated only for the kind at hand (a page
-# lists a busy nation's hundred orders, and a lookup in the catalogue is not free).
-ORDER_WORDINGS = {
-    ("hold", False): gettext_noop("%(units)s hold in %(origin)s"),
-    ("stand_down", False): gettext_noop("%(units)s stand down in %(origin)s"),
-    ("attack", True): gettext_noop("%(units)s attack %(target)s from %(origin)s"),
-    ("move", True): gettext_noop("%(units)s move %(target)s from %(origin)s"),
-    ("rebase", True): gettext_noop("%(units)s rebase %(target)s from %(origin)s"),
-}
-
-
 def order_words(*, kind: str, origin: str, target: str | None, units: Mapping[str, int]) -> str:
     """One order as a player reads it back: "6 JV, 2 PA attack K7 from V3", "4 JV hold in N2"."""
-    counts = ", ".join(f"{count} {unit_type}" for unit_type, count in units.items())
-    values = {"units": counts, "origin": origin, "target": target}
-    wording = ORDER_WORDINGS.get((kind, target is not None))
-    if wording is not None:
-        return gettext(wording) % values
-    where = " in %(origin)s" if target is None else " %(target)s from %(origin)s"
-    return ("%(units)s " + kind.replace("_", " ") + where) % values
+    return said(order_description(kind=kind, origin=origin, target=target, units=units))

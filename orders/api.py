@@ -17,6 +17,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from campaign.api import SLUG, CampaignScoped, IsPlayerToWrite
+from campaign.api_errors import refusal
 from campaign.selectors import orders_visible, turns_of
 from orders.models import Order
 from orders.serializers import OrderInputSerializer, OrderSerializer
@@ -27,10 +28,6 @@ TURN = OpenApiParameter(
 )
 TURN_NUMBER = re.compile(r"[0-9]{1,9}")
 PK = OpenApiParameter("pk", int, OpenApiParameter.PATH, description="The order's id.")
-
-
-def _bad_order(error: OrderError) -> ValidationError:
-    return ValidationError({error.field: [error.message]})
 
 
 @extend_schema_view(
@@ -66,7 +63,7 @@ class OrderList(CampaignScoped, generics.ListCreateAPIView):
         try:
             order = order_submit(user=request.user, turn=turn, draft=entered.draft())
         except OrderError as error:
-            raise _bad_order(error) from error
+            raise refusal(error) from error
         data = self.get_serializer(order).data
         return Response(data, status=status.HTTP_201_CREATED, headers={"Location": data["url"]})
 
@@ -112,7 +109,7 @@ class OrderDetail(CampaignScoped, generics.RetrieveUpdateDestroyAPIView):
         try:
             order = order_change(user=request.user, order=order, draft=draft)
         except OrderError as error:
-            raise _bad_order(error) from error
+            raise refusal(error) from error
         return Response(self.get_serializer(order).data)
 
     def destroy(self, request: Request, *args, **kwargs) -> Response:
@@ -120,5 +117,5 @@ class OrderDetail(CampaignScoped, generics.RetrieveUpdateDestroyAPIView):
         try:
             order_delete(user=request.user, order=order)
         except OrderError as error:
-            raise _bad_order(error) from error
+            raise refusal(error) from error
         return Response(status=status.HTTP_204_NO_CONTENT)

@@ -17,6 +17,7 @@ from campaign.models import Relation as StoredRelation
 from orders.models import Order
 from orders.sql import REGION_COLUMNS, consuming_rows, region_from_row, spot_rows
 from rules.engine import Order as EngineOrder
+from rules.engine.graph import rings
 from rules.engine.ruleset import Ruleset
 from rules.engine.state import Region as EngineRegion
 from rules.engine.state import Relation, Stack, TurnInput
@@ -150,18 +151,18 @@ def order_world_load(
 
 def _ball_borders(origin: int, reach: int) -> list[tuple[int, int]]:
     """The borders within `reach` rings of `origin`, one statement a ring."""
-    ball, frontier, borders = {origin}, {origin}, set()
-    for _ in range(reach):
-        if not frontier:
-            break
-        ring = list(
-            Border.objects.filter(Q(region_a_id__in=frontier) | Q(region_b_id__in=frontier)).values_list(
+    borders: set[tuple[int, int]] = set()
+
+    def borders_of(ring: set[int]) -> list[int]:
+        found = list(
+            Border.objects.filter(Q(region_a_id__in=ring) | Q(region_b_id__in=ring)).values_list(
                 "region_a_id", "region_b_id"
             )
         )
-        borders.update(ring)
-        frontier = {r for pair in ring for r in pair} - ball
-        ball |= frontier
+        borders.update(found)
+        return [r for pair in found for r in pair]
+
+    rings(origin, borders_of, reach)
     return sorted(borders)
 
 

@@ -57,7 +57,7 @@ class OrderSerializer(serializers.Serializer):
     url = serializers.SerializerMethodField()
 
     def get_description(self, order: Order) -> str:
-        return order_describe(order)
+        return str(order_describe(order))  # English, as the API writes its messages
 
     def get_url(self, order: Order) -> str:
         return reverse(

@@ -16,23 +16,21 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
+from campaign.messages import status_word
 from campaign.models import Nation, Turn
 from orders.models import Order
 from orders.selectors import Spot, order_world_load, orders_consuming, spots_by_code
 from orders.sql import db_moment, nation_player_lock, order_insert, turn_hold
 from rules.engine import Order as EngineOrder
 from rules.engine import OrderKind, TurnInputError, orders_check
+from rules.engine.messages import InputError, Message
+from rules.engine.order_words import kind_word, order_description
 
 TARGETLESS = frozenset((OrderKind.HOLD, OrderKind.STAND_DOWN))
 
 
-class OrderError(Exception):
-    """An order that cannot be accepted; `field` names the part at fault for forms and the API."""
-
-    def __init__(self, field: str, message: str) -> None:
-        super().__init__(message)
-        self.field = field
-        self.message = message
+# The one error class of the services (a GM's input raises it too): a field and a Message.
+OrderError = InputError
 
 
 @dataclass(frozen=True)
@@ -83,7 +81,7 @@ def order_change(
         _turn_held(turn, now)
         nation = _nation_locked(user, turn)
         if order.nation_id != nation.pk:
-            raise OrderError("order", "this order is not your nation's")
+            raise InputError.of("order", "order_not_yours")
         _kind_check(draft)
         # Only the orders out of the new origin can suffer: the old origin just has more units left.
         before = orders_consuming(turn_id=turn.pk, nation=nation, origin=draft.origin, leaving_out=order.pk)
@@ -101,17 +99,14 @@ def order_delete(*, user: AbstractBaseUser, order: Order, now: Callable[[], date
         _turn_held(order.turn, now)
         nation = _nation_locked(user, order.turn)
         if order.nation_id != nation.pk:
-            raise OrderError("order", "this order is not your nation's")
+            raise InputError.of("order", "order_not_yours")
         order.delete()
 
 
-def order_describe(order: Order) -> str:
+def order_describe(order: Order) -> Message:
     """One line a player reads back: "6 JV, 2 PA attack K7 from V3"."""
-    units = ", ".join(f"{count} {unit_type}" for unit_type, count in order.units.items())
-    kind = order.kind.replace("_", " ")
-    if order.target_id is None:
-        return f"{units} {kind} in {order.origin.code}"
-    return f"{units} {kind} {order.target.code} from {order.origin.code}"
+    target = order.target.code if order.target_id is not None else None
+    return order_description(kind=order.kind, origin=order.origin.code, target=target, units=order.units)
 
 
 def orders_place(*, turn: Turn, orders: Iterable[Mapping[str, Any]]) -> list[Order]:
@@ -154,27 +149,21 @@ def _turn_held(turn: Turn, now: Callable[[], datetime]) -> None:
 
 def _open_refuse(number: int, status: str, overdue: bool) -> None:
     if status == Turn.Status.BATTLES_PENDING:
-        raise OrderError(
-            "turn",
-            f"turn {number} waits for the results of its battles fought at the table: orders for the next "
-            "turn open once every battle has its result",
-        )
+        # The map after this turn is not known yet (TABLETOP.md A2).
+        raise InputError.of("turn", "orders_wait_for_battles", number=number)
     if status != Turn.Status.OPEN:
-        raise OrderError("turn", f"turn {number} is {status}: orders are closed")
+        raise InputError.of("turn", "orders_closed", number=number, status=status_word(status))
     if overdue:
-        raise OrderError("turn", f"the deadline of turn {number} has passed")
+        raise InputError.of("turn", "deadline_passed", number=number)
 
 
 def _nation_locked(user: AbstractBaseUser, turn: Turn) -> Nation:
     """The user's nation, its row locked until the transaction ends: its orders are judged one at a time."""
     nation = nation_player_lock(user_id=user.pk, campaign_id=turn.campaign_id)
     if nation is None:
-        raise OrderError("nation", "only a player of a nation in this campaign can give orders")
+        raise InputError.of("nation", "not_a_player")
     if nation.civil_disorder:
-        raise OrderError(
-            "nation",
-            f"{nation.name} is in civil disorder: it takes orders again once the GM assigns it a player",
-        )
+        raise InputError.of("nation", "civil_disorder", nation=nation.name)
     return nation
 
 
@@ -185,14 +174,14 @@ def _order_insert(order: Order, now: Callable[[], datetime]) -> tuple[int, int]:
     written = order_insert(order=order, moment=moment)
     if written is None:
         _open_refuse(order.turn.number, *turn_hold(turn_id=order.turn_id, moment=moment, lock=False))
-        raise OrderError("turn", f"turn {order.turn.number} is not open for orders")
+        raise InputError.of("turn", "turn_not_open", number=order.turn.number)
     return written
 
 
 def _kind_check(draft: OrderDraft) -> None:
     if draft.kind not in OrderKind._value2member_map_:
         kinds = ", ".join(k.value for k in OrderKind)
-        raise OrderError("kind", f"unknown kind of order {draft.kind!r}: one of {kinds}")
+        raise InputError.of("kind", "unknown_order_kind_of", kind=draft.kind, kinds=kinds)
 
 
 def _parsed(
@@ -206,25 +195,25 @@ def _parsed(
     named = spots_by_code(nation=nation, origin=draft.origin, codes=codes)
     origin = named.get(draft.origin)
     if origin is None:
-        raise OrderError("origin", f"unknown region {draft.origin!r}")
+        raise InputError.of("origin", "unknown_region", region=draft.origin)
     target = None
     if draft.kind in TARGETLESS:
         if draft.target:
-            raise OrderError("target", f"a {draft.kind.replace('_', ' ')} order has no target")
+            raise InputError.of("target", "no_target_allowed", kind=kind_word(draft.kind))
     elif not draft.target:
-        raise OrderError("target", "choose a target region")
+        raise InputError.of("target", "choose_target")
     else:
         target = named.get(draft.target)
         if target is None:
-            raise OrderError("target", f"unknown region {draft.target!r}")
+            raise InputError.of("target", "unknown_region", region=draft.target)
     if not isinstance(draft.units, Mapping):
-        raise OrderError("units", 'expected counts per unit type, like {"JV": 3}')
+        raise InputError.of("units", "counts_expected")
     units = {}
     for unit_type, count in draft.units.items():
         if isinstance(count, str) and count.strip().lstrip("-").isdigit():
             count = int(count)
         if not isinstance(count, int) or isinstance(count, bool):
-            raise OrderError("units", f"the count of {unit_type} must be a whole number, got {count!r}")
+            raise InputError.of("units", "count_not_whole", unit_type=str(unit_type), count=repr(count))
         if count:
             units[str(unit_type)] = count
     return origin, target, units, named
@@ -254,16 +243,14 @@ def _judge(
         already = {r.order.ref for r in orders_check(world, ruleset, before)} if before is not None else set()
         rejected = orders_check(world, ruleset, after)
     except TurnInputError as error:
-        raise OrderError(
-            "non_field_errors", f"the map around {origin.region.code} is inconsistent: {error}"
+        raise InputError.of(
+            "non_field_errors", "map_inconsistent", region=origin.region.code, error=str(error)
         ) from error
     for problem in rejected:
         if problem.order.ref == subject:
-            raise OrderError(problem.field or "non_field_errors", problem.reason)
+            raise InputError(problem.field or "non_field_errors", problem.message)
         if problem.order.ref not in already:
-            raise OrderError(
-                "units", f"this would leave your order #{problem.order.ref} invalid: {problem.reason}"
-            )
+            raise InputError.of("units", "spoils_order", number=problem.order.ref, reason=problem.message)
 
 
 def _engine_order(nation: Nation, order: Order) -> EngineOrder:

@@ -6,3 +6,8 @@ class RulesConfig(AppConfig):
 
     def ready(self) -> None:
         import rules.tasks  # noqa: F401  registers the tasks that campaign.queue queues by name
+
+        # Every code the engine and this app emit has its English template in the catalogue before anything
+        # renders one (a page, a mail, the catalogue's own test).
+        from rules import diff, messages  # noqa: F401
+        from rules.engine import order_words, validation  # noqa: F401

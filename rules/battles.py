@@ -41,16 +41,12 @@ messages_register(
         "tabletop.version_not_current": gettext_noop(
             "Version {number} of the battle of {place} is not the current one: answer the current version."
         ),
-        "tabletop.no_current_version": gettext_noop(
-            "The battle of {place} has no result waiting for an answer."
-        ),
         "tabletop.withdraw_not_allowed": gettext_noop(
             "Only its author may withdraw a version, and only until it is agreed."
         ),
         "tabletop.gm_only": gettext_noop("Only the GM may do this."),
         "tabletop.reason_missing": gettext_noop("Give a reason: it is kept in the battle's history."),
         "tabletop.not_resolved": gettext_noop("The battle of {place} has no result to reopen."),
-        "tabletop.own_version": gettext_noop("Your nation agreed by saving this version."),
     }
 )
 

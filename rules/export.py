@@ -149,7 +149,7 @@ def _replay(data: Mapping[str, Any], slug: str, keep: bool) -> Replay:
         result = _refs_renamed(processed.result, refs)
         diff = result_diff(entry["result"], result)
         reports = [r.data for r in Report.objects.filter(turn=processed)]
-        lines = list(diff.lines)
+        lines = [str(line) for line in diff.lines]  # a command's output: English
         if reports != entry["result"]["battles"]:
             lines.append("the stored reports differ from the exported ones")
         replayed.append(TurnReplay(entry["number"], diff.same and not lines, lines))
@@ -160,7 +160,7 @@ def _replay(data: Mapping[str, Any], slug: str, keep: bool) -> Replay:
         kept=keep,
         turns=replayed,
         final_matched=final_diff.same,
-        final_lines=final_diff.lines,
+        final_lines=[str(line) for line in final_diff.lines],
     )
 
 

@@ -23,29 +23,23 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from campaign.gm.access import GMInputError, User, audit_write, gm_check
+from campaign.gm.access import User, audit_write, gm_check
+from campaign.messages import status_word
 from campaign.models import GMModifier, Nation, Region, Stack, Turn
 from orders.models import Order
 from rules import engine
 from rules.bulk import rows_insert, rows_update
 from rules.diff import ResultDiff, result_diff
+from rules.engine.messages import InputError, Message
 from rules.models import Report, TurnArchive, TurnPreview, TurnSnapshot
 from rules.services import turn_load, turn_process
 
 logger = logging.getLogger(__name__)
 Clock = Callable[[], datetime]
 
-# The parts of the engine's input, in the words a GM uses for them.
-INPUT_PARTS = {
-    "orders": "orders",
-    "stacks": "stacks",
-    "regions": "owners or weather by region",
-    "gm_modifiers": "GM modifiers",
-    "weather": "weather",
-    "relations": "relations",
-    "nations": "nations",
-    "borders": "borders",
-}
+# The parts of the engine's input that can change between a preview and publishing (rules/messages.py
+# says each in the words a GM uses: "input_changed.regions" is "owners or weather by region ...").
+INPUT_PARTS = ("orders", "stacks", "regions", "gm_modifiers", "weather", "relations", "nations", "borders")
 
 
 @dataclass(frozen=True)
@@ -54,7 +48,7 @@ class PublishOutcome:
     preview: TurnPreview | None
     # True: the previewed result, exactly; False: another one (see `changes` and `diff`); None: no preview.
     matched: bool | None
-    changes: list[str] = field(default_factory=list)  # "orders changed since the preview"
+    changes: list[Message] = field(default_factory=list)  # "orders changed since the preview"
     diff: ResultDiff | None = None  # the preview against the published result
 
 
@@ -75,7 +69,7 @@ def turn_preview(*, turn_id: int, by: User, now: Clock = timezone.now) -> TurnPr
     try:
         result = engine.resolve_turn(loaded.turn_input, turn.campaign.ruleset(), turn.seed_value)
     except Exception as error:
-        raise GMInputError("turn", f"the engine cannot resolve turn {turn.number}: {error}") from error
+        raise InputError.of("turn", "engine_cannot", number=turn.number, error=str(error)) from error
     preview, _ = TurnPreview.objects.update_or_create(
         turn=turn,
         defaults={
@@ -111,30 +105,35 @@ def turn_publish(*, turn_id: int, by: User, now: Clock = timezone.now) -> Publis
     _open_check(turn)
     processed = turn_process(turn_id=turn_id, now=now)
     if processed is None:
-        raise GMInputError("turn", f"turn {turn.number} is being processed by another process")
+        raise InputError.of("turn", "processed_elsewhere", number=turn.number)
     if processed.status != Turn.Status.RESOLVED:
-        raise GMInputError("turn", f"turn {turn.number} failed:\n{processed.error}")
+        raise InputError.of("turn", "turn_failed", number=turn.number, error=processed.error)
     processed.refresh_from_db()
     preview = TurnPreview.objects.filter(turn=processed).first()
-    audit_write(by, processed.campaign, "process", f"turn {processed.number} published", "", now)
+    audit_write(
+        by, processed.campaign, "process", Message("audit.published", {"number": processed.number}), "", now
+    )
     if preview is None:
         return PublishOutcome(turn=processed, preview=None, matched=None)
     snapshot = TurnSnapshot.objects.get(turn=processed)
     changes = [
-        f"{INPUT_PARTS.get(part, part)} changed since the preview"
+        Message(f"input_changed.{part}")
+        if part in INPUT_PARTS
+        else Message("input_changed.other", {"part": part})
         for part in _changed_parts(preview.turn_input, snapshot.turn_input)
     ]
     if snapshot.fingerprint != preview.fingerprint and not changes:
-        changes = ["the seed changed since the preview"]
+        changes = [Message("input_changed.seed")]
     diff = result_diff(preview.result, processed.result)
     matched = diff.same
     if not changes and not matched:
         # Same input, another result: the engine is not deterministic. Never expected; loud when it happens.
         logger.error("turn %s: same input as the preview, another result", processed.pk)
-        changes = ["the input is the previewed one, yet the result differs: report this as a bug"]
+        changes = [Message("result_not_deterministic")]
     preview.published_at = now()
     preview.published_matched = matched
-    preview.published_note = "; ".join(changes)[:300]
+    # English, as the GM reads it on the preview page (the outcome's `changes` are shown in their language).
+    preview.published_note = "; ".join(str(c) for c in changes)[:300]
     preview.save(update_fields=["published_at", "published_matched", "published_note"])
     return PublishOutcome(turn=processed, preview=preview, matched=matched, changes=changes, diff=diff)
 
@@ -161,27 +160,21 @@ def turn_rollback(
         campaign = turn.campaign
         gm_check(by=by, campaign=campaign)
         if turn.status != Turn.Status.RESOLVED:
-            raise GMInputError(
-                "turn", f"turn {turn.number} is {turn.status}: only a resolved turn rolls back"
+            raise InputError.of(
+                "turn", "rollback_not_resolved", number=turn.number, status=status_word(turn.status)
             )
         following = Turn.objects.select_for_update().filter(campaign=campaign, number=turn.number + 1).first()
         if following is not None and following.status == Turn.Status.RESOLVED:
-            raise GMInputError(
-                "turn", f"turn {following.number} is resolved too: roll back the last resolved turn first"
-            )
+            raise InputError.of("turn", "rollback_not_last", number=following.number)
         if following is not None and following.status == Turn.Status.PROCESSING:
-            raise GMInputError("turn", f"turn {following.number} is being processed")
+            raise InputError.of("turn", "rollback_processing", number=following.number)
         snapshot = TurnSnapshot.objects.filter(turn=turn).first()
         if snapshot is None:
-            raise GMInputError("turn", f"turn {turn.number} was processed before snapshots were kept")
+            raise InputError.of("turn", "rollback_no_snapshot", number=turn.number)
         removed = _inputs_of(following) if following is not None else {}
         if any(removed.values()) and not force:
-            what = ", ".join(f"{count} {name.replace('_', ' ')}" for name, count in removed.items() if count)
-            raise GMInputError(
-                "force",
-                f"turn {following.number} has {what} already; rolling back deletes them. "
-                "Roll back with force to do it anyway.",
-            )
+            what = [Message(f"inputs.{name}", {"count": count}) for name, count in removed.items() if count]
+            raise InputError.of("force", "rollback_needs_force", number=following.number, what=what)
         archive = TurnArchive.objects.create(
             turn=turn,
             fingerprint=snapshot.fingerprint,
@@ -217,7 +210,7 @@ def turn_rollback(
             ]
         )
         audit_write(
-            by, campaign, "rollback", f"turn {turn.number} rolled back; its result archived", reason, now
+            by, campaign, "rollback", Message("audit.rolled_back", {"number": turn.number}), reason, now
         )
     return RollbackOutcome(turn=turn, archive=archive, removed=removed)
 
@@ -236,15 +229,15 @@ def turn_result_diff(*, turn_id: int, by: User, archive_id: int | None = None) -
     archives = TurnArchive.objects.filter(turn=turn).order_by("-archived_at", "-id")
     archive = archives.filter(pk=archive_id).first() if archive_id is not None else archives.first()
     if archive is None:
-        raise GMInputError("archive", f"turn {turn.number} has no rolled-back result to compare with")
+        raise InputError.of("archive", "no_archive", number=turn.number)
     if turn.result is None:
-        raise GMInputError("turn", f"turn {turn.number} is {turn.status}: process it again first")
+        raise InputError.of("turn", "diff_unprocessed", number=turn.number, status=status_word(turn.status))
     return result_diff(archive.result, turn.result)
 
 
 def _open_check(turn: Turn) -> None:
     if turn.status != Turn.Status.OPEN:
-        raise GMInputError("turn", f"turn {turn.number} is {turn.status}, not open")
+        raise InputError.of("turn", "not_open", number=turn.number, status=status_word(turn.status))
 
 
 def _inputs_of(turn: Turn) -> dict[str, int]:

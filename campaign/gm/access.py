@@ -13,19 +13,16 @@ from datetime import datetime
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.exceptions import PermissionDenied
 
+from campaign.messages import said_in, status_word
 from campaign.models import AuditEntry, Campaign, Membership, Nation, Region, Turn
+from rules.engine.messages import InputError, Message
 
 User = AbstractBaseUser | AnonymousUser
 Clock = Callable[[], datetime]
 
 
-class GMInputError(ValueError):
-    """A GM's input that cannot be accepted; `field` names the part at fault for the form."""
-
-    def __init__(self, field: str, message: str) -> None:
-        super().__init__(message)
-        self.field = field
-        self.message = message
+# The one error class of the services (order entry raises it too): the field at fault and a Message.
+GMInputError = InputError
 
 
 def gm_check(*, by: User, campaign: Campaign) -> None:
@@ -40,23 +37,28 @@ def gm_check(*, by: User, campaign: Campaign) -> None:
 def open_check(turn: Turn) -> None:
     """The turn's inputs (deadline, weather, modifiers, processing) change only while it is open."""
     if turn.status != Turn.Status.OPEN:
-        raise GMInputError("turn", f"turn {turn.number} is {turn.status}: its inputs are closed")
+        raise InputError.of("turn", "inputs_closed", number=turn.number, status=status_word(turn.status))
 
 
 def same_campaign(campaign: Campaign, *, region: Region, nation: Nation) -> None:
     if region.campaign_id != campaign.pk:
-        raise GMInputError("region", f"{region.code} is not in this campaign")
+        raise InputError.of("region", "not_in_campaign", code=region.code)
     if nation.campaign_id != campaign.pk:
-        raise GMInputError("nation", f"{nation.code} is not in this campaign")
+        raise InputError.of("nation", "not_in_campaign", code=nation.code)
 
 
-def audit_write(by: User, campaign: Campaign, action: str, summary: str, reason: str, now: Clock) -> None:
-    """One line of the campaign's audit log; every GM-side change (pages, life cycle, history) writes here."""
+def audit_write(by: User, campaign: Campaign, action: str, summary: Message, reason: str, now: Clock) -> None:
+    """One line of the campaign's audit log; every GM-side change (pages, life cycle, history) writes here.
+
+    The summary is kept as its code and parameters, shown in the reader's language; `summary` holds it in
+    English too, for the admin and for exports."""
     AuditEntry.objects.create(
         campaign=campaign,
         user=by if by.is_authenticated else None,
         created_at=now(),
         action=action,
-        summary=summary[:300],
+        summary=said_in("en", summary)[:300],
+        code=summary.code,
+        params=summary.to_dict()["params"],
         reason=reason[:300],
     )

@@ -10,26 +10,26 @@ from datetime import UTC, datetime, timedelta
 from django.db import transaction
 from django.utils import timezone
 
-from campaign.durations import duration_words
-from campaign.gm.access import Clock, GMInputError, User, audit_write, gm_check, open_check
+from campaign.gm.access import Clock, User, audit_write, gm_check, open_check
+from campaign.messages import duration, parts, status_word
 from campaign.models import DEADLINE_HORIZON, Campaign, Turn
+from rules.engine.messages import InputError, Message
 
 
 def deadline_horizon_check(*, field: str, deadline: datetime, moment: datetime) -> None:
     """A deadline every reader can be shown: within DEADLINE_HORIZON of now."""
     if deadline - moment > DEADLINE_HORIZON:
-        years = DEADLINE_HORIZON.days // 365
-        raise GMInputError(field, f"a deadline can be at most {years} years ahead")
+        raise InputError.of(field, "deadline_too_far", years=DEADLINE_HORIZON.days // 365)
 
 
 def deadline_set(*, by: User, turn: Turn, deadline: datetime, now: Clock = timezone.now) -> Turn:
     gm_check(by=by, campaign=turn.campaign)
     if timezone.is_naive(deadline):
-        raise GMInputError("deadline", "give the deadline with its time zone")
+        raise InputError.of("deadline", "deadline_naive")
     open_check(turn)
     moment = now()
     if deadline <= moment:
-        raise GMInputError("deadline", "the deadline must be in the future")
+        raise InputError.of("deadline", "deadline_not_future")
     deadline_horizon_check(field="deadline", deadline=deadline, moment=moment)
     with transaction.atomic():
         before = turn.deadline
@@ -39,7 +39,10 @@ def deadline_set(*, by: User, turn: Turn, deadline: datetime, now: Clock = timez
             by,
             turn.campaign,
             "deadline",
-            f"turn {turn.number}: {before:%Y-%m-%d %H:%M} → {deadline.astimezone(UTC):%Y-%m-%d %H:%M} UTC",
+            Message(
+                "audit.deadline",
+                {"number": turn.number, "before": f"{before:%Y-%m-%d %H:%M}", "after": _utc(deadline)},
+            ),
             "",
             now,
         )
@@ -52,29 +55,35 @@ def deadline_extend(
     """Give the open turn `extra` more time; while paused, the time left when the clock restarts."""
     gm_check(by=by, campaign=turn.campaign)
     if extra <= timedelta(0):
-        raise GMInputError("extra", "extend by a positive amount of time")
+        raise InputError.of("extra", "extend_positive")
     with transaction.atomic():
         turn = Turn.objects.select_for_update().select_related("campaign").get(pk=turn.pk)
         if turn.status != Turn.Status.OPEN:
-            raise GMInputError("turn", f"turn {turn.number} is {turn.status}: its deadline is past use")
+            raise InputError.of(
+                "turn", "deadline_past_use", number=turn.number, status=status_word(turn.status)
+            )
         campaign, moment = turn.campaign, now()
         if campaign.paused_at is not None:
             campaign.paused_remaining = (campaign.paused_remaining or timedelta(0)) + extra
             deadline_horizon_check(field="extra", deadline=moment + campaign.paused_remaining, moment=moment)
             campaign.save(update_fields=["paused_remaining"])
-            summary = (
-                f"turn {turn.number}: {duration_words(extra)} more; "
-                f"{duration_words(campaign.paused_remaining)} left when resumed"
+            summary = Message(
+                "audit.extended_paused",
+                {
+                    "number": turn.number,
+                    "extra": duration(extra),
+                    "left": duration(campaign.paused_remaining),
+                },
             )
         else:
             turn.deadline += extra
             if turn.deadline <= moment:
-                raise GMInputError("extra", "the extended deadline would still be in the past")
+                raise InputError.of("extra", "extended_still_past")
             deadline_horizon_check(field="extra", deadline=turn.deadline, moment=moment)
             turn.save(update_fields=["deadline"])
-            summary = (
-                f"turn {turn.number}: {duration_words(extra)} more, "
-                f"due {turn.deadline.astimezone(UTC):%Y-%m-%d %H:%M} UTC"
+            summary = Message(
+                "audit.extended",
+                {"number": turn.number, "extra": duration(extra), "due": _utc(turn.deadline)},
             )
         audit_write(by, campaign, "deadline", summary, reason, lambda: moment)
     return turn
@@ -86,14 +95,18 @@ def campaign_pause(*, campaign: Campaign, by: User, reason: str = "", now: Clock
     with transaction.atomic():
         campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
         if campaign.paused_at is not None:
-            raise GMInputError("paused", "the campaign is already paused")
+            raise InputError.of("paused", "already_paused")
         moment = now()
         turn = _turn_open(campaign)
         remaining = max(turn.deadline - moment, timedelta(0)) if turn is not None else None
         campaign.paused_at, campaign.paused_remaining = moment, remaining
         campaign.save(update_fields=["paused_at", "paused_remaining"])
-        left = f"{duration_words(remaining)} left" if remaining is not None else "no open turn"
-        audit_write(by, campaign, "pause", f"campaign paused; {left}", reason, lambda: moment)
+        summary = (
+            Message("audit.paused", {"left": duration(remaining)})
+            if remaining is not None
+            else Message("audit.paused_no_turn")
+        )
+        audit_write(by, campaign, "pause", summary, reason, lambda: moment)
     return campaign
 
 
@@ -103,14 +116,14 @@ def campaign_resume(*, campaign: Campaign, by: User, reason: str = "", now: Cloc
     with transaction.atomic():
         campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
         if campaign.paused_at is None:
-            raise GMInputError("paused", "the campaign is not paused")
+            raise InputError.of("paused", "not_paused")
         moment = now()
         turn = _turn_open(campaign)
-        summary = "campaign resumed"
+        summary = Message("audit.resumed")
         if turn is not None and campaign.paused_remaining is not None:
             turn.deadline = moment + campaign.paused_remaining
             turn.save(update_fields=["deadline"])
-            summary += f"; turn {turn.number} due {turn.deadline.astimezone(UTC):%Y-%m-%d %H:%M} UTC"
+            summary = Message("audit.resumed_due", {"number": turn.number, "due": _utc(turn.deadline)})
         campaign.paused_at, campaign.paused_remaining = None, None
         campaign.save(update_fields=["paused_at", "paused_remaining"])
         audit_write(by, campaign, "resume", summary, reason, lambda: moment)
@@ -129,9 +142,9 @@ def lifecycle_settings_set(
     """The GM's settings of the life cycle; None leaves a setting as it is."""
     gm_check(by=by, campaign=campaign)
     if reminder_before is not None and reminder_before < timedelta(0):
-        raise GMInputError("reminder_before", "a reminder comes before the deadline: 0 or more")
+        raise InputError.of("reminder_before", "reminder_negative")
     if civil_disorder_after is not None and civil_disorder_after < 0:
-        raise GMInputError("civil_disorder_after", "0 (never) or more missed turns")
+        raise InputError.of("civil_disorder_after", "disorder_negative")
     changes = {
         name: value
         for name, value in (
@@ -148,14 +161,21 @@ def lifecycle_settings_set(
             setattr(campaign, name, value)
         campaign.save(update_fields=list(changes))
         words = {
-            "process_early": lambda v: "process early " + ("on" if v else "off"),
-            "reminder_before": lambda v: f"reminder {duration_words(v)} before" if v else "no reminder",
+            "process_early": lambda v: Message("audit.process_early_on" if v else "audit.process_early_off"),
+            "reminder_before": lambda v: (
+                Message("audit.reminder", {"before": duration(v)}) if v else Message("audit.no_reminder")
+            ),
             "civil_disorder_after": lambda v: (
-                f"civil disorder after {v} missed turns" if v else "no civil disorder"
+                Message("audit.disorder_after", {"count": v}) if v else Message("audit.no_disorder")
             ),
         }
-        audit_write(by, campaign, "lifecycle", "; ".join(words[n](v) for n, v in changes.items()), "", now)
+        summary = parts([words[n](v) for n, v in changes.items()])
+        audit_write(by, campaign, "lifecycle", summary, "", now)
     return campaign
+
+
+def _utc(moment: datetime) -> str:
+    return f"{moment.astimezone(UTC):%Y-%m-%d %H:%M}"
 
 
 def _turn_open(campaign: Campaign) -> Turn | None:

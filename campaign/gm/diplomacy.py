@@ -5,8 +5,9 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
-from campaign.gm.access import Clock, GMInputError, User, audit_write, gm_check
+from campaign.gm.access import Clock, User, audit_write, gm_check
 from campaign.models import Nation, Relation
+from rules.engine.messages import InputError, Message
 from rules.engine.state import RelationKind
 
 
@@ -17,11 +18,11 @@ def relation_set(
     campaign = nation_a.campaign
     gm_check(by=by, campaign=campaign)
     if nation_b.campaign_id != campaign.pk:
-        raise GMInputError("nation_b", f"{nation_b.code} is not in this campaign")
+        raise InputError.of("nation_b", "not_in_campaign", code=nation_b.code)
     if nation_a.pk == nation_b.pk:
-        raise GMInputError("nation_b", "choose two different nations")
+        raise InputError.of("nation_b", "same_nations")
     if kind not in {k.value for k in RelationKind}:
-        raise GMInputError("kind", f"unknown relation {kind!r}")
+        raise InputError.of("kind", "unknown_relation", kind=kind)
     low, high = sorted((nation_a, nation_b), key=lambda n: n.pk)
     with transaction.atomic():
         if kind == RelationKind.WAR:
@@ -31,5 +32,8 @@ def relation_set(
             relation, _ = Relation.objects.update_or_create(
                 nation_a=low, nation_b=high, defaults={"kind": kind}
             )
-        audit_write(by, campaign, "relation", f"{low.code}–{high.code}: {kind}", reason, now)
+        summary = Message(
+            "audit.relation", {"a": low.code, "b": high.code, "kind": Message(f"relation.{kind}")}
+        )
+        audit_write(by, campaign, "relation", summary, reason, now)
     return relation

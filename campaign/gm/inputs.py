@@ -7,8 +7,9 @@ from collections.abc import Mapping
 from django.db import transaction
 from django.utils import timezone
 
-from campaign.gm.access import Clock, GMInputError, User, audit_write, gm_check, open_check, same_campaign
+from campaign.gm.access import Clock, User, audit_write, gm_check, open_check, same_campaign
 from campaign.models import GMModifier, Nation, Region, Turn
+from rules.engine.messages import InputError, Message
 from rules.engine.state import Weather
 
 
@@ -26,7 +27,7 @@ def weather_set(
     open_check(turn)
     kinds = {w.value for w in Weather}
     if weather not in kinds:
-        raise GMInputError("weather", f"unknown weather {weather!r}: one of {', '.join(kinds)}")
+        raise InputError.of("weather", "unknown_weather", weather=weather, kinds=", ".join(kinds))
     known = set(
         Region.objects.filter(campaign=turn.campaign, code__in=list(region_weather)).values_list(
             "code", flat=True
@@ -34,17 +35,21 @@ def weather_set(
     )
     for code, value in region_weather.items():
         if code not in known:
-            raise GMInputError("region_weather", f"unknown region {code!r}")
+            raise InputError.of("region_weather", "unknown_region", region=code)
         if value not in kinds:
-            raise GMInputError("region_weather", f"{code}: unknown weather {value!r}")
+            raise InputError.of("region_weather", "region_unknown_weather", region=code, weather=value)
     with transaction.atomic():
         turn.weather = weather
         turn.region_weather = {code: value for code, value in sorted(region_weather.items())}
         turn.save(update_fields=["weather", "region_weather"])
-        local = ", ".join(f"{c} {v}" for c, v in turn.region_weather.items()) or "none"
-        audit_write(
-            by, turn.campaign, "weather", f"turn {turn.number}: {weather}; by region: {local}", reason, now
+        local = [
+            Message("audit.region_weather", {"region": c, "weather": Message(f"weather.{v}")})
+            for c, v in turn.region_weather.items()
+        ] or Message("none")
+        summary = Message(
+            "audit.weather", {"number": turn.number, "weather": Message(f"weather.{weather}"), "local": local}
         )
+        audit_write(by, turn.campaign, "weather", summary, reason, now)
     return turn
 
 
@@ -74,7 +79,10 @@ def gm_modifier_set(
             by,
             turn.campaign,
             "gm_modifier",
-            f"turn {turn.number}: {nation.code} in {region.code} {value:+d}",
+            Message(
+                "audit.gm_modifier",
+                {"number": turn.number, "nation": nation.code, "region": region.code, "value": f"{value:+d}"},
+            ),
             reason,
             now,
         )

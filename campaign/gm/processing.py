@@ -11,6 +11,7 @@ from django.utils import timezone
 from campaign import queue
 from campaign.gm.access import Clock, User, audit_write, gm_check, open_check
 from campaign.models import Turn
+from rules.engine.messages import Message
 
 
 def turn_process_request(*, by: User, turn: Turn, now: Clock = timezone.now) -> None:
@@ -18,7 +19,7 @@ def turn_process_request(*, by: User, turn: Turn, now: Clock = timezone.now) -> 
     gm_check(by=by, campaign=turn.campaign)
     open_check(turn)
     with transaction.atomic():
-        audit_write(by, turn.campaign, "process", f"turn {turn.number} queued for processing", "", now)
+        audit_write(by, turn.campaign, "process", Message("audit.queued", {"number": turn.number}), "", now)
         queue.turn_queue(turn_id=turn.pk)
 
 
@@ -28,5 +29,7 @@ def turn_retry_request(*, by: User, turn: Turn, now: Clock = timezone.now) -> bo
     with transaction.atomic():
         retried = queue.turn_retry(turn_id=turn.pk)
         if retried:
-            audit_write(by, turn.campaign, "process", f"turn {turn.number} retried after a failure", "", now)
+            audit_write(
+                by, turn.campaign, "process", Message("audit.retried", {"number": turn.number}), "", now
+            )
     return retried

@@ -6,8 +6,9 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
-from campaign.gm.access import Clock, GMInputError, User, audit_write, gm_check, same_campaign
+from campaign.gm.access import Clock, User, audit_write, gm_check, same_campaign
 from campaign.models import Campaign, Membership, Nation, Region, Stack
+from rules.engine.messages import InputError, Message
 
 
 def roster_change(
@@ -25,11 +26,11 @@ def roster_change(
     gm_check(by=by, campaign=campaign)
     same_campaign(campaign, region=region, nation=nation)
     if unit_type not in campaign.ruleset().unit_types:
-        raise GMInputError("unit_type", f"unknown unit type {unit_type!r}")
+        raise InputError.of("unit_type", "unknown_unit_type", unit_type=unit_type)
     if count < 0:
-        raise GMInputError("count", "a count cannot be negative")
+        raise InputError.of("count", "count_negative")
     if not reason.strip():
-        raise GMInputError("reason", "say why: the players will ask")
+        raise InputError.of("reason", "reason_required")
     with transaction.atomic():
         stack, created = Stack.objects.select_for_update().get_or_create(
             region=region, nation=nation, unit_type=unit_type, defaults={"count": count}
@@ -42,7 +43,16 @@ def roster_change(
             by,
             campaign,
             "roster",
-            f"{unit_type} of {nation.code} in {region.code}: {before} → {count}",
+            Message(
+                "audit.roster",
+                {
+                    "unit_type": unit_type,
+                    "nation": nation.code,
+                    "region": region.code,
+                    "before": before,
+                    "count": count,
+                },
+            ),
             reason,
             now,
         )
@@ -55,12 +65,13 @@ def nation_assign(
     """Make `user` the player of `nation`, in place of its players; this ends its civil disorder."""
     gm_check(by=by, campaign=campaign)
     if nation.campaign_id != campaign.pk:
-        raise GMInputError("nation", f"{nation.code} is not in this campaign")
+        raise InputError.of("nation", "not_in_campaign", code=nation.code)
     with transaction.atomic():
         other = Membership.objects.filter(campaign=campaign, user=user).exclude(nation=nation).first()
         if other is not None:
-            role = "runs" if other.role == Membership.Role.GM else f"plays {other.nation.code} in"
-            raise GMInputError("user", f"{user} already {role} this campaign")
+            if other.role == Membership.Role.GM:
+                raise InputError.of("user", "user_runs", user=str(user))
+            raise InputError.of("user", "user_plays", user=str(user), nation=other.nation.code)
         before = list(
             Membership.objects.filter(nation=nation)
             .exclude(user=user)
@@ -72,6 +83,9 @@ def nation_assign(
         )
         Nation.objects.filter(pk=nation.pk).update(civil_disorder=False, turns_missed_in_row=0)
         nation.civil_disorder, nation.turns_missed_in_row = False, 0
-        summary = f"{nation.code}: played by {user}" + (f" in place of {', '.join(before)}" if before else "")
+        summary = Message(
+            "audit.assigned_instead" if before else "audit.assigned",
+            {"nation": nation.code, "user": str(user), "before": ", ".join(before)},
+        )
         audit_write(by, campaign, "roster", summary, "", now)
     return membership

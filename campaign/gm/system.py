@@ -5,8 +5,9 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
-from campaign.gm.access import Clock, GMInputError, User, audit_write, gm_check, open_check
+from campaign.gm.access import Clock, User, audit_write, gm_check, open_check
 from campaign.models import Campaign, Stack, Turn
+from rules.engine.messages import InputError, Message
 from rules.engine.ruleset import RulesetError, ruleset_build
 from rules.engine.systems import system_names
 
@@ -24,22 +25,21 @@ def battle_system_set(
     if turn is not None:
         open_check(turn)
     if name not in system_names():
-        raise GMInputError("battle_system", f"battle system {name} is not available")
+        raise InputError.of("battle_system", "system.unavailable", name=name)
     try:
         ruleset = ruleset_build({**(campaign.ruleset_overrides or {}), "battle_system": name})
     except RulesetError as error:
-        raise GMInputError("battle_system", f"the campaign's ruleset does not fit {name}: {error}") from None
+        raise InputError.of("battle_system", "system_ruleset_misfit", name=name, error=str(error)) from None
     on_map = set(Stack.objects.filter(nation__campaign=campaign).values_list("unit_type", flat=True))
     unknown = sorted(on_map - set(ruleset.unit_types))
     if unknown:
-        raise GMInputError(
-            "battle_system", f"{name} has no unit type {', '.join(unknown)}, which the map has"
-        )
+        raise InputError.of("battle_system", "system_unit_types_missing", name=name, types=", ".join(unknown))
     if name == campaign.battle_system:
         return campaign
     with transaction.atomic():
         before = campaign.battle_system
         campaign.battle_system = name
         campaign.save(update_fields=["battle_system"])
-        audit_write(by, campaign, "battle_system", f"battle system: {before} → {name}", reason, now)
+        summary = Message("audit.battle_system", {"before": before, "name": name})
+        audit_write(by, campaign, "battle_system", summary, reason, now)
     return campaign

@@ -44,9 +44,9 @@ from campaign.lifecycle import language_of, time_zone_of
 from campaign.models import Campaign, InboundMail, Membership, Turn
 from campaign.selectors import turn_current
 from frontend.mail.turns import mail_send, site_url
-from frontend.terms import order_words, phrase
+from frontend.terms import said
 from orders.models import Order
-from orders.services import OrderDraft, OrderError, order_delete, order_submit
+from orders.services import OrderDraft, OrderError, order_delete, order_describe, order_submit
 from rules.engine import OrderKind
 
 logger = logging.getLogger(__name__)
@@ -352,7 +352,7 @@ def _orders_enter(
                     try:
                         order_delete(user=user, order=order, now=now)
                     except OrderError as error:
-                        errors.append(_("delete all: %(error)s") % {"error": phrase(error.message)})
+                        errors.append(_("delete all: %(error)s") % {"error": said(error.message)})
                         raise _Refused from error
             for item in parsed.orders:
                 try:
@@ -360,11 +360,10 @@ def _orders_enter(
                         order_submit(user=user, turn=turn, draft=item.draft, now=now)
                 except OrderError as error:
                     if error.field in WHOLE_MAIL:
-                        errors = [phrase(error.message)]  # the same for every line: say it once
+                        errors = [said(error.message)]  # the same for every line: say it once
                         break
                     errors.append(
-                        _("line %(number)s: %(error)s")
-                        % {"number": item.line, "error": phrase(error.message)}
+                        _("line %(number)s: %(error)s") % {"number": item.line, "error": said(error.message)}
                     )
             if errors:
                 raise _Refused
@@ -375,13 +374,7 @@ def _orders_enter(
 
 def _standing(*, turn: Turn, membership: Membership, user: AbstractBaseUser) -> str:
     orders = Order.objects.filter(turn=turn, nation=membership.nation).select_related("origin", "target")
-    lines = [
-        f"  {n}. "
-        + order_words(
-            kind=o.kind, origin=o.origin.code, target=o.target.code if o.target_id else None, units=o.units
-        )
-        for n, o in enumerate(orders.order_by("sequence"), start=1)
-    ]
+    lines = [f"  {n}. " + said(order_describe(o)) for n, o in enumerate(orders.order_by("sequence"), start=1)]
     with timezone.override(time_zone_of(user=user)):
         due = timezone.localtime(turn.deadline)
         # The reader's words: "Thursday 05 November 2026, 12:00"; "torstai 5. marraskuuta 2026 klo 12.00"

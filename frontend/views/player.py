@@ -18,11 +18,12 @@ from frontend.forms import OrderForm, order_initial
 from frontend.map_svg import map_svg
 from frontend.map_table import map_table_rows
 from frontend.selectors import MapData, adjacency_of, map_load, own_stacks, reach_of
-from frontend.terms import order_words
+from frontend.terms import said
 from frontend.views.common import topbar, viewer_for
 from orders.models import Order
 from orders.selectors import orders_of
-from orders.services import OrderError, order_change, order_delete, order_submit
+from orders.services import OrderError, order_change, order_delete, order_describe, order_submit
+from rules.engine.validation import units_left
 
 
 @login_required
@@ -97,7 +98,7 @@ def order_remove(request: HttpRequest, slug: str, order_id: int) -> HttpResponse
     try:
         order_delete(user=request.user, order=order)
     except OrderError as error:
-        messages.error(request, _("The order was not deleted: %(why)s.") % {"why": error.message})
+        messages.error(request, _("The order was not deleted: %(why)s.") % {"why": said(error.message)})
     else:
         messages.success(
             request,
@@ -130,9 +131,8 @@ def _refusal(what: str, form: OrderForm) -> str:
 
 
 def _describe(order: Order) -> str:
-    """The order in the reader's language: "6 JV attack K7 from V3" (as orders.services.order_describe)."""
-    target = order.target.code if order.target_id else None
-    return order_words(kind=order.kind, origin=order.origin.code, target=target, units=order.units)
+    """The order in the reader's language: "6 JV attack K7 from V3"."""
+    return said(order_describe(order))
 
 
 def _open_turn(viewer: Viewer):
@@ -173,13 +173,16 @@ def _order_entry(
     id_of = {r["code"]: r["id"] for r in regions}
     name_of = {r["code"]: r["name"] for r in regions}
     stacks = own_stacks(nation=viewer.nation)
-    left = {code_of[rid]: dict(units) for rid, units in stacks.items()}
+    # What each origin has left after the nation's other orders (the one being edited left out), counted
+    # as order entry counts it: holds and stand-downs take nothing.
+    out_of: dict[str, list[tuple[str, dict[str, int]]]] = {}
     for o in orders:
-        if editing is not None and o["id"] == editing.pk:
-            continue
-        for unit_type, count in o["units"].items():
-            pool = left.setdefault(o["origin"], {})
-            pool[unit_type] = pool.get(unit_type, 0) - count
+        if editing is None or o["id"] != editing.pk:
+            out_of.setdefault(o["origin"], []).append((o["kind"], o["units"]))
+    here = {code_of[rid]: units for rid, units in stacks.items()}
+    left = {
+        code: units_left(here.get(code, {}), out_of.get(code, ())) for code in here.keys() | out_of.keys()
+    }
     steps = max([1, *ruleset.ranges.values()])
     reach = reach_of(neighbours=adjacency_of(campaign_id=campaign.pk), origins=set(stacks), steps=steps)
     origin_codes = sorted(code_of[rid] for rid in stacks)

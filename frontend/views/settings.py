@@ -13,6 +13,7 @@ from campaign.gm.access import GMInputError
 from campaign.lifecycle import time_zone_of, time_zone_set
 from campaign.middleware import time_zone_remember
 from frontend.gm_forms import TimeZoneForm
+from frontend.terms import said
 
 
 @login_required
@@ -26,7 +27,7 @@ def settings_page(request: HttpRequest) -> HttpResponse:
             try:
                 time_zone_set(user=request.user, time_zone=form.cleaned_data["time_zone"])
             except GMInputError as error:
-                form.add_error("time_zone", error.message)
+                form.add_error("time_zone", said(error.message))
             else:
                 # The session carries the zone to every page (campaign.middleware), so it changes there too.
                 name = time_zone_remember(request=request, user=request.user)

@@ -12,6 +12,8 @@ from dataclasses import asdict, dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from .messages import Message
+
 
 class Terrain(StrEnum):
     OPEN = "open"
@@ -102,8 +104,13 @@ class TurnInput:
 class RejectedOrder:
     index: int  # position in TurnInput.orders
     order: Order
-    reason: str
+    message: Message  # why, as a code with parameters (validation.py registers the texts)
     field: str = ""  # the part of the order at fault: nation, kind, origin, target or units
+
+    @property
+    def reason(self) -> str:
+        """Why, in English: for logs and the case runner."""
+        return str(self.message)
 
 
 @dataclass(frozen=True)
@@ -149,7 +156,13 @@ class TurnResult:
         data = asdict(self)
         data["owners"] = dict(self.owners)
         data["rejected_orders"] = [
-            {"index": r.index, "order": _order_dict(r.order), "reason": r.reason, "field": r.field}
+            {
+                "index": r.index,
+                "order": _order_dict(r.order),
+                "reason": r.reason,
+                "message": r.message.to_dict(),
+                "field": r.field,
+            }
             for r in self.rejected_orders
         ]
         return data

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
+from .graph import within
 from .ruleset import Ruleset
 from .state import RelationKind, Terrain, TurnInput, Weather
 
@@ -48,18 +48,7 @@ class World:
         key = (code, radius)
         found = self._within.get(key)
         if found is None:
-            found = {code: 0}
-            frontier = deque([code])
-            while frontier:
-                here = frontier.popleft()
-                distance = found[here]
-                if distance == radius:
-                    continue
-                for neighbour in self.adjacency[here]:
-                    if neighbour not in found:
-                        found[neighbour] = distance + 1
-                        frontier.append(neighbour)
-            self._within[key] = found
+            found = self._within[key] = within(self.adjacency, code, radius)
         return found
 
     def nation_order(self, nations: Iterable[str]) -> list[str]:

@@ -38,57 +38,70 @@ def test_it_saves_an_order_and_says_what_was_saved(api, demo) -> None:
 
 
 @pytest.mark.parametrize(
-    ("body", "field", "message"),
+    ("body", "field", "code", "message"),
     [
         (
             {"kind": "attack", "origin": "N5", "target": "K1", "units": {"JV": 2}},
             "target",
+            "not_adjacent",
             "K1 is not adjacent to N5",
         ),
         (
             {"kind": "attack", "origin": "N4", "target": "W2", "units": {"JV": 2}},
             "target",
+            "allied",
             "NOR is allied with WES",
         ),
         (
             {"kind": "attack", "origin": "N5", "target": "M2", "units": {"JV": 5}},
             "units",
+            "units_short",
             "only 4 JV left in N5, not 5",
         ),
         (
             {"kind": "attack", "origin": "ZZ9", "target": "M2", "units": {"JV": 2}},
             "origin",
+            "unknown_region",
             "unknown region 'ZZ9'",
         ),
         (
             {"kind": "attack", "origin": "N5", "target": "ZZ9", "units": {"JV": 2}},
             "target",
+            "unknown_region",
             "unknown region 'ZZ9'",
         ),
-        ({"kind": "attack", "origin": "N5", "units": {"JV": 2}}, "target", "choose a target region"),
+        (
+            {"kind": "attack", "origin": "N5", "units": {"JV": 2}},
+            "target",
+            "choose_target",
+            "choose a target region",
+        ),
         (
             {"kind": "attack", "origin": "K1", "target": "M1", "units": {"JV": 2}},
             "origin",
+            "origin_not_held",
             "K1 is not held by NOR",
         ),
         (
             {"kind": "retreat", "origin": "N5", "target": "M2", "units": {"JV": 2}},
             "kind",
+            "unknown_order_kind_of",
             "unknown kind of order 'retreat': one of hold, move, rebase, attack, stand_down",
         ),
         (
             {"kind": "hold", "origin": "N5", "target": "M2", "units": {"JV": 2}},
             "target",
+            "no_target_allowed",
             "a hold order has no target",
         ),
     ],
 )
-def test_it_answers_400_with_the_rules_message_for_the_field_at_fault(
-    api, demo, body, field, message
+def test_it_answers_400_with_the_rules_code_and_message_for_the_field_at_fault(
+    api, demo, body, field, code, message
 ) -> None:
     response = post(api, body)
 
-    assert (response.status_code, response.json()) == (400, {field: [message]})
+    assert (response.status_code, response.json()) == (400, {field: [{"code": code, "message": message}]})
     assert not Order.objects.exists()
 
 
@@ -175,7 +188,9 @@ def test_a_refused_change_leaves_the_order_as_it_was(api, demo) -> None:
     wrong_type = api.put(first["url"], {"kind": "attack", "origin": "N5", "units": "3 JV"}, format="json")
 
     assert starving.status_code == 400
-    assert starving.json()["units"][0].startswith("this would leave your order #2 invalid: only 1 JV left")
+    assert starving.json()["units"][0]["message"].startswith(
+        "this would leave your order #2 invalid: only 1 JV left"
+    )
     assert (wrong_type.status_code, set(wrong_type.json())) == (400, {"units"})
     assert Order.objects.get(pk=first["id"]).units == {"JV": 2}
 
@@ -193,7 +208,7 @@ def test_it_refuses_orders_once_the_turn_is_closed(api, demo) -> None:
     for response in refused:
         assert (response.status_code, response.json()) == (
             400,
-            {"turn": ["turn 1 is processing: orders are closed"]},
+            {"turn": [{"code": "orders_closed", "message": "turn 1 is processing: orders are closed"}]},
         )
     assert Order.objects.get().units == {"JV": 2}
 

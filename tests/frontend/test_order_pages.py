@@ -73,6 +73,25 @@ def test_it_offers_only_the_origins_with_units_and_targets_in_reach(as_player, t
     assert form.fields["units_IV"].widget.attrs["max"] == "0"
 
 
+def test_a_hold_takes_no_units_from_the_form_or_the_roster(as_player, turn1):
+    """Holds take nothing (§2.1): after `hold N5: JV 4` the form still offers the 4 JV for an attack, as
+    order entry accepts it, and the roster counts them as free."""
+    as_player.post(CREATE, {"origin": "N5", "kind": "hold", "units_JV": "4"})
+    response = as_player.get(CAMPAIGN + "?origin=N5")
+    assert response.context["form"].fields["units_JV"].widget.attrs["max"] == "4"
+    [n5] = [row for row in response.context["roster"]["rows"] if row["code"] == "N5"]
+    assert n5["cells"][0] == {"count": 4, "free": 4}
+
+    attack = as_player.post(
+        CREATE, {"origin": "N5", "kind": "attack", "target": "M2", "units_JV": "4"}, follow=True
+    )
+    assert _messages(attack) == ["Order saved: 4 JV attack M2 from N5."]
+    response = as_player.get(CAMPAIGN + "?origin=N5")
+    assert response.context["form"].fields["units_JV"].widget.attrs["max"] == "0", "the attack took them"
+    [n5] = [row for row in response.context["roster"]["rows"] if row["code"] == "N5"]
+    assert n5["cells"][0] == {"count": 4, "free": 0}
+
+
 def test_it_changes_an_order_in_place_and_says_from_what_to_what(as_player, turn1):
     as_player.post(CREATE, {"origin": "N5", "kind": "attack", "target": "M2", "units_JV": "4"})
     order = Order.objects.get(turn=turn1)

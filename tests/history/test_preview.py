@@ -49,9 +49,9 @@ def test_it_says_the_orders_changed_when_an_order_came_after_the_preview(demo, g
 
     outcome = turn_publish(turn_id=busy_turn1.pk, by=gm)
 
-    assert outcome.changes == ["orders changed since the preview"]
+    assert [str(c) for c in outcome.changes] == ["orders changed since the preview"]
     assert outcome.matched is False
-    assert any(line.startswith("M1") for line in outcome.diff.lines), outcome.diff.lines
+    assert any(str(line).startswith("M1") for line in outcome.diff.lines), outcome.diff.lines
     busy_turn1.refresh_from_db()
     assert busy_turn1.result != preview.result
     preview.refresh_from_db()

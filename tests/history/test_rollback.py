@@ -106,7 +106,7 @@ def test_it_shows_what_a_correction_changed_when_the_turn_is_processed_again(
         "EST",
     )
     assert diff.owners == [], "EST held E4 either way"
-    assert diff.lines == [
+    assert [str(line) for line in diff.lines] == [
         "E4 (normal): won by nobody, now by EST; "
         "losses EST 2 JV 1 PA 1 TY, SUD 2 JV 1 PA → EST 1 JV 1 PA, SUD 3 JV 2 PA",
         "E4: JV of EST 1 → 2",

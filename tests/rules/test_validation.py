@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rules.cases import case_parse
 from rules.engine import Order, orders_check
+from rules.engine.validation import CONSUMING, units_left
 
 MAP = {
     "nations": ["RED", "BLUE", "GREEN"],
@@ -134,3 +137,42 @@ def test_each_rejection_names_the_part_of_the_order_at_fault() -> None:
     fields = [r.field for r in orders_check(case.turn, case.ruleset, orders)]
 
     assert fields == ["origin", "kind", "units", "target", "nation"]
+
+
+# Orders of RED out of A that the rules allow but for their counts: kind, unit type, target.
+COUNTED = [
+    ("attack", "JV", "B"),
+    ("move", "JV", "D"),
+    ("move", "PA", "D"),
+    ("rebase", "IV", "E"),
+    ("hold", "JV", None),
+    ("hold", "IV", None),
+    ("stand_down", "TY", None),
+    ("stand_down", "IV", None),
+]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(COUNTED), st.integers(1, 5)), max_size=8))
+def test_an_order_is_accepted_exactly_when_units_left_has_its_units(drawn) -> None:
+    """The one count of "units left after the nation's other orders" (units_left, which the order form and
+    the roster show) is the count validation judges by: holds and stand-downs take nothing."""
+    orders = [order(kind, {unit_type: n}, target=target) for (kind, unit_type, target), n in drawn]
+    start = MAP["units"]["A"]["RED"]
+    found = reasons(*orders)
+
+    accepted: list[tuple[str, dict]] = []
+    for o, reason in zip(orders, found, strict=True):
+        [(unit_type, count)] = o.units.items()
+        left = units_left(start, accepted) if o.kind in CONSUMING else start
+        assert (reason is None) == (count <= left[unit_type]), (o, reason, left)
+        if reason is None:
+            accepted.append((o.kind, o.units))
+    assert min(units_left(start, accepted).values()) >= 0
+
+
+def test_units_left_takes_what_moves_rebases_and_attacks_name_and_nothing_for_holds() -> None:
+    here = {"JV": 4, "IV": 2}
+    orders = [("hold", {"JV": 4}), ("attack", {"JV": 3}), ("stand_down", {"IV": 2}), ("rebase", {"IV": 1})]
+    assert units_left(here, orders) == {"JV": 1, "IV": 1}
+    assert units_left(here, [("attack", {"PA": 1})]) == {"JV": 4, "IV": 2, "PA": -1}, "more than there is"

@@ -35,7 +35,9 @@ from frontend.gm_forms import (
 )
 from frontend.gm_selectors import nation_by_code, nations_list, region_by_code, turn_last_resolved
 from frontend.selectors import gm_dashboard_load
+from frontend.terms import said as say
 from frontend.views.common import gm_for, topbar
+from rules.engine.messages import InputError
 from rules.engine.systems import system_names
 
 
@@ -116,7 +118,7 @@ def gm_post(
             said = form_class_ok(viewer, turn, form.cleaned_data)
         except GMInputError as error:
             field = error.field if error.field in form.fields else None
-            form.add_error(field, error.message)
+            form.add_error(field, say(error.message))
         else:
             messages.success(request, said)
             return redirect(reverse("frontend:gm", args=[slug]) + f"#{which}")
@@ -132,7 +134,7 @@ def utc(moment: datetime) -> str:
 def region_of(viewer: Viewer, code: str) -> Region:
     region = region_by_code(campaign=viewer.campaign, code=code)
     if region is None:
-        raise GMInputError("region", _("unknown region %(code)r") % {"code": code})
+        raise InputError.of("region", "unknown_region", region=code)
     return region
 
 

@@ -8,9 +8,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from campaign.gm import inputs
-from campaign.gm.access import GMInputError
 from frontend.terms import word
 from frontend.views.gm.dashboard import gm_post, nation_of, region_of
+from rules.engine.messages import InputError
 
 
 @login_required
@@ -39,7 +39,7 @@ def weather_post(request: HttpRequest, slug: str) -> HttpResponse:
 def modifier_post(request: HttpRequest, slug: str) -> HttpResponse:
     def apply(viewer, turn, data):
         if turn is None:
-            raise GMInputError("region", "there is no open turn")
+            raise InputError.of("region", "no_open_turn")
         region, nation = region_of(viewer, data["region"]), nation_of(viewer, data["nation"])
         inputs.gm_modifier_set(
             by=request.user,

@@ -18,6 +18,7 @@ from campaign.gm.access import GMInputError
 from campaign.models import Turn
 from campaign.selectors import Viewer, turn_current
 from frontend.gm_selectors import report_counts, turn_by_number
+from frontend.terms import said as say
 from frontend.terms import word
 from frontend.views.common import gm_for
 
@@ -41,7 +42,7 @@ def process_post(request: HttpRequest, slug: str) -> HttpResponse:
         try:
             processing.turn_process_request(by=request.user, turn=turn)
         except GMInputError as error:
-            messages.error(request, _("Not queued: %(error)s.") % {"error": error.message})
+            messages.error(request, _("Not queued: %(error)s.") % {"error": say(error.message)})
             return redirect("frontend:gm", slug=slug)
         messages.success(
             request,

@@ -21,6 +21,7 @@ from campaign.selectors import Viewer, regions_changed_hands, turn_current
 from frontend.gm_forms import RollbackForm
 from frontend.gm_selectors import nation_names, report_rows
 from frontend.reports import battle_card, card_anchor
+from frontend.terms import said as say
 from frontend.terms import word
 from frontend.views.common import gm_for, topbar
 from frontend.views.gm.dashboard import utc
@@ -78,7 +79,7 @@ def preview_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         try:
             preview = history.turn_preview(turn_id=turn.pk, by=request.user)
         except GMInputError as error:
-            messages.error(request, _("No preview: %(error)s.") % {"error": error.message})
+            messages.error(request, _("No preview: %(error)s.") % {"error": say(error.message)})
             return redirect(reverse("frontend:gm", args=[slug]) + "#result")
         count = len(preview.result.get("battles") or [])
         said = ngettext(
@@ -114,7 +115,7 @@ def publish_post(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     try:
         outcome = history.turn_publish(turn_id=turn.pk, by=request.user)
     except GMInputError as error:
-        messages.error(request, _("Not published: %(error)s") % {"error": error.message})
+        messages.error(request, _("Not published: %(error)s") % {"error": say(error.message)})
         return redirect("frontend:gm_turn", slug=slug, number=number)
     if outcome.matched is None:
         said = _("Turn %(number)s published; there was no preview to compare it with.")
@@ -141,7 +142,7 @@ def rollback_post(request: HttpRequest, slug: str, number: int) -> HttpResponse:
                 reason=form.cleaned_data["reason"],
             )
         except GMInputError as error:
-            form.add_error(error.field if error.field in form.fields else None, error.message)
+            form.add_error(error.field if error.field in form.fields else None, say(error.message))
         else:
             messages.success(
                 request,

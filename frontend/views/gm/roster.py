@@ -8,9 +8,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from campaign.gm import roster
-from campaign.gm.access import GMInputError
 from frontend.gm_selectors import user_by_name
 from frontend.views.gm.dashboard import gm_post, nation_of, region_of
+from rules.engine.messages import InputError
 
 
 @login_required
@@ -43,7 +43,7 @@ def assign_post(request: HttpRequest, slug: str) -> HttpResponse:
         nation = nation_of(viewer, data["nation"])
         user = user_by_name(username=data["user"].strip())
         if user is None:
-            raise GMInputError("user", _("no user is called %(name)s") % {"name": data["user"].strip()})
+            raise InputError.of("user", "no_such_user", name=data["user"].strip())
         roster.nation_assign(campaign=viewer.campaign, nation=nation, user=user, by=request.user)
         return _("%(user)s now plays %(nation)s; it takes orders again.") % {
             "user": user.get_username(),

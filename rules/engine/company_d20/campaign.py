@@ -89,6 +89,6 @@ def distances(adjacency: Mapping[str, set[str]], start: str) -> dict[str, int]:
 
 
 def map_problems(regions: Iterable[str]) -> list[Problem]:
-    """A company campaign's map: no region may be `gm` or contain `|`, so no two dice streams share a string
-    (§8.1, `region_id_invalid`)."""
+    """A company campaign's map: no region may be `gm` or contain `|`, so no two dice streams share a
+    string (§8.1, `region_id_invalid`)."""
     return [Problem("region_id_invalid", region) for region in regions if not region_id_valid(region)]

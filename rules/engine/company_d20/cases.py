@@ -14,10 +14,11 @@ from pathlib import Path
 from typing import Any
 
 from rules.engine.ruleset import RulesetError, ruleset_merge
+from rules.engine.seam import DiceError, ScriptedDice
 
 from . import kasarmi, kp
 from .campaign import CampaignState, Region
-from .dice import Recorder, Script, ScriptError, stream_seed
+from .dice import Recorder, stream_seed
 from .fire import scatter
 from .kasarmi import Company
 from .log import FUNCTIONS, inputs_resolve
@@ -53,17 +54,17 @@ def case_check(data: Mapping[str, Any], path: Path) -> str | None:
             ruleset = company_ruleset_build(ruleset_merge(base, call.get("ruleset") or {}))
         except RulesetError as error:
             raise CaseFileError(f"{where}.ruleset: {error}") from None
-        dice = stream if stream is not None else Script(call.get("rolls") or [])
+        dice = stream if stream is not None else ScriptedDice(call.get("rolls") or [])
         recorder = Recorder(dice)
         try:
             output = runner.run(call, ruleset, recorder, where)
-        except ScriptError as error:
+        except DiceError as error:
             return f"{where}: {error}"
         except Refused as refused:
             output = {"error": refused.problem.code, "error_ref": refused.problem.ref}
         output = {**output, "drawn": [value for _, value in recorder.dice]}
-        if isinstance(dice, Script) and dice.left():
-            return f"{where}: {len(dice.left())} rolls left over: {dice.left()}"
+        if isinstance(dice, ScriptedDice) and dice.left():
+            return f"{where}: {dice.left()} rolls left over: {dice.rolls[dice.used :]}"
         mismatch = _compare(call.get("expect") or {}, output, where)
         if mismatch:
             return mismatch

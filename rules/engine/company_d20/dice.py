@@ -1,29 +1,24 @@
 """Dice sources and the parts every roll shares (COMPANY.md §8.1, §8.3, §8.4): streams and their seeds, the
-d20
-draw, advantage and disadvantage sources, modifiers.
+d20 draw, advantage and disadvantage sources, modifiers.
 
 A dice source is anything with `randint(low, high)`; a die of M sides is `randint(1, M)`. In production it
-is a
-`random.Random` seeded per stream (`stream_seed`); the case runner and the tests script it.
+is a `random.Random` seeded per stream (`stream_seed`); the case runner and the tests script it.
 """
 
 from __future__ import annotations
 
 import hashlib
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 from rules.engine.messages import Message, gettext_noop, messages_register
+from rules.engine.seam import DiceSource
 
 from .expressions import Expression, expression_parse
 from .problems import PREFIX, refuse, whole
 from .ruleset import CompanyRuleset
-
-
-class DiceSource(Protocol):
-    def randint(self, low: int, high: int) -> int: ...
 
 
 def stream_seed(text: str) -> int:
@@ -67,30 +62,6 @@ class Recorder:
 
     def die(self, sides: int) -> int:
         return self.randint(1, sides)
-
-
-class ScriptError(ValueError):
-    """A scripted die that does not fit, or a script that ran out."""
-
-
-class Script:
-    """Dice given in advance: the k-th die drawn is `rolls[k]`; it must fit the die (1 … sides)."""
-
-    def __init__(self, rolls: Sequence[int]) -> None:
-        self.rolls = list(rolls)
-        self.used = 0
-
-    def randint(self, low: int, high: int) -> int:
-        if self.used >= len(self.rolls):
-            raise ScriptError(f"a d{high} was drawn after the {len(self.rolls)} given rolls ran out")
-        value = self.rolls[self.used]
-        if not whole(value) or not low <= value <= high:
-            raise ScriptError(f"roll {self.used} is {value!r}, which a d{high} cannot show")
-        self.used += 1
-        return value
-
-    def left(self) -> list[int]:
-        return self.rolls[self.used :]
 
 
 def expression_of(text: Any) -> Expression:

@@ -1,8 +1,8 @@
 """The roster events of a turn (COMPANY.md §7.7): what the server appends to its audit trail, in order.
 
 Each event is a mapping {kind, nation, unit, battle, before, after, tp_delta, cause}; the shell adds the
-sequence number, campaign, turn, actor (`engine`) and time. Replaying a nation's events from an empty roster
-gives its roster and balance (the Kasarmi actions return their own events, `kasarmi.Done.events`).
+sequence number, campaign, turn, actor (`engine`) and time. Replaying a nation's events from an empty
+roster gives its roster and balance (the Kasarmi actions return their own events, `kasarmi.Done.events`).
 """
 
 from __future__ import annotations
@@ -41,13 +41,20 @@ def event(
     }
 
 
-def final_events(battle: Battle, final: Final, ruleset: CompanyRuleset) -> list[dict[str, Any]]:
-    """§5.5 steps 5-7 for one battle: TK lost, XP, TT, slots opened, destroyed, promotions, states, TP."""
+def final_events(
+    battle: Battle,
+    final: Final,
+    ruleset: CompanyRuleset,
+    before: Mapping[int, Unit],
+    after: Mapping[int, Unit],
+) -> list[dict[str, Any]]:
+    """§5.5 steps 5-7 for one battle, as applied to the records (`before` and `after` completion's step 1):
+    TK lost, XP, TT raised, slots opened, destroyed, promotions, states, TP."""
     events = []
     for unit in battle.snapshot_order():
-        for kind, before, after, cause in _unit_changes(unit, final, ruleset):
+        for kind, old, new, cause in _unit_changes(before[unit.id], after[unit.id], final, ruleset):
             events.append(
-                event(kind, unit.nation, unit.id, battle=battle.key, before=before, after=after, cause=cause)
+                event(kind, unit.nation, unit.id, battle=battle.key, before=old, after=new, cause=cause)
             )
     for nation, gain in final.tp.items():
         events.append(event("tp_awarded", nation, battle=battle.key, tp_delta=gain))
@@ -55,9 +62,8 @@ def final_events(battle: Battle, final: Final, ruleset: CompanyRuleset) -> list[
 
 
 def _unit_changes(
-    unit: Unit, final: Final, ruleset: CompanyRuleset
+    unit: Unit, after: Unit, final: Final, ruleset: CompanyRuleset
 ) -> list[tuple[str, Any, Any, str | None]]:
-    after = final.units[unit.id]
     changes: list[tuple[str, Any, Any, str | None]] = []
     if unit.tk != after.tk:
         changes.append(("tk_lost", unit.tk, after.tk, None))
@@ -72,14 +78,11 @@ def _unit_changes(
     if slots_after > slots_before:
         changes.append(("veteran_slot_opened", slots_before, slots_after, None))
     if (after.role, after.group) != (unit.role, unit.group):
-        changes.append(
-            (
-                "role_changed",
-                {"role": unit.role, "group": unit.group},
-                {"role": after.role, "group": after.group},
-                "field_promotion",
-            )
+        before_role, after_role = (
+            {"role": unit.role, "group": unit.group},
+            {"role": after.role, "group": after.group},
         )
+        changes.append(("role_changed", before_role, after_role, "field_promotion"))
     if unit.id in final.states:
         changes.append(("state_recorded", None, list(final.states[unit.id]), None))
     return changes

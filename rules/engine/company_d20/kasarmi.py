@@ -1,6 +1,6 @@
-"""Between battles: the Kasarmi (COMPANY.md §7). Each action is a pure function of one nation's `Company` and
-returns `Done` (the new company, the unit acted on, the roster events to log) or the `Problem` that refuses
-it.
+"""Between battles: the Kasarmi (COMPANY.md §7). Each action is a pure function of one nation's `Company`
+and returns `Done` (the new company, the unit acted on, the roster events to log) or the `Problem` that
+refuses it.
 
 Checks run in the order of the spec; §7.2-7.5 are refused with `not_orders_phase` outside the orders phase,
 before anything else, the GM's too. GM edits (§7.6) are not bound by the phase and each needs a reason.
@@ -14,12 +14,19 @@ from math import ceil
 from typing import Any
 
 from .events import event
-from .expressions import expression_parse
 from .problems import Problem, whole
-from .roster import ACTIVE, DESTROYED, UNIT_FIELDS, Unit, unit_create, unit_free_slots, veteran_slots
-from .ruleset import ROLES, CompanyRuleset
-
-NAME_LIMIT = 40
+from .roster import (
+    ACTIVE,
+    DESTROYED,
+    NAME_LIMIT,
+    UNIT_FIELDS,
+    Unit,
+    record_fault,
+    unit_create,
+    unit_free_slots,
+    veteran_slots,
+)
+from .ruleset import CompanyRuleset
 
 
 @dataclass(frozen=True)
@@ -302,21 +309,9 @@ def _edit_problem(company: Company, unit: Unit, ruleset: CompanyRuleset) -> Prob
     def invalid(key: str, why: str) -> Problem:
         return Problem("edit_invalid", key, {"reason": why})
 
-    for key in ("group", "tk_max", "tk", "m", "k", "xp", "l", "s", "h"):
-        if not whole(getattr(unit, key)):
-            return invalid(key, "a whole number")
-    if unit.type not in ruleset.catalogue:
-        return invalid("type", "not in the catalogue")
-    if unit.tk_max < 1 or not 1 <= unit.tk <= unit.tk_max:
-        return invalid("tk", "an active unit has 1 to tk_max TK")
-    if unit.xp < 0 or unit.group < 0:
-        return invalid("xp" if unit.xp < 0 else "group", "cannot be negative")
-    if expression_parse(unit.ti) is None:
-        return invalid("ti", "a dice expression")
-    if not all(a in ruleset.abilities for a in unit.abilities) or len(set(unit.abilities)) != len(
-        unit.abilities
-    ):
-        return invalid("abilities", "known abilities, each once")
+    fault = record_fault(unit, ruleset)
+    if fault:
+        return invalid(*fault)
     if unit.region not in company.owned:
         return invalid("region", "a region the nation owns")
     name = _name_problem(company, unit.name, except_id=unit.id)
@@ -324,8 +319,6 @@ def _edit_problem(company: Company, unit: Unit, ruleset: CompanyRuleset) -> Prob
         return invalid("name", name.code)
     if company.style != "company":
         return invalid("role", "a battle-groups nation uses no roles") if unit.role is not None else None
-    if unit.role is not None and unit.role not in ROLES:
-        return invalid("role", "company_commander, platoon_leader or none")
     if (unit.role == "company_commander") != (unit.group == 0) and unit.role is not None:
         return invalid("group", "the commander stands in group 0, a platoon leader in a platoon")
     for other in company.active():
@@ -340,22 +333,30 @@ def _edit_problem(company: Company, unit: Unit, ruleset: CompanyRuleset) -> Prob
 
 
 def gm_restore(
-    company: Company, ruleset: CompanyRuleset, *, unit: Any = None, tk: Any = None, reason: Any = None
+    company: Company,
+    ruleset: CompanyRuleset,
+    *,
+    unit: Any = None,
+    tk: Any = None,
+    region: Any = None,
+    reason: Any = None,
 ) -> Done | Problem:
-    """§7.6: a destroyed unit back in the roster with `tk` TK, as it was when it fell otherwise."""
+    """§7.6: a destroyed unit back in the roster with `tk` TK, in `region` (by default where it fell), as it
+    was when it fell otherwise; the restored record must fit §3.1 and §3.5 like any edit."""
     problem = _reason(reason)
     if problem:
         return problem
     found = company.units.get(unit) if whole(unit) else None
-    if found is None:
+    if found is None or found.nation not in (None, company.nation):
         return Problem("not_your_unit", unit)
     if found.status != DESTROYED:
         return Problem("unit_not_destroyed", found.id, {"name": found.name})
-    if not whole(tk) or not 1 <= tk <= found.tk_max:
-        return Problem("edit_invalid", "tk", {"reason": "an active unit has 1 to tk_max TK"})
-    restored = replace(found, status=ACTIVE, tk=tk, fell=None)
-    if found.region not in company.owned and company.owned:
-        restored = replace(restored, region=sorted(company.owned)[0])
+    restored = replace(
+        found, status=ACTIVE, tk=tk, fell=None, region=found.region if region is None else region
+    )
+    problem = _edit_problem(company, restored, ruleset)
+    if problem:
+        return problem
     return Done(
         _with(company, restored),
         found.id,

@@ -1,6 +1,6 @@
-"""The optional command-point ledger of one battle (COMPANY.md §9): pools per table turn, spending, transfers,
-eliminations and the field promotion. It keeps the arithmetic and the limits; what the points buy happens at
-the table.
+"""The optional command-point ledger of one battle (COMPANY.md §9): pools per table turn, spending,
+transfers, eliminations and the field promotion. It keeps the arithmetic and the limits; what the points
+buy happens at the table.
 
 Each operation is `op(ledger, ruleset, ...) -> Ledger | Problem`; a refused operation changes nothing.
 """

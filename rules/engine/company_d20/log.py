@@ -1,12 +1,11 @@
 """The dice service's log (COMPANY.md §8.1-8.2): one seeded stream per battle, every roll an attributed
-entry with
-its inputs, dice and outputs, and a replay that re-runs the stream from its seed and checks every die.
+entry with its inputs, dice and outputs, and a replay that re-runs the stream from its seed and checks
+every die.
 
 `roll_make` is what a request calls: it resolves the unit ids against the battle snapshot, makes the
-request's own
-checks (who may roll, §8.2), runs the function on the stream and returns the new entries and the stream's next
-state. A refused request draws nothing and logs nothing. The Django side stores `StreamState.state` and the
-entries in one transaction.
+request's own checks (who may roll, §8.2), runs the function on the stream and returns the new entries and
+the stream's next state. A refused request draws nothing and logs nothing. The Django side stores
+`StreamState.state` and the entries in one transaction.
 """
 
 from __future__ import annotations
@@ -48,6 +47,7 @@ OWN_UNITS = {
     "scatter": ("observer",),
 }
 OTHER_UNITS = {"opposed": ("passive.unit",), "attack": ("targets[].unit",), "recon": ("target.unit",)}
+SERVER_FILLED = ("commander_lost", "table_turn", "caller_promoted")
 GM_ONLY = {
     "test": ("bonus",),
     "opposed": ("active.bonus", "passive.bonus"),
@@ -75,7 +75,8 @@ def _paths(inputs: Mapping[str, Any], path: str) -> list[tuple[Any, str | int, A
 
 
 def inputs_resolve(function: str, inputs: Mapping[str, Any], lookup: Callable[[Any], Unit]) -> dict[str, Any]:
-    """A copy of the inputs with every unit reference replaced by its record; `lookup` refuses an unknown one.
+    """A copy of the inputs with every unit reference replaced by its record; `lookup` refuses an unknown
+    one.
 
     A reference is a unit id or `{"unit": id}` where the function takes a unit (attacker, weapon)."""
     resolved = _copy(inputs)
@@ -198,9 +199,21 @@ def roll_make(
     side: str | None,
     purpose: str | None = None,
     table_turn: int | None = None,
+    commander_lost: bool = False,
+    promoted: int | None = None,
 ) -> tuple[list[RollEntry] | Problem, StreamState]:
-    """Run one request on the stream: the new entries (a lapsed scatter offer is decided "no" first, §8.5.9),
-    or the problem, with the stream unchanged."""
+    """Run one request on the stream: the new entries (a lapsed scatter offer is decided "no" first,
+    §8.5.9), or the problem, with the stream unchanged.
+
+    What the server knows is filled in over the request, never taken from it (§8.5.6, §8.5.9, §13): the
+    table turn, whether the KP ledger marks the requester's side commander lost, and the unit promoted in
+    the ledger (it calls fire support as the company commander)."""
+    inputs = {k: v for k, v in inputs.items() if k not in SERVER_FILLED}
+    if function == "morale":
+        inputs["commander_lost"] = commander_lost
+    if function == "fire_request":
+        inputs["table_turn"] = table_turn or 0
+        inputs["caller_promoted"] = promoted is not None and inputs.get("caller") == promoted
 
     def lookup(unit_id: Any) -> Unit:
         if unit_id not in snapshot:
@@ -276,8 +289,7 @@ def _decide(
 
 def entry_visible(entry: RollEntry, *, gm: bool, battle_final: bool, table_turn: int) -> dict[str, Any]:
     """What a participant sees of an entry (§8.2): a secret one hides its values until the strike arrives
-    or the
-    battle is final."""
+    or the battle is final."""
     hidden = (
         entry.secret
         and not gm

@@ -1,6 +1,7 @@
 """The turn's orders (COMPANY.md §4.2): one check for order entry and for processing, in submission order.
 
-An order that fails takes up no unit. The first failing check is the reason, in the order of the §4.2 table.
+An order that fails takes up no unit. The first failing check is the reason, in the order of the §4.2
+table.
 """
 
 from __future__ import annotations

@@ -2,9 +2,8 @@
 its text.
 
 The codes are the API's (`{"code", "ref", "message"}`, COMPANY.md §11.3). Their English templates are
-registered
-once here, under `company_d20.<code>` so that another system's code of the same name keeps its own text; the
-edge renders `problem.message` in the reader's language.
+registered once here, under `company_d20.<code>` so that another system's code of the same name keeps its
+own text; the edge renders `problem.message` in the reader's language.
 """
 
 from __future__ import annotations

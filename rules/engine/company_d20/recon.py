@@ -1,9 +1,8 @@
 """Reconnaissance on the campaign map (COMPANY.md §10): recon orders at processing, the snapshots they
-leave, and
-what a viewer's map shows of another nation's units at each level.
+leave, and what a viewer's map shows of another nation's units at each level.
 
-`contact_reveal` is the one place that decides what a level shows; `contacts_view` builds the API's `contacts`
-of a region from it, so nothing shows more than its level.
+`contact_reveal` is the one place that decides what a level shows; `contacts_view` builds the API's
+`contacts` of a region from it, so nothing shows more than its level.
 """
 
 from __future__ import annotations
@@ -50,8 +49,8 @@ def recon_orders_roll(
 ) -> tuple[list[Snapshot], list[dict[str, Any]]]:
     """§10.2: each recon order's scout rolls against every active unit in the target region after movement.
 
-    Orders go by (scouting nation in nation-id order, submission order), targets by id (§8.6). Returns the new
-    snapshots and, per roll, what the scouting nation's report shows (its dice, total and level)."""
+    Orders go by (scouting nation in nation-id order, submission order), targets by id (§8.6). Returns the
+    new snapshots and, per roll, what the scouting nation's report shows (its dice, total and level)."""
     ordered = sorted(recon_orders, key=lambda item: (state.nations.index(item[1].nation), item[0]))
     cover = ruleset.get("recon.region_cover")
     best: dict[tuple[str, str], dict[int, str]] = {}

@@ -1,6 +1,5 @@
 """Battle results (COMPANY.md §5): the entry's validation (§5.3), the outcome (§5.4), and what the server
-computes
-from a final result (§5.5): VP, XP shares, TP gains and the units after the battle.
+computes from a final result (§5.5): VP, XP shares, TP gains and the units after the battle.
 
 Everything here is a preview until turn completion applies it (§6); the same functions serve both.
 """

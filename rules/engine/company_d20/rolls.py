@@ -2,8 +2,8 @@
 `recon`.
 
 Each is `fn(inputs, ruleset, dice) -> output`, pure. Unit inputs are `Unit` records (the battle snapshot's,
-resolved by the caller). Each checks its inputs in the order its section gives and raises `Refused` with the
-first problem before drawing any die. Fire support is in `fire.py`.
+resolved by the caller). Each checks its inputs in the order its section gives and raises `Refused` with
+the first problem before drawing any die. Fire support is in `fire.py`.
 """
 
 from __future__ import annotations

@@ -7,8 +7,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
+from .expressions import expression_parse
 from .problems import whole
-from .ruleset import CompanyRuleset
+from .ruleset import ROLES, CompanyRuleset
 
 ACTIVE, DESTROYED = "active", "destroyed"
 STATES = ("pinned", "retreating", "hidden")  # §3.4: what a result may record; damaged is derived
@@ -142,6 +143,37 @@ def unit_from_data(data: Mapping[str, Any], ruleset: CompanyRuleset, *, battle_g
     if unit.status == DESTROYED and "tk" not in data:
         unit = replace(unit, tk=0)
     return unit
+
+
+NAME_LIMIT = 40
+
+
+def record_fault(unit: Unit, ruleset: CompanyRuleset) -> tuple[str, str] | None:
+    """The first field of the record outside §3.1, with why; None when the record is sound. The nation-level
+    constraints (owned region, unique name, one role holder, §3.5) are the Kasarmi's."""
+    for key in ("id", "group", "tk_max", "tk", "m", "k", "xp", "l", "s", "h"):
+        if not whole(getattr(unit, key)):
+            return key, "a whole number"
+    if unit.type not in ruleset.catalogue:
+        return "type", "not in the catalogue"
+    if unit.status not in (ACTIVE, DESTROYED):
+        return "status", "active or destroyed"
+    low = 1 if unit.active else 0
+    if unit.tk_max < 1 or not low <= unit.tk <= unit.tk_max:
+        return "tk", "an active unit has 1 to tk_max TK"
+    if unit.xp < 0 or unit.group < 0:
+        return ("xp" if unit.xp < 0 else "group"), "cannot be negative"
+    if expression_parse(unit.ti) is None:
+        return "ti", "a dice expression"
+    if not all(a in ruleset.abilities for a in unit.abilities) or len(set(unit.abilities)) != len(
+        unit.abilities
+    ):
+        return "abilities", "known abilities, each once"
+    if not isinstance(unit.name, str) or not 1 <= len(unit.name.strip()) <= NAME_LIMIT:
+        return "name", f"1 to {NAME_LIMIT} characters"
+    if unit.role not in (None, *ROLES):
+        return "role", "company_commander, platoon_leader or none"
+    return None
 
 
 def unit_tt(unit: Unit, ruleset: CompanyRuleset) -> int:

@@ -2,10 +2,8 @@
 merged in.
 
 `company_ruleset_build(overrides)` checks every value and returns a frozen `CompanyRuleset`. A bad value
-raises
-`RulesetError` naming the key (code `ruleset_invalid`, §12): every code it refers to must exist, dice sizes
-must
-be die sizes, band and level tables strictly decreasing, `company_size` at least 1.
+raises `RulesetError` naming the key (code `ruleset_invalid`, §12): every code it refers to must exist,
+dice sizes must be die sizes, band and level tables strictly decreasing, `company_size` at least 1.
 """
 
 from __future__ import annotations
@@ -97,8 +95,9 @@ class SupportType:
 
 @dataclass(frozen=True, kw_only=True)
 class CompanyRuleset(Ruleset):
-    """A `Ruleset` like every system's (its unit types are the catalogue's, all on the ground, with no support
-    ranges), plus the company settings. The turn pipeline never runs it: company_d20 has its own turn."""
+    """A `Ruleset` like every system's (its unit types are the catalogue's, all on the ground, with no
+    support ranges), plus the company settings. The turn pipeline never runs it: company_d20 has its own
+    turn."""
 
     settings: Mapping[str, Any]  # every value, merged and checked; read with `get("xp.tt_step")`
     catalogue: Mapping[str, UnitType]

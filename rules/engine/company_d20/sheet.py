@@ -1,5 +1,5 @@
-"""What a battle's participants see and when its result is final (COMPANY.md §4.5, §5.2): pure reads for the
-battle page, the result form and the GM dashboard.
+"""What a battle's participants see and when its result is final (COMPANY.md §4.5, §5.2): pure reads for
+the battle page, the result form and the GM dashboard.
 """
 
 from __future__ import annotations
@@ -49,8 +49,9 @@ def result_is_final(
     saved_by: str | None,
     gm_confirmed: bool,
 ) -> bool:
-    """§5.2: `gm` needs the GM's confirmation; `all_sides` is final once every participating nation approves
-    the current version (the saver's nation counts as approving), and the GM may still confirm earlier."""
+    """§5.2: `gm` needs the GM's confirmation; `all_sides` is final once every participating nation
+    approves the current version (the saver's nation counts as approving), and the GM may still confirm
+    earlier."""
     if gm_confirmed:
         return True
     if ruleset.get("result.finalisation") != "all_sides":

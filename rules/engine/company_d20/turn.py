@@ -14,8 +14,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from rules.engine.seam import DiceSource
+
 from .campaign import CampaignState, Region, distances
-from .dice import DiceSource, Recorder
+from .dice import Recorder
 from .events import event, final_events, position_events
 from .orders import Order, orders_check
 from .problems import Problem
@@ -193,7 +195,7 @@ def complete_turn(
             continue
         final = result_final(battle, results[battle.key], ruleset, state.turn)
         finals[battle.key] = final
-        events += final_events(battle, final, ruleset)
+        applied_before = {u: units[u] for u in final.units}
         for unit_id, after in final.units.items():
             before, snap = units[unit_id], battle.units[unit_id]
             if after.status == DESTROYED:
@@ -207,6 +209,7 @@ def complete_turn(
                     role=after.role,
                     group=after.group,
                 )
+        events += final_events(battle, final, ruleset, applied_before, units)
         for nation, gain in final.tp.items():
             tp[nation] = tp.get(nation, 0) + gain
         outcome = final.outcome
@@ -263,8 +266,7 @@ def _retreats(
     state: CampaignState, regions: Mapping[str, Region], units: Mapping[int, Any], ruleset: CompanyRuleset
 ) -> tuple[dict[int, tuple[str, str | None]], list[int]]:
     """§6 steps 3c-4: every active unit in a region its nation does not own retreats; where to is judged on
-    the
-    positions before any retreat is applied."""
+    the positions before any retreat is applied."""
     adjacency = state.adjacency()
     counts: dict[tuple[str, str], int] = {}
     for unit in units.values():

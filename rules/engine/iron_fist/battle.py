@@ -24,6 +24,22 @@ messages_register(
         "iron_fist.within_threshold": gettext_noop(
             "the attacker won by {difference}, not past the conquest threshold of {threshold} ({rule})"
         ),
+        # A KTA term's arithmetic (§3, §4).
+        "iron_fist.term.units": gettext_noop("{count} × {value}"),
+        "iron_fist.term.support": gettext_noop("{count} × {value} ({sources})"),
+        "iron_fist.term.source": gettext_noop("{count} from {region}"),
+        "iron_fist.term.fortification": gettext_noop("level {level} × {bonus}"),
+        "iron_fist.term.home": gettext_noop("home region"),
+        "iron_fist.term.pincer": gettext_noop("from {count} regions"),
+        "iron_fist.term.dice": gettext_noop("{die} rolled {rolls}"),
+        "iron_fist.term.gm_modifier": gettext_noop("{nation}"),
+        "iron_fist.term.gm_modifier_why": gettext_noop("{nation}: {reason}"),
+        # How a side's losses of one type were rounded (§5.2).
+        "iron_fist.loss.rounded_up": gettext_noop("{percent}% of {count} × {larger}/{total}, rounded up"),
+        "iron_fist.loss.superiority": gettext_noop(
+            "{percent}% of {count} × {larger}/{total}, rounded down: superiority"
+        ),
+        "iron_fist.loss.all": gettext_noop("{note}, more than it had: all {count}"),
     }
 )
 
@@ -41,7 +57,7 @@ def iron_fist_fight(call: BattleCall) -> BattleOutcome:
             kta_terms[i].append(
                 _term(
                     "fortune of war",
-                    f"{ruleset.kta_die} rolled {'+'.join(map(str, dice[i]))}",
+                    _detail("dice", die=str(ruleset.kta_die), rolls="+".join(map(str, dice[i]))),
                     sum(dice[i]) + ruleset.kta_die.bonus,
                     "§4",
                 )
@@ -129,8 +145,13 @@ def iron_fist_fight(call: BattleCall) -> BattleOutcome:
     return BattleOutcome(winner=winner, decisive=decisive, losses=losses, report=report, why=why)
 
 
-def _term(term: str, detail: str, value: int, rule: str) -> dict[str, Any]:
+def _term(term: str, detail: dict[str, Any], value: int, rule: str) -> dict[str, Any]:
     return {"term": term, "detail": detail, "value": value, "rule": rule}
+
+
+def _detail(what: str, **params: Any) -> dict[str, Any]:
+    """A term's arithmetic as a stored message (`iron_fist.term.*`)."""
+    return Message(f"iron_fist.term.{what}", params).to_dict()
 
 
 def _kta_terms(side: BattleSide, call: BattleCall, ruleset: IronFistRuleset) -> list[dict[str, Any]]:
@@ -140,30 +161,38 @@ def _kta_terms(side: BattleSide, call: BattleCall, ruleset: IronFistRuleset) -> 
     for unit_type, count in side.counts(ruleset.ground_types).items():
         if count:
             value = ruleset.unit_value(unit_type, terrain, weather)
-            terms.append(_term(unit_type, f"{count} × {value}", count * value, "§4"))
+            terms.append(_term(unit_type, _detail("units", count=count, value=value), count * value, "§4"))
     supporting: dict[str, int] = {}
     for supporter in side.support:
         supporting[supporter.unit_type] = supporting.get(supporter.unit_type, 0) + supporter.count
     for unit_type, count in supporting.items():
         value = ruleset.unit_value(unit_type, terrain, weather)
-        sources = ", ".join(f"{s.count} from {s.region}" for s in side.support if s.unit_type == unit_type)
-        terms.append(_term(f"{unit_type} support", f"{count} × {value} ({sources})", count * value, "§3"))
+        sources = [
+            _detail("source", count=s.count, region=s.region)
+            for s in side.support
+            if s.unit_type == unit_type
+        ]
+        detail = _detail("support", count=count, value=value, sources=sources)
+        terms.append(_term(f"{unit_type} support", detail, count * value, "§3"))
     if side.fort:
         terms.append(
             _term(
                 "fortification",
-                f"level {side.fort} × {ruleset.fort_bonus_per_level}",
+                _detail("fortification", level=side.fort, bonus=ruleset.fort_bonus_per_level),
                 side.fort * ruleset.fort_bonus_per_level,
                 "§4",
             )
         )
     if side.home:
-        terms.append(_term("home defence", "home region", ruleset.home_defence_bonus, "§4"))
+        terms.append(_term("home defence", _detail("home"), ruleset.home_defence_bonus, "§4"))
     pincer = ruleset.pincer(side.origins)
     if pincer:
-        terms.append(_term("pincer", f"from {side.origins} regions", pincer, "§4"))
+        terms.append(_term("pincer", _detail("pincer", count=side.origins), pincer, "§4"))
     for modifier in side.modifiers:
-        terms.append(
-            _term("GM modifier", f"{modifier.nation}: {modifier.reason}".rstrip(": "), modifier.value, "§4")
+        detail = (
+            _detail("gm_modifier_why", nation=modifier.nation, reason=modifier.reason)
+            if modifier.reason
+            else _detail("gm_modifier", nation=modifier.nation)
         )
+        terms.append(_term("GM modifier", detail, modifier.value, "§4"))
     return terms

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
+from ..messages import Message
 from .ruleset import IronFistRuleset
 
 
@@ -12,7 +14,7 @@ from .ruleset import IronFistRuleset
 class SideLosses:
     percent: int
     losses: dict[str, int]  # type -> units lost
-    notes: dict[str, str]  # type -> how it was rounded ("up", "down (superiority)", "capped at ...")
+    notes: dict[str, dict[str, Any]]  # type -> how it was rounded, a stored message (iron_fist.loss.*)
 
 
 def ceil_div(a: int, b: int) -> int:
@@ -43,17 +45,18 @@ def side_losses(
             continue
         numerator, denominator = percent * count * larger, 100 * total
         enemy_count = enemy.get(unit_type, 0)
+        arithmetic = {"percent": percent, "count": count, "larger": larger, "total": total}
         if superior and count >= ruleset.superiority_ratio * enemy_count:
             loss = numerator // denominator
-            note = f"{percent}% of {count} × {larger}/{total}, rounded down: superiority"
+            note = Message("iron_fist.loss.superiority", arithmetic)
         else:
             loss = ceil_div(numerator, denominator)
-            note = f"{percent}% of {count} × {larger}/{total}, rounded up"
+            note = Message("iron_fist.loss.rounded_up", arithmetic)
         if loss > count:
             loss = count
-            note += f", more than it had: all {count}"
+            note = Message("iron_fist.loss.all", {"note": note.to_dict(), "count": count})
         losses[unit_type] = loss
-        notes[unit_type] = note
+        notes[unit_type] = note.to_dict()
     return SideLosses(percent, losses, notes)
 
 

@@ -85,8 +85,8 @@ def test_the_passive_side_and_targets_may_be_any_unit_of_the_battle() -> None:
 
 
 def test_a_fire_support_delay_is_secret_until_the_strike_arrives_or_the_battle_is_final() -> None:
-    inputs = {"support": "mortar_120", "caller": 1, "observer": 2, "contact": "known", "table_turn": 2}
-    (entry,), _ = _roll(stream_open("s:1:A"), [], "fire_request", inputs)
+    inputs = {"support": "mortar_120", "caller": 1, "observer": 2, "contact": "known"}
+    (entry,), _ = _roll(stream_open("s:1:A"), [], "fire_request", inputs, table_turn=2)
     arrives = entry.output["arrives_on_turn"]
 
     assert entry.secret
@@ -249,3 +249,56 @@ def test_the_log_explains_each_bonus_and_the_parts_add_up_to_the_totals() -> Non
     assert target["defence"] == _sum(target["defence_parts"])
     assert [p["code"] for p in look.output["scout_bonuses"]] == ["tt", "ability"]
     assert look.output["target_total"] == look.output["target_dice"][0] + _sum(look.output["target_bonuses"])
+
+
+def test_what_the_server_knows_is_filled_in_over_the_request() -> None:
+    stream = stream_open("s:1:A")
+    claimed = {"unit": 2, "reason": "indirect_fire", "commander_lost": False}
+
+    (test,), _ = _roll(stream, [], "morale", claimed, side="BLUE")
+    assert test.inputs["commander_lost"] is False
+    (lost,), _ = roll_make(
+        stream,
+        [],
+        function="morale",
+        inputs=claimed,
+        ruleset=RULESET,
+        snapshot=SNAPSHOT,
+        side="BLUE",
+        commander_lost=True,
+    )
+    assert lost.inputs["commander_lost"] is True
+    assert lost.output["total"] == test.output["total"] - 1  # the same die, and the ledger's -1
+
+    jojo = unit_create(RULESET, id=3, type="JOJO", name="Jojo", nation="BLUE", group=1)
+    snapshot = {**SNAPSHOT, 3: jojo}
+    request = {
+        "support": "mortar_120",
+        "caller": 3,
+        "observer": 2,
+        "contact": "known",
+        "caller_promoted": True,
+    }
+    refused, _ = roll_make(
+        stream,
+        [],
+        function="fire_request",
+        inputs=request,
+        ruleset=RULESET,
+        snapshot=snapshot,
+        side="BLUE",
+        table_turn=4,
+    )
+    assert refused.code == "caller_not_allowed"  # a player cannot declare the promotion
+    (called,), _ = roll_make(
+        stream,
+        [],
+        function="fire_request",
+        inputs=request,
+        ruleset=RULESET,
+        snapshot=snapshot,
+        side="BLUE",
+        table_turn=4,
+        promoted=3,
+    )
+    assert called.output["arrives_on_turn"] == 4 + called.output["delay"]

@@ -22,7 +22,7 @@ from rules.engine.company_d20.kasarmi import (
 )
 from rules.engine.company_d20.problems import TEMPLATES, Problem
 from rules.engine.company_d20.results import Battle
-from rules.engine.company_d20.roster import DESTROYED, unit_create, unit_tt
+from rules.engine.company_d20.roster import DESTROYED, record_fault, unit_create, unit_tt
 from rules.engine.company_d20.turn import CompletionError, complete_turn
 
 RULESET = company_ruleset_build()
@@ -93,8 +93,13 @@ def test_the_gm_restores_a_destroyed_unit_and_removes_an_ability() -> None:
 
     assert gm_restore(company, RULESET, unit=3, tk=5, reason="GM").code == "unit_not_destroyed"
     assert gm_restore(company, RULESET, unit=4, tk=11, reason="GM").code == "edit_invalid"
+    assert gm_restore(company, RULESET, unit=4, tk=5, region="Z", reason="GM").code == "edit_invalid"
     restored = gm_restore(company, RULESET, unit=4, tk=5, reason="a clerical error").company.units[4]
-    assert (restored.status, restored.tk, restored.fell) == ("active", 5, None)
+    assert (restored.status, restored.tk, restored.fell, restored.region) == ("active", 5, None, "A")
+    commander = replace(company.units[1], status=DESTROYED, tk=0)
+    with_fallen = replace(company, units={**company.units, 9: replace(commander, id=9, name="Vanha")})
+    problem = gm_restore(with_fallen, RULESET, unit=9, tk=3, reason="GM")  # the role is taken meanwhile
+    assert (problem.code, problem.ref) == ("edit_invalid", "role")
 
     assert (
         gm_remove_ability(company, RULESET, unit=3, ability="parannettu_sisu", reason="GM").code
@@ -166,3 +171,16 @@ def test_the_company_engine_reads_no_django_clock_or_global_random() -> None:
         for call in ("random.randint(", "random.choice(", "random.random(", "random.seed("):
             assert call not in source, f"{path.name} uses the global generator: {call}"
         assert len(source.splitlines()) < 500, path.name
+
+
+def test_a_unit_record_is_checked_field_by_field() -> None:
+    unit = unit_create(RULESET, id=7, type="JR", name="Ryhmä 7", nation="BLUE", region="A")
+
+    assert record_fault(unit, RULESET) is None
+    assert record_fault(replace(unit, status=DESTROYED, tk=0), RULESET) is None  # 0 TK only when destroyed
+    assert record_fault(replace(unit, tk=0), RULESET)[0] == "tk"
+    assert record_fault(replace(unit, name=" " * 3), RULESET)[0] == "name"
+    assert record_fault(replace(unit, name="x" * 41), RULESET)[0] == "name"
+    assert record_fault(replace(unit, status="missing"), RULESET)[0] == "status"
+    assert record_fault(replace(unit, role="general"), RULESET)[0] == "role"
+    assert record_fault(replace(unit, m=True), RULESET)[0] == "m"  # true is not a whole number

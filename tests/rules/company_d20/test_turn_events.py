@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -9,10 +10,10 @@ import yaml
 
 from rules.engine.company_d20 import company_ruleset_build
 from rules.engine.company_d20.cases import campaign_from_data
-from rules.engine.company_d20.dice import Script
 from rules.engine.company_d20.events import event, roster_replay
 from rules.engine.company_d20.orders import Order
 from rules.engine.company_d20.turn import complete_turn, process_turn
+from rules.engine.seam import ScriptedDice
 
 RULESET = company_ruleset_build()
 CASES = Path(__file__).resolve().parents[1] / "cases" / "company_d20"
@@ -26,7 +27,9 @@ def test_replaying_the_turns_events_gives_each_nations_roster_and_balance(name: 
     state = campaign_from_data(case["state"], ruleset)
     opening = [event("unit_created", u.nation, u.id, after=u.to_dict()) for u in state.units.values()]
 
-    processed = process_turn(state, [Order.from_data(o) for o in process["orders"]], ruleset, Script([]))
+    processed = process_turn(
+        state, [Order.from_data(o) for o in process["orders"]], ruleset, ScriptedDice([])
+    )
     completed = complete_turn(processed.state, processed.battles, complete["results"], ruleset)
 
     events = opening + list(processed.events) + list(completed.events)
@@ -45,10 +48,30 @@ def test_a_cut_off_and_the_conquerors_moves_are_logged_with_their_cause() -> Non
     case = yaml.safe_load((CASES / "09_turn_void_peaceful_contested_cut_off.yaml").read_text())
     process, complete = case["calls"]
     state = campaign_from_data(case["state"], RULESET)
-    processed = process_turn(state, [Order.from_data(o) for o in process["orders"]], RULESET, Script([]))
+    processed = process_turn(
+        state, [Order.from_data(o) for o in process["orders"]], RULESET, ScriptedDice([])
+    )
     completed = complete_turn(processed.state, processed.battles, complete["results"], RULESET)
 
     (cut,) = [e for e in completed.events if e["kind"] == "destroyed"]
     assert (cut["unit"], cut["cause"], cut["before"]) == (15, "cut_off", "G")
     moved = {e["unit"]: e["after"] for e in completed.events if e["kind"] == "moved"}
     assert moved == {21: "C", 22: "C", 23: "E", 32: "G"}
+
+
+def test_completion_applies_the_battle_s_changes_over_a_gm_edit_made_meanwhile() -> None:
+    case = yaml.safe_load((CASES / "09_turn_void_peaceful_contested_cut_off.yaml").read_text())
+    process, complete = case["calls"]
+    state = campaign_from_data(case["state"], RULESET)
+    processed = process_turn(
+        state, [Order.from_data(o) for o in process["orders"]], RULESET, ScriptedDice([])
+    )
+    edited = replace(processed.state.units[23], xp=40)  # the GM's edit during the battles phase
+    during = replace(processed.state, units={**processed.state.units, 23: edited})
+
+    completed = complete_turn(during, processed.battles, complete["results"], RULESET)
+
+    unit = completed.state.units[23]
+    assert (unit.tk, unit.xp) == (8, 43)  # 2 TK lost and 3 XP won, on top of the edit
+    (xp,) = [e for e in completed.events if e["kind"] == "xp_awarded" and e["unit"] == 23]
+    assert (xp["before"], xp["after"]) == (40, 43)

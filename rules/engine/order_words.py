@@ -1,0 +1,35 @@
+"""An order in words, as a player reads it back ("6 JV, 2 PA attack K7 from V3"), and an order kind's
+word inside a sentence: messages, rendered at the edge in the reader's language (pages, mails) or in
+English (the API)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from .messages import Message, gettext_noop, messages_register
+
+messages_register(
+    {
+        "order.hold": gettext_noop("{units} hold in {origin}"),
+        "order.stand_down": gettext_noop("{units} stand down in {origin}"),
+        "order.attack": gettext_noop("{units} attack {target} from {origin}"),
+        "order.move": gettext_noop("{units} move {target} from {origin}"),
+        "order.rebase": gettext_noop("{units} rebase {target} from {origin}"),
+        "order_kind.hold": gettext_noop("hold"),
+        "order_kind.stand_down": gettext_noop("stand down"),
+        "order_kind.attack": gettext_noop("attack"),
+        "order_kind.move": gettext_noop("move"),
+        "order_kind.rebase": gettext_noop("rebase"),
+    }
+)
+
+
+def kind_word(kind: str) -> Message:
+    """An order kind inside a sentence: "an order to {kind} needs a target region"."""
+    return Message(f"order_kind.{kind}")
+
+
+def order_description(*, kind: str, origin: str, target: str | None, units: Mapping[str, int]) -> Message:
+    """One order as a player reads it back: "6 JV, 2 PA attack K7 from V3", "4 JV hold in N2"."""
+    counts = ", ".join(f"{count} {unit_type}" for unit_type, count in units.items())
+    return Message(f"order.{kind}", {"units": counts, "origin": origin, "target": target})
