@@ -146,7 +146,7 @@ class Battle(models.Model):
         RESOLVED = "resolved"
         GONE = "gone", "no longer a battle"  # a correction elsewhere made it disappear (A10.2)
 
-    turn = models.ForeignKey(Turn, on_delete=models.CASCADE, related_name="battles")
+    turn = models.ForeignKey(Turn, on_delete=models.CASCADE, related_name="tabletop_battles")
     key = models.CharField(max_length=120, help_text='The battle key of A4.1, like "region:B".')
     kind = models.CharField(max_length=12)
     position = models.PositiveIntegerField(default=0, help_text="Plan order (A4.1).")

@@ -28,7 +28,7 @@ class Migration(migrations.Migration):
                 ('nations', models.JSONField(default=list, help_text='The codes of the nations of the battle (A1).')),
                 ('opened_at', models.DateTimeField(blank=True, null=True)),
                 ('deadline', models.DateTimeField(blank=True, null=True)),
-                ('turn', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='battles', to='campaign.turn')),
+                ('turn', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='tabletop_battles', to='campaign.turn')),
             ],
             options={
                 'ordering': ['turn', 'position', 'key'],
