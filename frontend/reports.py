@@ -58,22 +58,19 @@ def plain_card(
 def iron_fist_card(
     data: dict[str, Any], *, names: dict[str, str], support: dict[str, list[dict[str, Any]]] | None = None
 ) -> dict[str, Any]:
-    """Iron Fist's card: sides in columns, one row per KTA term, then dice, losses and the result."""
-    card = _card_head(data, names)
-    if data.get("kind") == "unopposed":
-        return _unopposed(card, data, names, support)
+    """Iron Fist's card: the plain card, with one row per KTA term, the dice, the loss-table row, the
+    rounding of each loss and the reader's support units' rolls."""
+    card = plain_card(data, names=names, support=support)
+    if card["kind"] == "unopposed":
+        return card
     sides = data.get("sides", [])
-    losses = data.get("losses", {})
-    card["sides"] = [
-        {
-            **_side_head(side, losses, names),
-            "kta": side.get("kta"),
-            "dice": side.get("dice", []),
-            "loss_percent": side.get("loss_percent"),
-            "loss_notes": [
-                f"{t}: {message_text(note)}" for t, note in (side.get("loss_notes") or {}).items()
-            ],
-            "support": [
+    for shown, side in zip(card["sides"], sides, strict=True):
+        shown.update(
+            kta=side.get("kta"),
+            dice=side.get("dice", []),
+            loss_percent=side.get("loss_percent"),
+            loss_notes=[f"{t}: {message_text(note)}" for t, note in (side.get("loss_notes") or {}).items()],
+            support=[
                 _("%(count)s %(unit_type)s of %(nation)s from %(region)s")
                 % {
                     "count": s.get("count"),
@@ -83,10 +80,7 @@ def iron_fist_card(
                 }
                 for s in side.get("support", [])
             ],
-        }
-        for side in sides
-    ]
-    _headline(card)
+        )
     card["term_rows"] = _term_rows(sides)
     card["max_kta"] = max([1, *(s["kta"] or 0 for s in card["sides"])])
     low, high = ([*(data.get("row_range") or []), None, None])[:2]
@@ -100,7 +94,6 @@ def iron_fist_card(
         else ""
     )
     card["past_threshold"] = data.get("past_threshold")
-    card["winner"] = _name(names, _side_name(sides, data.get("winner"))) if data.get("winner") else None
     cap = data.get("winners_cap")
     card["cap_text"] = (
         _(
@@ -115,7 +108,6 @@ def iron_fist_card(
         if cap
         else ""
     )
-    _result(card, data, names)
     _support_rows(card, data, support, names)
     return card
 

@@ -8,7 +8,6 @@ unit type's full name comes from the ruleset (`unit_types.JV.name.fi: jalkaväki
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -108,68 +107,6 @@ WORDS: dict[str, Mapping[str, object]] = {
     },
 }
 
-# Engine phrases with numbers in them (a term's arithmetic, a loss note, why a region changed hands): each
-# pattern with its wording; the English wording gives back the engine's own text.
-PHRASES: list[tuple[re.Pattern[str], object]] = [
-    (re.compile(r"level (?P<level>\d+) × (?P<bonus>\d+)"), _("level %(level)s × %(bonus)s")),
-    (re.compile(r"home region"), _("home region")),
-    (re.compile(r"from (?P<count>\d+) regions"), _("from %(count)s regions")),
-    (re.compile(r"(?P<die>\S+) rolled (?P<rolls>\S+)"), _("%(die)s rolled %(rolls)s")),
-    (
-        re.compile(r"(?P<count>\d+) × (?P<value>\d+) \((?P<sources>.*)\)"),
-        _("%(count)s × %(value)s (%(sources)s)"),
-    ),
-    (
-        re.compile(
-            r"(?P<p>\d+)% of (?P<n>\d+) × (?P<big>\d+)/(?P<all>\d+), rounded up"
-            r"(?P<all_of>, more than it had: all \d+)?"
-        ),
-        _("%(p)s%% of %(n)s × %(big)s/%(all)s, rounded up"),
-    ),
-    (
-        re.compile(
-            r"(?P<p>\d+)% of (?P<n>\d+) × (?P<big>\d+)/(?P<all>\d+), rounded down: superiority"
-            r"(?P<all_of>, more than it had: all \d+)?"
-        ),
-        _("%(p)s%% of %(n)s × %(big)s/%(all)s, rounded down: superiority"),
-    ),
-    (
-        re.compile(r"the attacker has no ground units left and conquers nothing \((?P<rule>§[^)]*)\)"),
-        _("the attacker has no ground units left and conquers nothing (%(rule)s)"),
-    ),
-    (
-        re.compile(r"the defender has no ground units left and loses the region \((?P<rule>§[^)]*)\)"),
-        _("the defender has no ground units left and loses the region (%(rule)s)"),
-    ),
-    (
-        re.compile(r"a draw: the region stays with the defender \((?P<rule>§[^)]*)\)"),
-        _("a draw: the region stays with the defender (%(rule)s)"),
-    ),
-    (
-        re.compile(r"the defender won and holds the region \((?P<rule>§[^)]*)\)"),
-        _("the defender won and holds the region (%(rule)s)"),
-    ),
-    (
-        re.compile(
-            r"the attacker won by (?P<d>\d+), past the conquest threshold of (?P<t>\d+) \((?P<rule>§[^)]*)\)"
-        ),
-        _("the attacker won by %(d)s, past the conquest threshold of %(t)s (%(rule)s)"),
-    ),
-    (
-        re.compile(
-            r"the attacker won by (?P<d>\d+), not past the conquest threshold of (?P<t>\d+) "
-            r"\((?P<rule>§[^)]*)\)"
-        ),
-        _("the attacker won by %(d)s, not past the conquest threshold of %(t)s (%(rule)s)"),
-    ),
-    (
-        re.compile(r"no defending ground units \((?P<rule>§[^)]*)\)"),
-        _("no defending ground units (%(rule)s)"),
-    ),
-]
-_SUFFIX_ALL = re.compile(r", more than it had: all (?P<n>\d+)$")
-_SOURCE = re.compile(r"(?P<n>\d+) from (?P<r>[^,\s]+)")
-
 
 def word(kind: str, value: str | None) -> str:
     """A stored word ("rough", "war", "attacker") in the reader's language; unknown words as they are."""
@@ -185,36 +122,12 @@ def kta_term(term: str) -> str:
     return word("kta", term)
 
 
-def phrase(text: str | None) -> str:
-    """One of the engine's phrases with numbers in it, in the reader's language; any other text as it is."""
-    if not text or get_language() in (None, "en"):
-        return text or ""
-    for pattern, wording in PHRASES:
-        match = pattern.fullmatch(text)
-        if match is None:
-            continue
-        values = {k: v for k, v in match.groupdict().items() if v is not None}
-        if "sources" in values:  # "2 from N3, 1 from N5"
-            values["sources"] = _SOURCE.sub(
-                lambda m: gettext("%(count)s from %(region)s") % {"count": m["n"], "region": m["r"]},
-                values["sources"],
-            )
-        if "rule" in values:  # "§5 exception 1"
-            values["rule"] = values["rule"].replace("exception", gettext("exception"))
-        said = str(wording) % values
-        everything = _SUFFIX_ALL.search(text)
-        if everything:
-            said += gettext(", more than it had: all %(count)s") % {"count": everything["n"]}
-        return said
-    return text
-
-
 def message_text(value: Any) -> str:
-    """A stored message in the reader's language: a code with parameters (`rules.engine.messages`), or the
-    English sentence a report stored before messages were data, through `phrase`."""
+    """A stored message in the reader's language: a code with parameters (`rules.engine.messages`); the
+    English sentence of a report stored before messages were data, as it was stored."""
     if isinstance(value, Mapping) and "code" in value:
         return said(Message.from_dict(value))
-    return phrase(value if isinstance(value, str) else "")
+    return value if isinstance(value, str) else ""
 
 
 def message_rule(value: Any) -> str | None:
