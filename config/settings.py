@@ -177,6 +177,7 @@ CELERY_BEAT_SCHEDULE = {
     "process-due-turns": {"task": "rules.tasks.process_due_turns", "schedule": 60.0},
     "remind-due-turns": {"task": "campaign.tasks.remind_due_turns", "schedule": 60.0},
     "process-ready-turns": {"task": "campaign.tasks.process_ready_turns", "schedule": 60.0},
+    "resolve-overdue-battles": {"task": "rules.tasks.resolve_overdue_battles", "schedule": 60.0},
 }
 
 # Email is the mail in play-by-mail: printed to the console unless EMAIL_URL or EMAIL_HOST names a server.

@@ -6,6 +6,7 @@ battle_result_save(by=, battle=, result=, now=)       a player's version, or the
 battle_result_withdraw / _agree / _dispute            the players' answers to the current version (A6.2)
 battle_result_confirm / _void                         the GM's decisions on the current version
 battle_auto_resolve / battle_reopen / battle_deadline_move   the GM on a battle
+battles_overdue(now=)                                 the beat: deadlines passed, once each (A8.1-A8.3)
 
 Every check of a result is the engine's (rules.engine.tabletop.results, A6.3), made against the plan as it
 stands with the stored entries; a refused action raises `BattleError` with every error. When the last
@@ -98,10 +99,8 @@ def battles_record(
                 _set_aside(battle, sheet["fingerprint"], now)
             battle.fingerprint = sheet["fingerprint"]
             resolved = key in state.resolved
-            if not resolved and battle.state != Battle.State.OPEN:
-                battle.opened_at, battle.deadline = now, now + hours
-            elif battle.opened_at is None:
-                battle.opened_at, battle.deadline = now, now + hours
+            if (not resolved and battle.state != Battle.State.OPEN) or battle.opened_at is None:
+                battle.opened_at, battle.deadline, battle.overdue_at = now, now + hours, None
             battle.state = Battle.State.RESOLVED if resolved else Battle.State.OPEN
         battle.save()
     for key in state.stale:
@@ -414,8 +413,65 @@ def battle_reopen(*, viewer: Viewer, battle: Battle, reason: str, now: Clock = t
 def battle_deadline_move(*, viewer: Viewer, battle: Battle, deadline: datetime) -> None:
     if not viewer.is_gm:
         raise _refuse("gm_only")
-    battle.deadline = deadline
-    battle.save(update_fields=["deadline"])
+    battle.deadline, battle.overdue_at = deadline, None  # a new deadline is met, or missed, anew
+    battle.save(update_fields=["deadline", "overdue_at"])
+
+
+def battles_overdue(*, now: Clock = timezone.now) -> int:
+    """Beat (A8.1): each open battle whose deadline has passed becomes overdue exactly once per deadline,
+    however many beats run; with `on_missing_result: auto_resolve` it is decided at once (A8.3)."""
+    moment = now()
+    due = Battle.objects.filter(
+        state=Battle.State.OPEN,
+        deadline__lte=moment,
+        overdue_at__isnull=True,
+        turn__status=Turn.Status.BATTLES_PENDING,
+    ).values_list("pk", "deadline")
+    claimed = 0
+    for pk, deadline in list(due):
+        if (
+            Battle.objects.filter(pk=pk, deadline=deadline, overdue_at__isnull=True).update(overdue_at=moment)
+            != 1
+        ):
+            continue  # another beat got there first
+        claimed += 1
+        battle = Battle.objects.select_related("turn__campaign").get(pk=pk)
+        if battle.turn.campaign.ruleset().tabletop.on_missing_result == "auto_resolve":
+            _deadline_decide(battle, moment)
+    return claimed
+
+
+def _deadline_decide(battle: Battle, now: datetime) -> None:
+    """A8.3: an agreed current version is confirmed as it stands; otherwise the battle is auto-resolved,
+    and a current version that was not agreed is archived with the battle, not used."""
+    with transaction.atomic():
+        turn = _locked(battle)
+        current = _current(battle)
+        if current is not None and current.state == ResultVersion.State.AGREED:
+            current.state, current.decided_at, current.reason = (
+                ResultVersion.State.CONFIRMED,
+                now,
+                "confirmed at the deadline",
+            )
+            current.save(update_fields=["state", "decided_at", "reason"])
+        else:
+            battle.versions.filter(state__in=ResultVersion.LIVE[:3]).update(
+                state=ResultVersion.State.SUPERSEDED,
+                reason="archived at the deadline: not agreed",
+                decided_at=now,
+            )
+            ResultVersion.objects.create(
+                battle=battle,
+                number=_next_number(battle),
+                origin=ResultVersion.Origin.DEADLINE,
+                state=ResultVersion.State.CONFIRMED,
+                payload={"auto_resolve": True, "by": "deadline", "why": "no agreed result"},
+                fingerprint=battle.fingerprint,
+                created_at=now,
+                decided_at=now,
+                reason="auto-resolved at the deadline: no agreed result",
+            )
+        _advance(turn, turn.campaign.ruleset(), now)
 
 
 def _advance(turn: Turn, ruleset: TabletopRuleset, now: datetime) -> None:

@@ -161,6 +161,8 @@ class Battle(models.Model):
     nations = models.JSONField(default=list, help_text="The codes of the nations of the battle (A1).")
     opened_at = models.DateTimeField(null=True, blank=True)
     deadline = models.DateTimeField(null=True, blank=True)
+    # The beat's claim (A8.1): set once when the deadline passes; cleared when the deadline moves.
+    overdue_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["turn", "position", "key"]

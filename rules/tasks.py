@@ -7,6 +7,7 @@ from __future__ import annotations
 from celery import shared_task
 
 from campaign.queue import turns_due_queue
+from rules.battles import battles_overdue
 from rules.services import turn_process
 
 
@@ -22,3 +23,9 @@ def process_turn(turn_id: int) -> str | None:
 def process_due_turns() -> int:
     """Run by Celery beat: the deadline processes a turn the GM has not processed by hand."""
     return turns_due_queue()
+
+
+@shared_task
+def resolve_overdue_battles() -> int:
+    """Run by Celery beat: tabletop battles past their result deadline (TABLETOP.md A8)."""
+    return battles_overdue()

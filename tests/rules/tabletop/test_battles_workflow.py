@@ -198,3 +198,59 @@ def test_orders_are_refused_while_the_turn_waits_for_its_battles(pending, player
     )
     assert response.status_code == 400
     assert "waits for the results of its battles" in response.content.decode()
+
+
+def test_at_the_deadline_gm_decides_marks_the_battle_overdue_once_and_changes_nothing(pending) -> None:
+    from datetime import timedelta
+
+    from rules.battles import battles_overdue
+
+    battle = Battle.objects.get(turn=pending, key="region:K1")
+    later = battle.deadline + timedelta(minutes=1)
+    assert battles_overdue(now=lambda: battle.deadline - timedelta(minutes=1)) == 0
+    assert battles_overdue(now=lambda: later) == 1
+    assert battles_overdue(now=lambda: later) == 0, "once per battle and deadline"
+    battle.refresh_from_db()
+    assert battle.overdue_at == later and battle.state == Battle.State.OPEN
+    assert not battle.versions.exists()
+
+
+def test_at_the_deadline_auto_resolve_confirms_an_agreed_version(
+    pending, demo, player, karelian, django_capture_on_commit_callbacks
+) -> None:
+    from datetime import timedelta
+
+    from rules.battles import battles_overdue
+
+    demo.ruleset_overrides = {"tabletop": {"on_missing_result": "auto_resolve"}}
+    demo.save(update_fields=["ruleset_overrides"])
+    battle = Battle.objects.get(turn=pending, key="region:K1")
+    version = battle_result_save(viewer=_viewer(player, demo), battle=battle, result=_result(battle))
+    battle_result_agree(viewer=_viewer(karelian, demo), version=version)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert battles_overdue(now=lambda: battle.deadline + timedelta(seconds=1)) == 1
+    version.refresh_from_db()
+    assert version.state == ResultVersion.State.CONFIRMED and version.reason == "confirmed at the deadline"
+    assert Turn.objects.get(pk=pending.pk).status == Turn.Status.RESOLVED
+
+
+def test_at_the_deadline_auto_resolve_archives_a_disputed_version_and_resolves(
+    pending, demo, player, karelian, django_capture_on_commit_callbacks
+) -> None:
+    from datetime import timedelta
+
+    from rules.battles import battles_overdue
+
+    demo.ruleset_overrides = {"tabletop": {"on_missing_result": "auto_resolve"}}
+    demo.save(update_fields=["ruleset_overrides"])
+    battle = Battle.objects.get(turn=pending, key="region:K1")
+    version = battle_result_save(viewer=_viewer(player, demo), battle=battle, result=_result(battle))
+    battle_result_dispute(viewer=_viewer(karelian, demo), version=version, comment="No.")
+    with django_capture_on_commit_callbacks(execute=True):
+        battles_overdue(now=lambda: battle.deadline + timedelta(seconds=1))
+    version.refresh_from_db()
+    assert version.state == ResultVersion.State.SUPERSEDED
+    entry = battle.versions.get(state=ResultVersion.State.CONFIRMED)
+    assert entry.origin == "deadline" and entry.payload["auto_resolve"] is True
+    report = Turn.objects.get(pk=pending.pk).reports.get(region="K1")
+    assert report.data["resolution"] == "auto_resolved"
