@@ -16,24 +16,8 @@ pytestmark = [
 
 
 @pytest.fixture
-def karelian(demo, nations):
-    from campaign.services import membership_set
-
-    return membership_set(
-        campaign=demo, username="karelian", password="karelian-password-1", nation=nations["KAR"]
-    ).user
-
-
-@pytest.fixture
-def pending(demo, gm, player, karelian, place_orders):
-    from rules.services import turn_process
-
-    demo.battle_system = "tabletop"
-    demo.save(update_fields=["battle_system"])
-    turn = demo.turns.get(number=1)
-    place_orders(turn, [("NOR", "attack", "N3", "K1", {"JV": 2})])
-    turn_process(turn_id=turn.pk)
-    return turn
+def pending(tabletop_turn):
+    return tabletop_turn
 
 
 def test_two_players_agree_a_result_the_gm_confirms_and_the_turn_completes(browser, live_server, pending):

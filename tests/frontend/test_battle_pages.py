@@ -9,28 +9,14 @@ from django.urls import reverse
 
 from campaign.models import Turn
 from rules.models import Battle, ResultVersion
-from rules.services import turn_process
 
 ROLES = ("gm", "player", "karelian", "rival", "outsider", "anonymous")
 
 
 @pytest.fixture
-def karelian(demo, nations):
-    from campaign.services import membership_set
-
-    return membership_set(
-        campaign=demo, username="karelian", password="karelian-password-1", nation=nations["KAR"]
-    ).user
-
-
-@pytest.fixture
-def battle(demo, gm, player, rival, outsider, karelian, place_orders) -> Battle:
-    demo.battle_system = "tabletop"
-    demo.save(update_fields=["battle_system"])
-    turn = demo.turns.get(number=1)
-    place_orders(turn, [("NOR", "attack", "N3", "K1", {"JV": 2})])
-    turn_process(turn_id=turn.pk)
-    return Battle.objects.get(turn=turn, key="region:K1")
+def battle(tabletop_turn) -> Battle:
+    assert tabletop_turn.status == Turn.Status.BATTLES_PENDING
+    return Battle.objects.get(turn=tabletop_turn, key="region:K1")
 
 
 @pytest.fixture

@@ -17,6 +17,7 @@ from .close_combat_settings import (
     CloseCombatSettings,
     _whole,  # one check of a whole-number setting for the whole block
     close_combat_settings_build,
+    setting_checked,
 )
 
 PREFIX = "tabletop."
@@ -92,16 +93,11 @@ def tabletop_settings_build(block: Any, base: IronFistRuleset) -> TabletopSettin
 
 def _checked(key: str, value: Any, default: Any) -> Any:
     name = PREFIX + key
-    if key in CHOICES:
-        if value not in CHOICES[key]:
-            raise RulesetError(f"{name}: expected one of {', '.join(CHOICES[key])}, got {value!r}")
-        return value
-    if isinstance(default, bool):
-        if not isinstance(value, bool):
-            raise RulesetError(f"{name}: expected true or false, got {value!r}")
-        return value
-    if isinstance(default, int):
-        return _whole(name, value, MINIMUMS.get(key, 0))
+    done, checked = setting_checked(
+        name, value, default, choices=CHOICES.get(key), minimum=MINIMUMS.get(key, 0)
+    )
+    if done:
+        return checked
     if not isinstance(value, str):
         raise RulesetError(f"{name}: expected a text, got {value!r}")
     return value

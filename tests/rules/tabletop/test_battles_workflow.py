@@ -18,28 +18,11 @@ from rules.battles import (
     battle_result_withdraw,
 )
 from rules.models import Battle, ResultVersion
-from rules.services import turn_process
 
 
 @pytest.fixture
-def karelian(demo, nations):
-    from campaign.services import membership_set
-
-    return membership_set(
-        campaign=demo, username="karelian", password="karelian-password-1", nation=nations["KAR"]
-    ).user
-
-
-@pytest.fixture
-def pending(demo, gm, player, rival, karelian, place_orders):
-    """Turn 1 of the demo as a tabletop campaign: NOR attacks KAR's Kaarnala; the turn waits for it."""
-    demo.battle_system = "tabletop"
-    demo.save(update_fields=["battle_system"])
-    turn = demo.turns.get(number=1)
-    place_orders(turn, [("NOR", "attack", "N3", "K1", {"JV": 2})])
-    turn_process(turn_id=turn.pk)
-    turn.refresh_from_db()
-    return turn
+def pending(tabletop_turn):
+    return tabletop_turn
 
 
 def _viewer(user, campaign):
