@@ -163,6 +163,20 @@ def _check(viewer: Viewer, battle: Battle, turn: Turn, result: dict[str, Any], n
     return check, ruleset
 
 
+def _gm_with_reason(viewer: Viewer, reason: str) -> None:
+    if not viewer.is_gm:
+        raise _refuse("gm_only")
+    if not (reason or "").strip():
+        raise _refuse("reason_missing")
+
+
+def _must_be_current(battle: Battle, version: ResultVersion) -> None:
+    """Answers and decisions are about the current version only (A6.2 item 3)."""
+    current = _current(battle)
+    if current is None or current.pk != version.pk:
+        raise _refuse("version_not_current", number=version.number, place=battle.key.partition(":")[2])
+
+
 def _current(battle: Battle) -> ResultVersion | None:
     return battle.versions.filter(state__in=ResultVersion.LIVE[:3]).order_by("-number").first()
 
@@ -227,11 +241,9 @@ def battle_result_withdraw(*, viewer: Viewer, version: ResultVersion, now: Clock
 def _answerable(viewer: Viewer, version: ResultVersion, now: datetime) -> tuple[Turn, TabletopRuleset]:
     battle = version.battle
     turn = _locked(battle)
-    current = _current(battle)
-    place = battle.key.partition(":")[2]
-    if current is None or current.pk != version.pk:
-        raise _refuse("version_not_current", number=version.number, place=place)
+    _must_be_current(battle, version)
     if viewer.is_gm or viewer.nation is None:
+        place = battle.key.partition(":")[2]
         raise _refuse("not_permitted", nations=", ".join(battle.nations), place=place)
     result = {**version.payload, "fingerprint": version.fingerprint}
     _, ruleset = _check(viewer, battle, turn, result, now)
@@ -309,9 +321,7 @@ def battle_result_confirm(*, viewer: Viewer, version: ResultVersion, now: Clock 
     with transaction.atomic():
         battle = version.battle
         turn = _locked(battle)
-        current = _current(battle)
-        if current is None or current.pk != version.pk:
-            raise _refuse("version_not_current", number=version.number, place=battle.key.partition(":")[2])
+        _must_be_current(battle, version)
         _, ruleset = _check(
             viewer, battle, turn, {**version.payload, "fingerprint": version.fingerprint}, moment
         )
@@ -337,17 +347,10 @@ def battle_result_void(
 ) -> None:
     """The GM sets the current version aside: the battle is open again without one."""
     moment = now()
-    if not viewer.is_gm:
-        raise _refuse("gm_only")
-    if not (reason or "").strip():
-        raise _refuse("reason_missing")
+    _gm_with_reason(viewer, reason)
     with transaction.atomic():
         _locked(version.battle)
-        current = _current(version.battle)
-        if current is None or current.pk != version.pk:
-            raise _refuse(
-                "version_not_current", number=version.number, place=version.battle.key.partition(":")[2]
-            )
+        _must_be_current(version.battle, version)
         version.state, version.reason, version.decided_at, version.decided_by = (
             ResultVersion.State.VOIDED,
             reason.strip(),
@@ -394,10 +397,7 @@ def battle_auto_resolve(
 def battle_reopen(*, viewer: Viewer, battle: Battle, reason: str, now: Clock = timezone.now) -> None:
     """The GM reopens a resolved battle (A10.2): its entry is archived, the battle is open again."""
     moment = now()
-    if not viewer.is_gm:
-        raise _refuse("gm_only")
-    if not (reason or "").strip():
-        raise _refuse("reason_missing")
+    _gm_with_reason(viewer, reason)
     with transaction.atomic():
         turn = _locked(battle)
         battle.refresh_from_db()
