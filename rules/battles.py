@@ -110,10 +110,12 @@ def battles_record(
                 state=ResultVersion.State.STALE, reason=reason, decided_at=now
             )
     for key, battle in rows.items():
-        if key not in seen and battle.state != Battle.State.GONE and isinstance(state, BattlesPending):
-            if not _may_reappear(key, state):
-                battle.state = Battle.State.GONE
-                battle.save(update_fields=["state"])
+        if key in seen or battle.state == Battle.State.GONE:
+            continue
+        # Taken away by a correction elsewhere (A10.2): gone, unless a pending meeting may bring it back.
+        if isinstance(state, Complete) or not _may_reappear(key, state):
+            battle.state = Battle.State.GONE
+            battle.save(update_fields=["state"])
 
 
 def _may_reappear(key: str, state: BattlesPending) -> bool:
