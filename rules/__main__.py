@@ -16,6 +16,7 @@ def main(argv: list[str] | None = None) -> int:
     bench.add_argument("--nations", type=int, default=100)
     bench.add_argument("--seed", type=int, default=1)
     bench.add_argument("--repeat", type=int, default=3, help="runs to take the median of")
+    bench.add_argument("--system", default="iron_fist", help="the battle system (iron_fist, sodankaynti)")
     args = parser.parse_args(argv)
 
     if args.command == "check-cases":
@@ -29,7 +30,11 @@ def main(argv: list[str] | None = None) -> int:
 
     from rules.bench import bench_run
 
-    print(bench_run(regions=args.regions, nations=args.nations, seed=args.seed, repeat=args.repeat))
+    print(
+        bench_run(
+            regions=args.regions, nations=args.nations, seed=args.seed, repeat=args.repeat, system=args.system
+        )
+    )
     return 0
 
 

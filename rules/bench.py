@@ -5,6 +5,10 @@ contiguous nations grown from random capitals), read into the engine's input. On
 across its borders, some pairs attack each other across the same border (meeting engagements),
 neighbours of a region often attack it together (joint attacks), and some units move, rebase or stand
 down. Like the engine, this imports no Django.
+
+`--system sodankaynti` plays the same map and orders with Sodankäynti's types (levies and elite gunpowder
+troops where Iron Fist has infantry and armour, a few supernatural units and archangels), a doctrine order
+where Iron Fist stands air down, ambushes, and random ratings and doctrines per nation.
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ import random
 import statistics
 import time
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from campaign.borders import adjacency
@@ -20,11 +25,11 @@ from campaign.generate import scenario_generate
 from rules.engine import Order, Region, Relation, Stack, TurnInput, resolve_turn, ruleset_build
 
 
-def random_turn(*, regions: int, nations: int, seed: int) -> TurnInput:
+def random_turn(*, regions: int, nations: int, seed: int, system: str = "iron_fist") -> TurnInput:
     """A connected map of `regions`, `nations` contiguous nations, stacks of every type and their orders."""
     data = scenario_generate(regions=regions, nations=nations, seed=seed)
     rng = random.Random(seed)
-    return TurnInput(
+    turn = TurnInput(
         nations=tuple(n["code"] for n in data["nations"]),
         regions=tuple(
             Region(r["code"], r["terrain"], r["owner"], fort=r["fort"], home=r["home"])
@@ -41,6 +46,7 @@ def random_turn(*, regions: int, nations: int, seed: int) -> TurnInput:
         relations=tuple(Relation(*sorted(r["nations"]), r["kind"]) for r in data["relations"]),
         weather=rng.choice(("clear", "clear", "rain", "snow")),
     )
+    return _sodankaynti(turn, seed) if system == "sodankaynti" else turn
 
 
 def _busy_orders(data: Mapping[str, Any], rng: random.Random) -> list[Order]:
@@ -86,10 +92,44 @@ def _busy_orders(data: Mapping[str, Any], rng: random.Random) -> list[Order]:
     return orders
 
 
-def bench_run(*, regions: int, nations: int, seed: int, repeat: int = 3) -> str:
-    """Resolve one random turn `repeat` times; one line: regions, stacks, orders, battles, median seconds."""
-    turn = random_turn(regions=regions, nations=nations, seed=seed)
-    ruleset = ruleset_build()
+# Sodankäynti's types for Iron Fist's infantry and armour (TY and IV are types of both systems).
+SODANKAYNTI_TYPES = {"JV": "LEVY", "PA": "GREN"}
+DOCTRINES = ("steady", "bold", "cautious")
+
+
+def _sodankaynti(turn: TurnInput, seed: int) -> TurnInput:
+    """The same turn for a Sodankäynti campaign; its own draws come from a second generator."""
+    rng = random.Random(seed + 1)
+    rename = SODANKAYNTI_TYPES.get
+    stacks = [replace(s, unit_type=rename(s.unit_type, s.unit_type)) for s in turn.stacks]
+    neighbours = adjacency({r.code: r.owner for r in turn.regions}, turn.borders)
+    orders = []
+    for order in turn.orders:
+        if order.kind == "stand_down":  # no support to stand down from: a doctrine for the region instead
+            params = {"doctrine": rng.choice(DOCTRINES), "region": order.origin}
+            orders.append(Order(order.nation, "doctrine", "", None, {}, params=params))
+        else:
+            orders.append(replace(order, units={rename(t, t): c for t, c in order.units.items()}))
+    for region in turn.regions:
+        if region.owner and rng.random() < 0.05:
+            stacks.append(Stack(region.owner, region.code, rng.choice(("SPIRIT", "ANGEL")), 1))
+        if region.owner and neighbours[region.code] and rng.random() < 0.1:
+            facing = rng.choice(sorted(neighbours[region.code]))
+            orders.append(Order(region.owner, "ambush", region.code, facing))
+    attributes = {
+        n: {"politics": rng.randint(0, 4), "tactics": rng.randint(0, 4), "doctrine": rng.choice(DOCTRINES)}
+        for n in turn.nations
+    }
+    return replace(
+        turn, stacks=tuple(stacks), orders=tuple(orders), system_inputs={"nation_attributes": attributes}
+    )
+
+
+def bench_run(*, regions: int, nations: int, seed: int, repeat: int = 3, system: str = "iron_fist") -> str:
+    """Resolve one random turn `repeat` times; one line: regions, stacks, orders, battles, actions (the
+    battle actions of a system that reports them), median seconds."""
+    turn = random_turn(regions=regions, nations=nations, seed=seed, system=system)
+    ruleset = ruleset_build({"battle_system": system})
     times = []
     for _ in range(repeat):
         started = time.perf_counter()
@@ -100,7 +140,9 @@ def bench_run(*, regions: int, nations: int, seed: int, repeat: int = 3) -> str:
     for battle in result.battles:
         kinds[battle["kind"]] = kinds.get(battle["kind"], 0) + 1
     by_kind = " ".join(f"{k}={v}" for k, v in sorted(kinds.items()))
+    actions = sum(len(battle.get("actions", ())) for battle in result.battles)
     return (
-        f"regions={regions} nations={nations} stacks={len(turn.stacks)} orders={len(turn.orders)} "
-        f"battles={len(result.battles)} ({by_kind}) seconds={seconds:.3f}"
+        f"system={system} regions={regions} nations={nations} stacks={len(turn.stacks)} "
+        f"orders={len(turn.orders)} battles={len(result.battles)} ({by_kind}) actions={actions} "
+        f"seconds={seconds:.3f}"
     )

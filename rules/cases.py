@@ -17,11 +17,12 @@ from typing import Any
 import yaml
 
 from rules.engine import TurnInput, TurnResult, resolve_turn, ruleset_build
-from rules.engine.case_turn import case_mapping, turn_input_parse, turn_mismatches
-from rules.engine.case_turn import units_in as units_in  # the tests read a result's stacks with it
+from rules.engine.casefile import battle_keys_mismatches, case_turn, mapping, turn_mismatches, units_in
 from rules.engine.ruleset import Ruleset
 from rules.engine.seam import DiceError, ScriptedDice
 from rules.engine.systems import DEFAULT_SYSTEM, CaseError, SystemUnavailable, system_get
+
+__all__ = ["CaseError", "case_check", "case_load", "case_parse", "cases_run", "units_in"]
 
 BATTLE_KEYS = ("kind", "region", "kta", "difference", "winner", "row", "losses", "conquest")
 
@@ -81,7 +82,7 @@ def case_parse(data: Any, *, path: Path = Path("<case>")) -> Case:
     for key in ("nations", "regions", "expect"):
         if key not in data:
             raise CaseError(f"missing key {key!r}")
-    turn = turn_input_parse(data)
+    turn = case_turn(data)
     ruleset = ruleset_build(data.get("ruleset") or {})
     seed = data.get("seed", 0)
     if not isinstance(seed, int):
@@ -95,7 +96,7 @@ def case_parse(data: Any, *, path: Path = Path("<case>")) -> Case:
         turn,
         ruleset,
         seed,
-        case_mapping(data["expect"], "expect"),
+        mapping(data["expect"], "expect"),
         None if rolls is None else tuple(rolls),
     )
 
@@ -115,7 +116,17 @@ def case_check(case: Case) -> str | None:
 
 
 def _mismatches(expect: Mapping[str, Any], result: TurnResult) -> Iterable[str]:
-    return turn_mismatches(expect, result, BATTLE_KEYS)
+    yield from turn_mismatches(expect, result, _battle_mismatches)
+    chances = {(c["nation"], c["region"], c["unit_type"]): c["chance"] for c in result.support_chances}
+    for nation, by_region in (expect.get("support_chance") or {}).items():
+        for region, by_type in by_region.items():
+            for unit_type, chance in by_type.items():
+                got = chances.get((nation, str(region), unit_type), 0)
+                if got != chance:
+                    yield f"support_chance.{nation}.{region}.{unit_type}: expected {chance}, got {got}"
+
+
+_battle_mismatches = battle_keys_mismatches(BATTLE_KEYS)
 
 
 def cases_run(directories: Iterable[str | Path]) -> tuple[int, list[str]]:

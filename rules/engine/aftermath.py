@@ -22,16 +22,16 @@ def aftermath_apply(phase: Phase) -> dict[str, str | None]:
         destination = group.target if conquered else group.origin
         phase.add_units(destination, group.nation, units)
         for unit_type, count in units.items():
-            phase.movements.append(
-                Movement(
-                    group.nation,
-                    unit_type,
-                    count,
-                    group.origin if conquered else group.target,
-                    destination,
-                    "moved in" if conquered else "returned",
-                )
+            movement = Movement(
+                group.nation,
+                unit_type,
+                count,
+                group.origin if conquered else group.target,
+                destination,
+                "moved in" if conquered else "returned",
             )
+            phase.movements.append(movement)
+            phase.moves_at.setdefault(group.target, []).append(movement)
     phase.groups = {}
 
     # Judge every retreat on the map as it stands now, before any retreat is applied.
@@ -71,4 +71,6 @@ def aftermath_apply(phase: Phase) -> dict[str, str | None]:
         if movement.destination is not None:
             phase.add_units(movement.destination, movement.nation, {movement.unit_type: movement.count})
     phase.movements.extend(retreats)
+    for movement in retreats:
+        phase.moves_at.setdefault(movement.origin, []).append(movement)
     return owners

@@ -46,6 +46,7 @@ class Phase:
     winning_blocs: dict[str, list[str]] = field(default_factory=dict)  # region -> bloc that won control
     settlements: list[dict[str, Any]] = field(default_factory=list)
     movements: list[Movement] = field(default_factory=list)
+    moves_at: dict[str, list[Movement]] = field(default_factory=dict)  # battle region -> where survivors went
     control_rounds: dict[str, int] = field(default_factory=dict)  # region -> control battles fought there
     pending: list[Pending] = field(default_factory=list)  # battles fought elsewhere, still without a result
     inputs: Mapping[str, Any] = field(default_factory=dict)  # the system's own turn inputs

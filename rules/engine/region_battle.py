@@ -6,6 +6,7 @@ from .forces import attacking_side, defender_takes_losses, groups_take_losses, m
 from .messages import Message, gettext_noop, messages_register
 from .phase import Phase
 from .seam import REPORT_FORMAT, BattleOutcome, BattleSide, Force, Pending
+from .world import homes_of
 
 messages_register(
     {
@@ -72,7 +73,7 @@ def region_battles_resolve(phase: Phase) -> None:
             forces=(Force(defender, region, defending),),
             support=phase.supporters((defender,), (region,), exclude=(defender, region)),
             fort=spot.fort,
-            home=spot.home == defender,
+            home=defender in homes_of(spot),
             modifiers=modifiers_for(phase, region, (defender,)),
         )
         kind = "joint" if len(attackers) > 1 else "normal"

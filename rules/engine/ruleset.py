@@ -34,6 +34,10 @@ class Ruleset:
     unit_types: Mapping[str, UnitType]  # in declaration order: the order of losses and rolls by type
     ranges: Mapping[str, int]  # support and rebase ranges by type
     fighting_roles: tuple[str, ...] = ("ground", "artillery")  # the roles that fight as "ground units"
+    # Order kind -> the roles that may take it, when the system's table differs from IRON_FIST §2.1's.
+    kind_roles: Mapping[str, tuple[str, ...]] | None = None
+    # Any terrain key is a terrain, not only open, rough and city (Sodankäynti §6.4: a map's own terrain).
+    any_terrain: bool = False
 
     def types_with_role(self, *roles: str) -> tuple[str, ...]:
         return tuple(code for code, t in self.unit_types.items() if t.role in roles)

@@ -49,7 +49,7 @@ class Region:
     terrain: str = Terrain.OPEN
     owner: str | None = None
     fort: int = 0
-    home: str | None = None
+    home: str | list[str] | None = None  # the nation whose home region it is, or several (world.homes_of)
     weather: str | None = None  # replaces the turn's global weather in this region
 
 

@@ -17,7 +17,12 @@ from typing import Any
 from .messages import Message, gettext_noop, messages_register
 
 # The engine's own systems, imported on first use so that each registers itself.
-SYSTEM_MODULES = ("rules.engine.iron_fist", "rules.engine.tabletop", "rules.engine.company_d20")
+SYSTEM_MODULES = (
+    "rules.engine.iron_fist",
+    "rules.engine.sodankaynti",
+    "rules.engine.tabletop",
+    "rules.engine.company_d20",
+)
 DEFAULT_SYSTEM = "iron_fist"
 
 messages_register({"system.unavailable": gettext_noop("battle system {name} is not available")})
@@ -49,6 +54,14 @@ class BattleSystem:
     fight: Callable[[Any], Any] | None = None  # BattleCall -> BattleOutcome | Pending
     policies: Policies = field(default_factory=Policies)
     case_check: Callable[[Mapping[str, Any], Path], str | None] | None = None
+    # A system's own order checks, run before the common ones (IRON_FIST.md §2.1), in submission order:
+    # (world, ruleset) -> a check of one order -> Invalid (rejected) or None (on to the common checks).
+    order_check: Callable[[Any, Any], Callable[[Any], Any]] | None = None
+    # Kinds of order the system checks alone: they name no units and skip the common checks (Sodankäynti §4).
+    order_kinds: frozenset[str] = frozenset()
+    # The system's own turn inputs, checked before the first draw and given to every battle as `call.inputs`:
+    # (world, ruleset, turn input, accepted orders) -> inputs; without it, TurnInput.system_inputs as given.
+    inputs_prepare: Callable[..., Any] | None = None
     extra: Mapping[str, Any] = field(default_factory=dict)  # a system's own functions (company_d20's turn)
 
 
@@ -83,3 +96,11 @@ def system_get(name: str) -> BattleSystem:
 def system_names() -> tuple[str, ...]:
     _load()
     return tuple(_REGISTRY)
+
+
+def systems_playable() -> tuple[str, ...]:
+    """The systems a campaign can be set to: those whose battles the turn pipeline fights (`fight`).
+
+    A system with its own turn functions instead (company_d20) is listed once the shell runs them."""
+    _load()
+    return tuple(name for name, system in _REGISTRY.items() if system.fight is not None)

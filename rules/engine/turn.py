@@ -5,6 +5,7 @@ from __future__ import annotations
 import gc
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
+from dataclasses import asdict
 
 from .aftermath import aftermath_apply
 from .control import control_battles_resolve, settlements_resolve
@@ -57,7 +58,10 @@ def combat_phase(
     # §11: every draw comes from this one source, in the order of the steps below.
     accepted, rejected = orders_validate(world, ruleset, turn_input.orders)  # §2.1
     orders = [order for _, order in accepted]
-    phase = phase_start(world, ruleset, system, orders, dice, turn_input.system_inputs, seed)  # §2, §3
+    inputs = turn_input.system_inputs
+    if system.inputs_prepare is not None:  # checked before the first draw
+        inputs = system.inputs_prepare(world, ruleset, turn_input, orders)
+    phase = phase_start(world, ruleset, system, orders, dice, inputs, seed)  # §2 movement, §3
     meetings_resolve(phase)  # §6
     region_battles_resolve(phase)  # §5, §7, §7.1
     control_battles_resolve(phase)  # §7.2
@@ -85,9 +89,13 @@ def turn_complete(phase: Phase, rejected: list[RejectedOrder]) -> TurnResult:
     chances, rolls = support_losses_roll(phase)  # §8, §9
     owners = aftermath_apply(phase)  # §10
 
+    last: dict[str, dict] = {}  # the last battle of each region reports where its survivors went (§12)
     for report in phase.battles:
         if report["kind"] != "meeting":
             report["owner_after"] = owners[report["region"]]
+            last[report["region"]] = report
+    for region, report in last.items():
+        report["moves"] = [asdict(m) for m in phase.moves_at.get(region, ())]
     return TurnResult(
         owners=owners,
         stacks=_stacks(phase, phase.garrison),

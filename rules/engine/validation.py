@@ -14,6 +14,7 @@ from .messages import Message, gettext_noop, messages_register
 from .order_words import kind_word
 from .ruleset import Ruleset
 from .state import Order, OrderKind, RejectedOrder, TurnInput
+from .systems import system_get
 from .world import World, world_build
 
 # Why an order is refused. A parameter named `kind` is an order kind, shown in the reader's words.
@@ -90,9 +91,14 @@ def orders_validate(
     """Split orders into the accepted ones (with their index) and the rejected ones with a reason."""
     left: dict[tuple[str, str], dict[str, int]] = {}  # (nation, origin) -> units left by accepted orders
     accepted, rejected = [], []
+    system = system_get(ruleset.battle_system)
+    own_check = system.order_check(world, ruleset) if system.order_check else None
     for index, order in enumerate(orders):
         key = (order.nation, order.origin)
-        invalid = order_reason(world, ruleset, order, left.get(key))
+        # A system's own checks come first; its own kinds of order skip the common ones.
+        invalid = own_check(order) if own_check else None
+        if invalid is None and order.kind not in system.order_kinds:
+            invalid = order_reason(world, ruleset, order, left.get(key))
         if invalid is None:
             accepted.append((index, order))
             if order.kind in CONSUMING:
@@ -108,7 +114,8 @@ def order_reason(world: World, ruleset: Ruleset, order: Order, left: Counts | No
     origin (None: no such orders), or None."""
     if order.nation not in world.nation_index:
         return Invalid.of("nation", "unknown_nation", nation=order.nation)
-    if order.kind not in KIND_ROLES:
+    kind_roles = ruleset.kind_roles or KIND_ROLES
+    if order.kind not in kind_roles:
         return Invalid.of("kind", "unknown_order_kind", kind=str(order.kind))
     if order.origin not in world.regions:
         return Invalid.of("origin", "unknown_region", region=order.origin)
@@ -116,7 +123,7 @@ def order_reason(world: World, ruleset: Ruleset, order: Order, left: Counts | No
         return Invalid.of("origin", "origin_not_held", region=order.origin, nation=order.nation)
     if not order.units:
         return Invalid.of("units", "no_units")
-    allowed = KIND_ROLES[order.kind]
+    allowed = kind_roles[order.kind]
     here = world.units.get(order.origin, {}).get(order.nation, {})
     for unit_type, count in order.units.items():
         unit = ruleset.unit_types.get(unit_type)

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from .graph import within
 from .ruleset import Ruleset
-from .state import RelationKind, Terrain, TurnInput, Weather
+from .state import Region, RelationKind, Terrain, TurnInput, Weather
 
 Counts = dict[str, int]  # unit type -> count
 
@@ -70,14 +70,15 @@ def world_build(turn: TurnInput, ruleset: Ruleset) -> World:
         where = f"regions.{region.code}"
         if region.code in regions:
             raise TurnInputError(f"{where}: the region code is used twice")
-        if region.terrain not in TERRAINS:
+        if region.terrain not in TERRAINS and not ruleset.any_terrain:
             raise TurnInputError(f"{where}.terrain: unknown terrain {region.terrain!r}")
         if region.weather is not None and region.weather not in WEATHERS:
             raise TurnInputError(f"{where}.weather: unknown weather {region.weather!r}")
         if region.owner is not None and region.owner not in nation_index:
             raise TurnInputError(f"{where}.owner: unknown nation {region.owner!r}")
-        if region.home is not None and region.home not in nation_index:
-            raise TurnInputError(f"{where}.home: unknown nation {region.home!r}")
+        for home in homes_of(region):
+            if home not in nation_index:
+                raise TurnInputError(f"{where}.home: unknown nation {home!r}")
         if not isinstance(region.fort, int) or region.fort < 0:
             raise TurnInputError(f"{where}.fort: expected a whole number of 0 or more, got {region.fort!r}")
         regions[region.code] = region
@@ -139,6 +140,13 @@ def world_build(turn: TurnInput, ruleset: Ruleset) -> World:
         weather=turn.weather,
         gm_modifiers=gm_modifiers,
     )
+
+
+def homes_of(region: Region) -> tuple[str, ...]:
+    """The nations whose home region this is: `home` names one nation, or several in a list."""
+    if region.home is None:
+        return ()
+    return tuple(region.home) if isinstance(region.home, list | tuple) else (region.home,)
 
 
 def counts_total(counts: Mapping[str, int], types: Iterable[str]) -> int:

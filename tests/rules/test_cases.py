@@ -40,6 +40,15 @@ def test_it_passes_the_tabletop_case(path: Path) -> None:
     assert case_run(path) is None
 
 
+@pytest.mark.parametrize(
+    "path",
+    _cases(SHARED / "sodankaynti") + _cases(OWN / "sodankaynti"),
+    ids=lambda p: f"{p.parent.parent.name}/{p.stem}",
+)
+def test_it_passes_the_sodankaynti_case(path: Path) -> None:
+    assert case_run(path) is None
+
+
 def _check_cases(*directories: Path) -> subprocess.CompletedProcess:
     return subprocess.run(
         [sys.executable, "-m", "rules", "check-cases", *map(str, directories)],

@@ -8,8 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..seam import DiceSource
 from .board import DESTROYED, REMOVED, SPENT, WITHDRAWN, BattleSetup, Die, Side
-from .dice import DiceSource
 from .doctrine import Action, decide, has_available
 from .fates import Fates, fates_settle
 from .ruleset import Ruleset

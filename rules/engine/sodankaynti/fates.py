@@ -6,8 +6,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..seam import DiceSource
 from .board import DESERTED, DESTROYED, LOST, Die, Side
-from .dice import DiceSource
 from .ruleset import Ruleset
 
 Counts = dict[str, int]
@@ -19,6 +19,7 @@ class Fates:
         default_factory=dict
     )  # (nation, origin) -> type -> units lost
     destroyed: dict[str, Counts] = field(default_factory=dict)  # nation -> type -> units destroyed (losses)
+    deserted: dict[str, Counts] = field(default_factory=dict)  # nation -> type -> lost, but not destroyed
     added: dict[tuple[str, str], Counts] = field(
         default_factory=dict
     )  # (nation, origin) -> new veteran units
@@ -60,9 +61,12 @@ def fates_settle(
             if fate == DESTROYED:
                 _add(fates.destroyed, first.nation, first.type)
                 destroyed_units.setdefault(first.nation, []).append(unit_dice)
+            else:
+                _add(fates.deserted, first.nation, first.type)
     report["fates"] = {d.id: d.fate for side in sides for d in side.dice}
     report["veterans"] = _veterans(destroyed_units, ruleset, dice, nation_index, fates)
     report["losses"] = {n: dict(c) for n, c in fates.destroyed.items()}
+    report["deserted"] = fates.deserted  # lost to the army, not destroyed: no veterans (§7 step 4)
     report["survivors"] = survivors
     new_units: dict[str, dict[str, Counts]] = {}
     for (nation, origin), counts in fates.added.items():

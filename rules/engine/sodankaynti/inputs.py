@@ -30,6 +30,21 @@ class Inputs:
     doctrine_orders: dict[tuple[str, str | None], Doctrine] = field(default_factory=dict)  # (nation, region)
     ambushes: dict[tuple[str, str], str] = field(default_factory=dict)  # (nation, region B) -> facing A
 
+    @classmethod
+    def empty(cls, ruleset: Ruleset, nations: Sequence[str]) -> Inputs:
+        """No system inputs at all: every nation with the default ratings and doctrine."""
+        return inputs_build({}, ruleset, tuple(nations), {})
+
+    def orders_apply(self, orders: Sequence[Any], ruleset: Ruleset) -> None:
+        """The accepted `doctrine` and `ambush` orders, in submission order (§4.1, §4.2)."""
+        for order in orders:
+            if order.kind == "doctrine":
+                params = order.params
+                doctrine = ruleset.doctrine(params.get("doctrine"), params.get("params"), "order")
+                self.doctrine_orders[(order.nation, params.get("region"))] = doctrine
+            elif order.kind == "ambush":
+                self.ambushes.setdefault((order.nation, order.origin), order.target)
+
     def doctrine(self, nation: str, region: str) -> Doctrine:
         """§10.3: the order for the region, the order without one, the attribute, the default."""
         return (
@@ -88,6 +103,9 @@ def inputs_build(
         else:
             doctrines[nation] = ruleset.doctrines[ruleset.default_doctrine]
 
+    for key in ("gm_advantages", "skip_politics"):
+        if not isinstance(raw.get(key) or [], list | tuple):
+            raise TurnInputError(f"{key}: expected a list, got {raw[key]!r}")
     gm: dict[tuple[str, str, str], list[Advantage]] = {}
     for i, entry in enumerate(raw.get("gm_advantages") or []):
         where = f"gm_advantages[{i}]"
@@ -116,3 +134,11 @@ def inputs_build(
             raise TurnInputError(f"{where}: {entry!r} is neither a region nor a border A|B")
         borders.add(frozenset(ends))
     return Inputs(ratings, doctrines, gm, frozenset(regions), frozenset(borders))
+
+
+def inputs_prepare(world: Any, ruleset: Ruleset, turn_input: Any, orders: Sequence[Any]) -> Inputs:
+    """BattleSystem.inputs_prepare: the turn's inputs, checked, with the effects of its accepted orders."""
+    inputs = inputs_build(turn_input.system_inputs, ruleset, world.nations, world.adjacency)
+    inputs.terrains = {code: region.terrain for code, region in world.regions.items()}
+    inputs.orders_apply(orders, ruleset)
+    return inputs

@@ -16,10 +16,11 @@ from typing import Any
 
 import yaml
 
-from ..ruleset import RulesetError, ruleset_merge
+from ..ruleset import Ruleset as BaseRuleset
+from ..ruleset import RulesetError, check_unknown_keys, ruleset_merge
+from ..ruleset import UnitType as BaseUnitType
 
 DEFAULTS_FILE = Path(__file__).with_name("defaults.yaml")
-IRON_FIST_FILE = Path(__file__).parent.parent / "ruleset.yaml"
 DIE = re.compile(r"^(\d*)d(\d+)$")
 ORDER_KINDS = ("hold", "move", "rebase", "attack")
 SACRIFICE_MODES = ("first", "when_needed", "last", "never")
@@ -34,12 +35,9 @@ DOCTRINE_PARAMS = (
 
 
 @dataclass(frozen=True)
-class UnitType:
-    code: str
-    dice: int  # dice on the board per unit (2 for a 2d4 war machine)
-    size: int  # sides of each die
-    role: str
-    names: Mapping[str, str]  # language -> name
+class UnitType(BaseUnitType):
+    dice: int = 1  # dice on the board per unit (2 for a 2d4 war machine)
+    size: int = 6  # sides of each die
 
     @property
     def die(self) -> str:
@@ -62,9 +60,10 @@ class Doctrine:
         return {"name": self.name, "from": self.source} | {p: getattr(self, p) for p in DOCTRINE_PARAMS}
 
 
-@dataclass(frozen=True)
-class Ruleset:
-    unit_types: Mapping[str, UnitType]
+@dataclass(frozen=True, kw_only=True)
+class Ruleset(BaseRuleset):
+    """The pipeline's ruleset (unit types, roles, ranges: here the rebase range) and this system's keys."""
+
     orders_by_role: Mapping[str, tuple[str, ...]]
     rebase_range: int
     default_rating: int
@@ -95,15 +94,6 @@ class Ruleset:
     veterans_enabled: bool
     veterans_above: int
     meeting_winner_continues: bool
-    battle_system: str = "sodankaynti"
-
-    def types_with_role(self, *roles: str) -> tuple[str, ...]:
-        return tuple(code for code, t in self.unit_types.items() if t.role in roles)
-
-    @property
-    def ranges(self) -> Mapping[str, int]:
-        """How far each type may rebase (§4): the air types, `rebase_range` borders."""
-        return {code: self.rebase_range for code in self.types_with_role("air")}
 
     def doctrine(self, name: str, params: Mapping[str, Any] | None = None, source: str = "") -> Doctrine:
         """The named preset with `params` put over it (§10.3); DoctrineError says what is wrong."""
@@ -146,13 +136,6 @@ def _defaults() -> dict[str, Any]:
         return yaml.safe_load(f)
 
 
-@cache
-def _iron_fist_keys() -> frozenset[str]:
-    """Iron Fist's keys are unused here (§16) but allowed, so a campaign can switch systems and back."""
-    with IRON_FIST_FILE.open(encoding="utf-8") as f:
-        return frozenset(yaml.safe_load(f))
-
-
 def ruleset_build(overrides: Mapping[str, Any] | None = None) -> Ruleset:
     """The default ruleset with `overrides` merged in, checked; raises RulesetError naming the bad key."""
     if overrides is None:
@@ -160,12 +143,8 @@ def ruleset_build(overrides: Mapping[str, Any] | None = None) -> Ruleset:
     if not isinstance(overrides, Mapping):
         raise RulesetError("ruleset: expected a mapping of overrides")
     defaults = _defaults()
-    for key in map(str, overrides):
-        if key not in defaults and key not in _iron_fist_keys():
-            raise RulesetError(f"{key}: not a ruleset key")
+    check_unknown_keys(overrides, defaults, "sodankaynti")
     data = ruleset_merge(defaults, overrides)
-    if data["battle_system"] != "sodankaynti":
-        raise RulesetError(f"battle_system: expected sodankaynti, got {data['battle_system']!r}")
     orders_by_role = _orders_by_role(data)
     unit_types = _unit_types(data, orders_by_role)
     politics = _mapping(data, "politics")
@@ -180,10 +159,17 @@ def ruleset_build(overrides: Mapping[str, Any] | None = None) -> Ruleset:
     max_bonus = tactics.get("max_bonus")
     if max_bonus is not None:
         max_bonus = _int(tactics, "max_bonus", "tactics.", minimum=1)
+    rebase_range = _int(data, "rebase_range", minimum=0)
     return Ruleset(
+        battle_system="sodankaynti",
         unit_types=unit_types,
+        # §4: rebase within `rebase_range`; nothing supports from range (§2.1), so no other type has a range.
+        ranges={code: rebase_range for code, t in unit_types.items() if "rebase" in orders_by_role[t.role]},
+        fighting_roles=tuple(orders_by_role),  # §2: every type takes part and counts as a "ground unit"
+        any_terrain=True,  # §6.4: a map may define its own terrain keys; a key without dice gives 0
+        kind_roles={k: tuple(r for r, kinds in orders_by_role.items() if k in kinds) for k in ORDER_KINDS},
         orders_by_role=orders_by_role,
-        rebase_range=_int(data, "rebase_range", minimum=0),
+        rebase_range=rebase_range,
         default_rating=_int(data, "default_rating", minimum=0),
         success_on=_int(data, "success_on", minimum=1, maximum=6),
         joint_ratings=_choice(data, "joint_ratings", ("best", "commander")),
@@ -205,7 +191,7 @@ def ruleset_build(overrides: Mapping[str, Any] | None = None) -> Ruleset:
         safe_dice=frozenset(_sizes(retreat, "safe_dice", "retreat.")),
         retreat_scope=_choice(retreat, "scope", ("side", "commander"), "retreat."),
         standoff=_choice(data, "standoff", ("hold", "board_value")),
-        max_actions=_int(data, "max_actions", minimum=1),
+        max_actions=_int(data, "max_actions", minimum=0),
         doctrines=doctrines,
         default_doctrine=default_doctrine,
         machine_lost_when=_choice(data, "machine_lost_when", ("all_dice", "any_die")),
@@ -307,7 +293,9 @@ def _unit_types(data: Mapping[str, Any], orders_by_role: Mapping[str, Any]) -> d
         if role not in orders_by_role:
             raise RulesetError(f"{where}.role: {role!r} has no entry in orders_by_role")
         names = {lang: str(spec[lang]) for lang in ("fi", "en") if spec.get(lang) is not None}
-        unit_types[str(code)] = UnitType(str(code), count, int(match.group(2)), str(role), names)
+        unit_types[str(code)] = UnitType(
+            str(code), str(role), names, {"die": die.strip()}, dice=count, size=int(match.group(2))
+        )
     if not unit_types:
         raise RulesetError("unit_types: the ruleset needs at least one unit type")
     return unit_types

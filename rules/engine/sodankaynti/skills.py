@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from ..messages import Message
+from ..seam import DiceSource
 from .board import BOARD, Side
-from .dice import DiceSource
 from .ruleset import Ruleset
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from ..case_turn import case_mapping, turn_input_parse, turn_mismatches
+from ..casefile import battle_keys_mismatches, case_turn, mapping, nonzero, turn_mismatches
 from ..ruleset import RulesetError, ruleset_build
 from ..state import TurnInput
 from ..systems import CaseError
@@ -40,7 +40,7 @@ def turn_case_check(data: Mapping[str, Any]) -> str | None:
     for key in ("nations", "regions"):
         if key not in data:
             raise CaseError(f"missing key {key!r}")
-    turn = turn_input_parse(data)
+    turn = case_turn(data)
     try:
         ruleset = ruleset_build(data.get("ruleset") or {})
     except RulesetError as error:
@@ -55,13 +55,13 @@ def turn_case_check(data: Mapping[str, Any]) -> str | None:
         if not isinstance(steps, list) or not steps:
             raise CaseError("steps: expected a list of {entries, expect}")
         for i, step in enumerate(steps):
-            step = case_mapping(step, f"steps[{i}]")
+            step = mapping(step, f"steps[{i}]")
             state = plan(turn, ruleset, seed, _entries(step.get("entries"), f"steps[{i}].entries"))
-            for mismatch in _mismatches(case_mapping(step.get("expect"), f"steps[{i}].expect"), state):
+            for mismatch in _mismatches(mapping(step.get("expect"), f"steps[{i}].expect"), state):
                 return f"steps[{i}].{mismatch}"
     elif "expect" in data:
         state = plan(turn, ruleset, seed, _entries(data.get("entries"), "entries"))
-        for mismatch in _mismatches(case_mapping(data["expect"], "expect"), state):
+        for mismatch in _mismatches(mapping(data["expect"], "expect"), state):
             return mismatch
     elif "submissions" not in data:
         raise CaseError("a turn case needs expect, steps or submissions")
@@ -69,8 +69,8 @@ def turn_case_check(data: Mapping[str, Any]) -> str | None:
 
 
 def _entries(value: Any, where: str) -> dict[str, Mapping[str, Any]]:
-    entries = case_mapping(value or {}, where)
-    return {str(key): case_mapping(entry, f"{where}.{key}") for key, entry in entries.items()}
+    entries = mapping(value or {}, where)
+    return {str(key): mapping(entry, f"{where}.{key}") for key, entry in entries.items()}
 
 
 def _mismatches(expect: Mapping[str, Any], state: BattlesPending | Complete) -> Iterator[str]:
@@ -90,17 +90,17 @@ def _mismatches(expect: Mapping[str, Any], state: BattlesPending | Complete) -> 
         if key in expect and list(expect[key] or []) != got:
             yield f"{key}: expected {list(expect[key] or [])}, got {got}"
     if "waiting" in expect:
-        wanted = {k: list(v) for k, v in case_mapping(expect["waiting"] or {}, "expect.waiting").items()}
+        wanted = {k: list(v) for k, v in mapping(expect["waiting"] or {}, "expect.waiting").items()}
         got = {k: list(v) for k, v in state.waiting.items()}
         if wanted != got:
             yield f"waiting: expected {wanted}, got {got}"
-    for key, wanted in case_mapping(expect.get("sheets") or {}, "expect.sheets").items():
-        yield from _sheet_mismatches(str(key), case_mapping(wanted, f"expect.sheets.{key}"), state.sheets)
+    for key, wanted in mapping(expect.get("sheets") or {}, "expect.sheets").items():
+        yield from _sheet_mismatches(str(key), mapping(wanted, f"expect.sheets.{key}"), state.sheets)
     if any(key in expect for key in RESULT_KEYS):
         if not isinstance(state, Complete):
             yield f"status: expected complete (for {', '.join(RESULT_KEYS)}), got {state.status}"
             return
-        yield from turn_mismatches(expect, state.turn_result, BATTLE_KEYS)
+        yield from turn_mismatches(expect, state.turn_result, battle_keys_mismatches(BATTLE_KEYS))
         if "support_rolls" in expect:
             wanted = [list(roll) for roll in expect["support_rolls"] or []]
             got = [[roll.roll, roll.destroyed] for roll in state.turn_result.support_rolls]
@@ -118,24 +118,18 @@ def _sheet_mismatches(key: str, wanted: Mapping[str, Any], sheets: Mapping[str, 
         raise CaseError(f"expect.sheets.{key}.{unknown[0]}: not a key of a sheet")
     got = {
         "sides": [side["id"] for side in sheet["sides"]],
-        "forces": _nonzero(sheet["forces"]),
+        "forces": nonzero(sheet["forces"]),
         "support": [list(line) for line in sheet["support"]],
         "points": sheet["points"],
         "fingerprint": sheet["fingerprint"],
     }
     for field, want in wanted.items():
         if field == "forces":
-            want = _nonzero(case_mapping(want, f"expect.sheets.{key}.forces"))
+            want = nonzero(mapping(want, f"expect.sheets.{key}.forces"))
         elif field == "support":
             want = [[str(x) if i == 1 else x for i, x in enumerate(line)] for line in want or []]
         if want != got[field]:
             yield f"sheets.{key}.{field}: expected {want}, got {got[field]}"
-
-
-def _nonzero(forces: Mapping[str, Any]) -> dict[str, dict[str, int]]:
-    return {
-        n: {t: c for t, c in (u or {}).items() if c} for n, u in forces.items() if any((u or {}).values())
-    }
 
 
 def _submissions(
@@ -149,7 +143,7 @@ def _submissions(
     state = plan(turn, ruleset, seed, _entries(data.get("entries"), "entries"))
     for i, raw in enumerate(submissions):
         where = f"submissions[{i}]"
-        submission = case_mapping(raw, where)
+        submission = mapping(raw, where)
         key = str(submission.get("battle"))
         by = submission.get("by")
         if by == "gm":
@@ -158,14 +152,14 @@ def _submissions(
             entrant = Entrant(nation=by["player_of"])
         else:
             raise CaseError(f"{where}.by: expected gm or {{player_of: NATION}}, got {by!r}")
-        result = dict(case_mapping(submission.get("result") or {}, f"{where}.result"))
+        result = dict(mapping(submission.get("result") or {}, f"{where}.result"))
         if "fingerprint" not in result and key in state.sheets:
             # Without one, it is checked as if it carried the current one (the README's format).
             result["fingerprint"] = state.sheets[key]["fingerprint"]
         check = result_check(
             state, key, result, by=entrant, ruleset=ruleset, turn_pending=isinstance(state, BattlesPending)
         )
-        expect = case_mapping(submission.get("expect") or {}, f"{where}.expect")
+        expect = mapping(submission.get("expect") or {}, f"{where}.expect")
         got = {
             "accepted": check.accepted,
             "errors": [str(e) for e in check.errors],

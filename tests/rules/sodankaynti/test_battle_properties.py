@@ -16,8 +16,8 @@ from dataclasses import replace
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from rules.engine.seam import SeededDice
 from rules.engine.sodankaynti.battle import battle_fight
-from rules.engine.sodankaynti.dice import SeededDice
 
 from .battles import RULESETS, battles
 
@@ -91,7 +91,11 @@ def test_the_same_setup_and_seed_give_the_same_report_in_any_listing_order(case,
 @FAST
 @given(battles(), seeds)
 def test_a_side_acts_only_with_dice_it_still_has(case, seed) -> None:
-    report = _fight(case, seed).report
+    replay_actions(_fight(case, seed).report)
+
+
+def replay_actions(report) -> None:
+    """Replay a report's actions on its rolled dice: every die acts or is hit only while on the board."""
     owner = {}
     for side in report["sides"]:
         for nation in side["nations"]:

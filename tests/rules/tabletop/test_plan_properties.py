@@ -12,7 +12,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rules.engine.case_turn import turn_input_parse
+from rules.engine.casefile import case_turn
 from rules.engine.ruleset import ruleset_build
 from rules.engine.tabletop import BattlesPending, Complete, plan
 from rules.engine.tabletop.results import Entrant, result_check
@@ -25,7 +25,7 @@ FAST = settings(
     suppress_health_check=[HealthCheck.too_slow],
 )
 
-TURN = turn_input_parse(
+TURN = case_turn(
     {
         "nations": ["RED", "GREEN", "BLUE"],
         "regions": {
