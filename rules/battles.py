@@ -419,6 +419,17 @@ def battle_deadline_move(*, viewer: Viewer, battle: Battle, deadline: datetime) 
     battle.save(update_fields=["deadline", "overdue_at"])
 
 
+def battle_auto_preview(*, battle: Battle) -> dict[str, Any] | None:
+    """The GM's preview of an open battle's auto-resolution (A10.1): the derived seed makes it the report
+    that auto-resolving would give, while the GM's inputs stay as they are. Nothing is stored."""
+    turn = battle.turn
+    loaded = turn_load(turn=turn)
+    entries = {**loaded.turn_input.system_inputs.get("entries", {}), battle.key: {"auto_resolve": True}}
+    state = plan(loaded.turn_input, turn.campaign.ruleset(), turn.seed_value, entries)
+    reports = state.turn_result.battles if isinstance(state, Complete) else state.reports
+    return next((r for r in reports if r.get("key") == battle.key and "kta" in r), None)
+
+
 def battles_overdue(*, now: Clock = timezone.now) -> int:
     """Beat (A8.1): each open battle whose deadline has passed becomes overdue exactly once per deadline,
     however many beats run; with `on_missing_result: auto_resolve` it is decided at once (A8.3)."""

@@ -144,6 +144,9 @@ def battle_page(request: HttpRequest, slug: str, number: int, key: str) -> HttpR
         "my_nation": viewer.nation.code if viewer.nation else None,
         "ground_types": ["JV", "PA", "TY"],
         "overdue": battle.deadline is not None and battle.deadline < timezone.now(),
+        "auto_preview": services.battle_auto_preview(battle=battle)
+        if viewer.is_gm and battle.state == Battle.State.OPEN
+        else None,
     }
     return render(request, "frontend/battle.html", context, status=400 if errors else 200)
 

@@ -102,3 +102,8 @@ def test_propose_agree_confirm_through_the_pages_completes_the_turn(
         assert browsers["gm"].post(SHEET, {"action": "confirm", "version": 1}).status_code == 302
     assert demo.turns.get(number=1).status == Turn.Status.RESOLVED
     assert demo.regions.get(code="K1").owner.code == "NOR"
+
+
+def test_the_gm_sees_the_auto_resolution_preview_and_players_do_not(battle, browsers) -> None:
+    assert "Auto-resolution, if you choose it" in browsers["gm"].get(SHEET).content.decode()
+    assert "Auto-resolution, if you choose it" not in browsers["player"].get(SHEET).content.decode()

@@ -237,3 +237,21 @@ def test_at_the_deadline_auto_resolve_archives_a_disputed_version_and_resolves(
     assert entry.origin == "deadline" and entry.payload["auto_resolve"] is True
     report = Turn.objects.get(pk=pending.pk).reports.get(region="K1")
     assert report.data["resolution"] == "auto_resolved"
+
+
+def test_the_gm_previews_exactly_the_auto_resolution_that_follows(
+    pending, demo, gm, django_capture_on_commit_callbacks
+) -> None:
+    from rules.battles import battle_auto_preview
+
+    battle = Battle.objects.get(turn=pending, key="region:K1")
+    preview = battle_auto_preview(battle=battle)
+    assert not battle.versions.exists(), "a preview stores nothing"
+    with django_capture_on_commit_callbacks(execute=True):
+        battle_auto_resolve(viewer=_viewer(gm, demo), battle=battle)
+    report = Turn.objects.get(pk=pending.pk).reports.get(region="K1").data
+    assert (preview["kta"], preview["winner"], preview["losses"]) == (
+        report["kta"],
+        report["winner"],
+        report["losses"],
+    )
