@@ -46,3 +46,19 @@ def test_it_benchmarks_a_turn_and_cleans_up(db, capsys):
         assert re.search(rf"{stage}\s+\d+\.\d+ s\s+\d+ queries", output), output
     assert re.search(r"load\s+\S+ s\s+7 queries", output)
     assert not Campaign.objects.exists()
+
+
+def test_the_demos_first_turn_has_orders_of_two_nations_and_reset_starts_over(db, capsys):
+    from orders.models import Order
+
+    call_command("load_demo")
+    turn = Campaign.objects.get(slug="demo").turns.get(number=1)
+    assert sorted(Order.objects.filter(turn=turn).values_list("nation__code", flat=True)) == ["EST", "WES"]
+    # A player's order, then a reset: the demo as new, the player's order gone, the logins working.
+    Order.objects.filter(turn=turn, nation__code="WES").delete()
+    call_command("load_demo", reset=True)
+    output = capsys.readouterr().out
+    assert "The demo campaign was deleted." in output
+    campaign = Campaign.objects.get(slug="demo")
+    assert Order.objects.filter(turn__campaign=campaign).count() == 2
+    assert authenticate(RequestFactory().post("/"), username="wes", password="ironfist-player") is not None

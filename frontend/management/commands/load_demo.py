@@ -1,0 +1,121 @@
+from dataclasses import replace
+from pathlib import Path
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand
+from django.db import transaction
+
+from campaign.models import Campaign
+from campaign.scenario import scenario_read
+from campaign.services import membership_set, scenario_import
+
+DEMO_FILE = Path(__file__).resolve().parents[3] / "campaign" / "scenarios" / "demo.yaml"
+DEMO_SLUG = "demo"
+# Demo accounts only: printed on the console by `make run`, never used outside a local demo.
+GM = ("gm", "ironfist-gm")
+PLAYER_PASSWORD = "ironfist-player"
+# Orders already given in the demo's first turn, so that a newcomer playing Nordmark meets a battle at once:
+# Westmark, Nordmark's ally, goes for the empty M2 (as many ground units as Nordmark has next to it: a
+# joint attack whose holder §7.2 draws by lot), and Ostland attacks Karelia's K4.
+FIRST_ORDERS = (
+    ("WES", "attack", "W2", "M2", {"JV": 5, "PA": 2}),
+    ("EST", "attack", "E2", "K4", {"JV": 4, "PA": 3}),
+)
+# The same map fought at the table (TABLETOP.md): turn 1's orders are in and processed, so its battles wait
+# for results: a meeting engagement, two region battles, and an unopposed occupation settled peacefully.
+TABLETOP_SLUG = "tabletop"
+TABLETOP_NAME = "The Grenzwald Crisis at the table"
+TABLETOP_ORDERS = [
+    ("KAR", "attack", "K4", "E2", {"JV": 4, "PA": 2}),
+    ("EST", "attack", "E2", "K4", {"JV": 3, "PA": 3}),
+    ("SUD", "attack", "S1", "E4", {"JV": 3, "PA": 2}),
+    ("NOR", "attack", "N3", "K1", {"JV": 2}),
+    ("WES", "attack", "W4", "M4", {"JV": 3, "PA": 1}),
+    ("SUD", "attack", "S2", "M4", {"JV": 2, "PA": 1}),
+]
+
+
+def demo_logins() -> list[tuple[str, str, str]]:
+    """(who, user name, password) of the demo accounts; empty when the demo is not loaded."""
+    campaign = Campaign.objects.filter(slug=DEMO_SLUG).first()
+    if campaign is None:
+        return []
+    logins = [("game master", *GM)]
+    logins += [(n.name, n.code.lower(), PLAYER_PASSWORD) for n in campaign.nations.order_by("position")]
+    return logins
+
+
+class Command(BaseCommand):
+    help = "Load the demo campaign and its demo accounts (once; later runs only print the logins)."
+
+    def add_arguments(self, parser):
+        parser.add_argument(
+            "--reset", action="store_true", help="delete the demo campaign and its accounts, and load it anew"
+        )
+
+    @transaction.atomic
+    def handle(self, *args, **options):
+        if options["reset"]:
+            self._delete()
+        campaign = Campaign.objects.filter(slug=DEMO_SLUG).first()
+        if campaign is None:
+            campaign = self._load()
+        if not Campaign.objects.filter(slug=TABLETOP_SLUG).exists():
+            _tabletop_load()
+        self.stdout.write(f"Demo campaign {campaign.name!r} (slug {campaign.slug}). Logins:")
+        self.stdout.write(f"  game master: {GM[0]} / {GM[1]}   (also admin at /admin/)")
+        for nation in campaign.nations.all():
+            self.stdout.write(f"  {nation.name}: {nation.code.lower()} / {PLAYER_PASSWORD}")
+        self.stdout.write(f"Tabletop campaign {TABLETOP_NAME!r} (slug {TABLETOP_SLUG}): the same logins.")
+
+    def _delete(self) -> None:
+        Campaign.objects.filter(slug=TABLETOP_SLUG).delete()
+        campaign = Campaign.objects.filter(slug=DEMO_SLUG).first()
+        if campaign is None:
+            return
+        names = [GM[0], *(n.code.lower() for n in campaign.nations.all())]
+        campaign.delete()
+        get_user_model().objects.filter(username__in=names, memberships__isnull=True).delete()
+        self.stdout.write("The demo campaign was deleted.")
+
+    def _load(self) -> Campaign:
+        from orders.services import OrderDraft, order_submit
+
+        campaign = scenario_import(scenario=scenario_read(DEMO_FILE), slug=DEMO_SLUG)
+        membership_set(campaign=campaign, username=GM[0], password=GM[1], nation=None)
+        get_user_model().objects.filter(username=GM[0]).update(is_staff=True, is_superuser=True)
+        users = {}
+        for nation in campaign.nations.all():
+            users[nation.code] = membership_set(
+                campaign=campaign, username=nation.code.lower(), password=PLAYER_PASSWORD, nation=nation
+            ).user
+        turn = campaign.turns.get(number=1)
+        for nation, kind, origin, target, units in FIRST_ORDERS:
+            draft = OrderDraft(kind=kind, origin=origin, target=target, units=units)
+            order_submit(user=users[nation], turn=turn, draft=draft)
+        return campaign
+
+
+def _tabletop_load() -> Campaign:
+    """The demo map as a tabletop campaign with the same accounts, turn 1 processed: its battles are open."""
+    from orders.services import orders_place
+    from rules.services import turn_process
+
+    scenario = scenario_read(DEMO_FILE)
+    scenario = replace(
+        scenario, ruleset_overrides={**scenario.ruleset_overrides, "battle_system": "tabletop"}
+    )
+    campaign = scenario_import(scenario=scenario, slug=TABLETOP_SLUG, name=TABLETOP_NAME)
+    membership_set(campaign=campaign, username=GM[0], password=GM[1], nation=None)
+    for nation in campaign.nations.all():
+        membership_set(
+            campaign=campaign, username=nation.code.lower(), password=PLAYER_PASSWORD, nation=nation
+        )
+    turn = campaign.turns.get(number=1)
+    orders = [
+        {"nation": nation, "kind": kind, "origin": origin, "target": target, "units": units}
+        for nation, kind, origin, target, units in TABLETOP_ORDERS
+    ]
+    orders_place(turn=turn, orders=orders)
+    turn_process(turn_id=turn.pk)
+    return campaign
