@@ -9,7 +9,7 @@ from company import api as company_api
 from config.api_auth import TokenView
 from orders import api as orders_api
 from rules import api as rules_api
-from rules import calculator_api
+from rules import battles_api, calculator_api
 
 app_name = "api"
 
@@ -53,7 +53,7 @@ urlpatterns = [
     ),
     path(f"{campaign}contacts/", company_api.Contacts.as_view(), name="company-contacts"),
     path(f"{campaign}map/", company_api.CompanyMap.as_view(), name="company-map"),
-    path(f"{turn}battles/", company_api.TurnBattles.as_view(), name="company-battles"),
+    path(f"{turn}company-battles/", company_api.TurnBattles.as_view(), name="company-battles"),
     path(f"{campaign}battles/<int:pk>/", company_api.BattleDetail.as_view(), name="company-battle"),
     path(f"{campaign}battles/<int:pk>/rolls/", company_api.BattleRolls.as_view(), name="company-rolls"),
     path(f"{campaign}battles/<int:pk>/kp/", company_api.BattleKp.as_view(), name="company-kp"),
@@ -70,6 +70,19 @@ urlpatterns = [
     ),
     path(f"{campaign}battles/<int:pk>/result/", company_api.BattleResult.as_view(), name="company-result"),
     path(f"{campaign}battles/<int:pk>/void/", company_api.BattleVoid.as_view(), name="company-void"),
+    path(f"{turn}battles/", battles_api.BattleList.as_view(), name="battle-list"),
+    path(f"{turn}battles/<str:key>/", battles_api.BattleDetail.as_view(), name="battle-detail"),
+    path(f"{turn}battles/<str:key>/results/", battles_api.BattleResultSave.as_view(), name="battle-result"),
+    path(
+        f"{turn}battles/<str:key>/results/<int:version>/<str:action>/",
+        battles_api.BattleResultAction.as_view(),
+        name="battle-result-action",
+    ),
+    path(
+        f"{turn}battles/<str:key>/<str:action>/",
+        battles_api.BattleGMAction.as_view(),
+        name="battle-gm-action",
+    ),
     path("calculator/close-combat/", calculator_api.CloseCombatRound.as_view(), name="close-combat-round"),
 ]
 

@@ -3,7 +3,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from frontend.views import accounts, calculator, company, language, player, settings, turns
+from frontend.views import accounts, battles, calculator, company, language, player, settings, turns
 from frontend.views.gm import clock, dashboard, diplomacy, inputs, processing, result, roster, system
 
 app_name = "frontend"
@@ -23,6 +23,8 @@ urlpatterns = [
     path("c/<slug:slug>/orders/<int:order_id>/delete/", player.order_remove, name="order_delete"),
     path("c/<slug:slug>/turns/", turns.turn_list, name="turns"),
     path("c/<slug:slug>/turns/<int:number>/", turns.turn_page, name="turn"),
+    path("c/<slug:slug>/turns/<int:number>/battles/", battles.battle_list, name="battles"),
+    path("c/<slug:slug>/turns/<int:number>/battles/<str:key>/", battles.battle_page, name="battle"),
     path("c/<slug:slug>/gm/", dashboard.dashboard, name="gm"),
     path("c/<slug:slug>/gm/deadline/", clock.deadline_post, name="gm_deadline"),
     path("c/<slug:slug>/gm/weather/", inputs.weather_post, name="gm_weather"),

@@ -1,3 +1,4 @@
+from dataclasses import replace
 from pathlib import Path
 
 from django.contrib.auth import get_user_model
@@ -22,6 +23,18 @@ FIRST_ORDERS = (
     ("WES", "attack", "W2", "M2", {"JV": 5, "PA": 2}),
     ("EST", "attack", "E2", "K4", {"JV": 4, "PA": 3}),
 )
+# The same map fought at the table (TABLETOP.md): turn 1's orders are in and processed, so its battles wait
+# for results: a meeting engagement, two region battles, and an unopposed occupation settled peacefully.
+TABLETOP_SLUG = "tabletop"
+TABLETOP_NAME = "The Grenzwald Crisis at the table"
+TABLETOP_ORDERS = [
+    ("KAR", "attack", "K4", "E2", {"JV": 4, "PA": 2}),
+    ("EST", "attack", "E2", "K4", {"JV": 3, "PA": 3}),
+    ("SUD", "attack", "S1", "E4", {"JV": 3, "PA": 2}),
+    ("NOR", "attack", "N3", "K1", {"JV": 2}),
+    ("WES", "attack", "W4", "M4", {"JV": 3, "PA": 1}),
+    ("SUD", "attack", "S2", "M4", {"JV": 2, "PA": 1}),
+]
 
 
 def demo_logins() -> list[tuple[str, str, str]]:
@@ -53,10 +66,13 @@ class Command(BaseCommand):
         if company is None:
             company = self._company_load()
         self.stdout.write(f"Demo company campaign {company.name!r} (slug {company.slug}), same logins.")
+        if not Campaign.objects.filter(slug=TABLETOP_SLUG).exists():
+            _tabletop_load()
         self.stdout.write(f"Demo campaign {campaign.name!r} (slug {campaign.slug}). Logins:")
         self.stdout.write(f"  game master: {GM[0]} / {GM[1]}   (also admin at /admin/)")
         for nation in campaign.nations.all():
             self.stdout.write(f"  {nation.name}: {nation.code.lower()} / {PLAYER_PASSWORD}")
+        self.stdout.write(f"Tabletop campaign {TABLETOP_NAME!r} (slug {TABLETOP_SLUG}): the same logins.")
 
     def _company_load(self) -> Campaign:
         """The company campaign (COMPANY.md) on the same map, played by the same accounts."""
@@ -70,6 +86,7 @@ class Command(BaseCommand):
 
     def _delete(self) -> None:
         Campaign.objects.filter(slug=COMPANY_SLUG).delete()
+        Campaign.objects.filter(slug=TABLETOP_SLUG).delete()
         campaign = Campaign.objects.filter(slug=DEMO_SLUG).first()
         if campaign is None:
             return
@@ -94,3 +111,28 @@ class Command(BaseCommand):
             draft = OrderDraft(kind=kind, origin=origin, target=target, units=units)
             order_submit(user=users[nation], turn=turn, draft=draft)
         return campaign
+
+
+def _tabletop_load() -> Campaign:
+    """The demo map as a tabletop campaign with the same accounts, turn 1 processed: its battles are open."""
+    from orders.services import orders_place
+    from rules.services import turn_process
+
+    scenario = scenario_read(DEMO_FILE)
+    scenario = replace(
+        scenario, ruleset_overrides={**scenario.ruleset_overrides, "battle_system": "tabletop"}
+    )
+    campaign = scenario_import(scenario=scenario, slug=TABLETOP_SLUG, name=TABLETOP_NAME)
+    membership_set(campaign=campaign, username=GM[0], password=GM[1], nation=None)
+    for nation in campaign.nations.all():
+        membership_set(
+            campaign=campaign, username=nation.code.lower(), password=PLAYER_PASSWORD, nation=nation
+        )
+    turn = campaign.turns.get(number=1)
+    orders = [
+        {"nation": nation, "kind": kind, "origin": origin, "target": target, "units": units}
+        for nation, kind, origin, target, units in TABLETOP_ORDERS
+    ]
+    orders_place(turn=turn, orders=orders)
+    turn_process(turn_id=turn.pk)
+    return campaign
