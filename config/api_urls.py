@@ -5,11 +5,11 @@ from django.urls import path
 from drf_spectacular.views import SpectacularSwaggerSplitView
 
 from campaign import api as campaign_api
-from company import api as company_api
 from config.api_auth import TokenView
 from orders import api as orders_api
 from rules import api as rules_api
 from rules import battles_api, calculator_api
+from rules.company import api as company_api
 
 app_name = "api"
 

@@ -47,7 +47,7 @@ INSTALLED_APPS = [
     "campaign",
     "orders",
     "rules",
-    "company",
+    "rules.company",
     "frontend",
 ]
 

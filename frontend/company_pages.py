@@ -10,7 +10,7 @@ from typing import Any
 from django.utils.translation import get_language
 
 from campaign.models import Campaign, Nation
-from company.services import action_try, company_current
+from rules.company.services import action_try, company_current
 from rules.engine.company_d20.problems import Problem
 
 

@@ -26,10 +26,10 @@ from django.utils import timezone
 from campaign.gm.access import User, audit_write, gm_check
 from campaign.messages import status_word
 from campaign.models import GMModifier, Nation, Region, Stack, Turn
-from company.turn import company_snapshot_exists, company_world_restore
 from orders.models import Order
 from rules import engine
 from rules.bulk import rows_insert, rows_update
+from rules.company.turn import company_snapshot_exists, company_world_restore
 from rules.diff import ResultDiff, result_diff
 from rules.engine.messages import InputError, Message
 from rules.models import Report, TurnArchive, TurnPreview, TurnSnapshot

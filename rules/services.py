@@ -22,9 +22,9 @@ from django.utils import timezone
 from campaign import lifecycle
 from campaign.models import Campaign, Nation, Region, Stack, Turn
 from campaign.services import turn_create
-from company.turn import company_turn_advance
 from rules import engine
 from rules.bulk import rows_delete, rows_insert, rows_payload, rows_table, rows_update
+from rules.company.turn import company_turn_advance
 from rules.engine.turn import without_gc_pauses
 from rules.mapping import (
     Rows,

@@ -10,10 +10,10 @@ from django.utils.translation import gettext as _
 
 from campaign.lifecycle import language_of
 from campaign.models import Turn
-from company import models
-from company.services import company_ruleset
 from frontend.company_pages import report_rows
 from frontend.mail.turns import _members, _message, mail_send, site_url
+from rules.company import models
+from rules.company.services import company_ruleset
 
 
 def company_results_send(*, turn_id: int) -> int:

@@ -17,9 +17,11 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from campaign.messages import said
 from campaign.selectors import turn_current
-from company.dice import battle_stream_text, dice_roll, dice_verify
-from company.results import result_confirm
-from company.selectors import (
+from frontend.company_pages import kasarmi_choices, report_rows
+from frontend.views.common import topbar, viewer_for
+from rules.company.dice import battle_stream_text, dice_roll, dice_verify
+from rules.company.results import result_confirm
+from rules.company.selectors import (
     battle_side,
     battle_visible,
     battles_of,
@@ -34,9 +36,7 @@ from company.selectors import (
     seed_revealed,
     sheet_of,
 )
-from company.services import PLAYER_ACTIONS, company_ruleset, kasarmi_act, orders_submit
-from frontend.company_pages import kasarmi_choices, report_rows
-from frontend.views.common import topbar, viewer_for
+from rules.company.services import PLAYER_ACTIONS, company_ruleset, kasarmi_act, orders_submit
 from rules.engine.company_d20.log import FUNCTIONS, OWN_UNITS
 from rules.engine.company_d20.problems import Problem
 

@@ -20,7 +20,7 @@ class World:
 
 @pytest.fixture
 def company(demo, nations, regions, gm, player, rival, outsider) -> World:
-    from company.services import balances_ensure, roster_unit_create
+    from rules.company.services import balances_ensure, roster_unit_create
 
     Campaign.objects.filter(pk=demo.pk).update(
         battle_system="company_d20", ruleset_overrides={"tp": {"starting": 30}}
@@ -57,8 +57,8 @@ def clients(company, gm, player, rival, outsider):
 @pytest.fixture
 def battle(company, gm):
     """Turn 1 processed: NOR attacks M1 (EST) with two squads and scouts it; the battle awaits its result."""
-    from company import models
-    from company.services import orders_submit
+    from rules.company import models
+    from rules.company.services import orders_submit
     from rules.services import turn_process
 
     u = company.units

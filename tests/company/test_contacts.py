@@ -3,7 +3,7 @@ snapshots, each unit at its own level and never more; the target is not told; th
 
 from __future__ import annotations
 
-from company import models
+from rules.company import models
 
 A = "/api/campaigns/demo"
 OBSERVED = {"id", "name", "type", "tk", "tk_max", "damaged", "tt", "abilities"}

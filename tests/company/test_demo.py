@@ -8,7 +8,7 @@ from django.core.management import call_command
 from django.test import Client, RequestFactory
 
 from campaign.models import Campaign
-from company import models
+from rules.company import models
 
 
 def test_load_demo_loads_a_company_campaign_once_with_its_rosters(db, capsys):

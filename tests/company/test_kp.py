@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from campaign.models import Campaign
-from company import models
+from rules.company import models
 
 A = "/api/campaigns/demo"
 

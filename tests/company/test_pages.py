@@ -8,7 +8,7 @@ import json
 import pytest
 from django.test import Client
 
-from company import models
+from rules.company import models
 
 
 def login(user) -> Client:
@@ -114,7 +114,7 @@ def test_a_roll_from_the_page_is_logged_and_shown_and_verified_when_final(pages,
     page = pages["player"].get(f"/c/demo/battles/{battle.pk}/").content.decode()
     assert f"d20={roll.dice[0][1]}" in page
     assert pages["player"].get(f"/c/demo/battles/{battle.pk}/verify/").status_code == 404, "not before final"
-    from company.results import result_confirm
+    from rules.company.results import result_confirm
 
     assert (
         result_confirm(battle=battle, entry={"units": [{"unit": int(u)} for u in battle.data["units"]]}) == []
@@ -131,7 +131,7 @@ def test_each_player_gets_the_post_battle_mail_of_its_own_battles(
 ):
     from django.core import mail
 
-    from company.results import result_confirm
+    from rules.company.results import result_confirm
 
     for user in (gm, player, rival):
         user.email = f"{user.username}@example.org"

@@ -7,10 +7,10 @@ from django.db import transaction
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from company import models
-from company.dice import dice_roll, dice_verify
-from company.results import result_confirm
-from company.services import kasarmi_act
+from rules.company import models
+from rules.company.dice import dice_roll, dice_verify
+from rules.company.results import result_confirm
+from rules.company.services import kasarmi_act
 from rules.engine.company_d20.problems import Problem
 
 SETTINGS = settings(

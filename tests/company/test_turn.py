@@ -4,9 +4,9 @@ completion with XP and TP on the roster, and a rollback that puts everything bac
 from __future__ import annotations
 
 from campaign.models import Turn
-from company import models
-from company.results import result_confirm
-from company.services import kasarmi_act, orders_submit
+from rules.company import models
+from rules.company.results import result_confirm
+from rules.company.services import kasarmi_act, orders_submit
 from rules.engine.company_d20.problems import Problem
 from rules.history import turn_rollback
 from rules.services import turn_process

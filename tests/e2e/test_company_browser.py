@@ -56,7 +56,7 @@ def _shot(page, name):
 
 
 def test_a_company_turn_in_the_browser_from_the_kasarmi_to_the_report(chromium, live_server, company):  # noqa: F811
-    from company import models
+    from rules.company import models
     from rules.services import turn_process
 
     base = live_server.url

@@ -8,8 +8,8 @@ from django.db import transaction
 from campaign.models import Campaign
 from campaign.scenario import scenario_read
 from campaign.services import membership_set, scenario_import
-from company.demo import SLUG as COMPANY_SLUG
-from company.demo import company_demo_create
+from rules.company.demo import SLUG as COMPANY_SLUG
+from rules.company.demo import company_demo_create
 
 DEMO_FILE = Path(__file__).resolve().parents[3] / "campaign" / "scenarios" / "demo.yaml"
 DEMO_SLUG = "demo"

@@ -11,10 +11,10 @@ from typing import Any
 from django.db import transaction
 
 from campaign.models import Turn
-from company import models
-from company.mapping import battle_of
-from company.services import company_ruleset
-from company.turn import company_turn_complete
+from rules.company import models
+from rules.company.mapping import battle_of
+from rules.company.services import company_ruleset
+from rules.company.turn import company_turn_complete
 from rules.engine.company_d20.problems import Problem
 from rules.engine.company_d20.results import final_view, result_final, result_validate
 

@@ -12,9 +12,9 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
-from company import models
-from company.mapping import battle_of
-from company.services import company_ruleset
+from rules.company import models
+from rules.company.mapping import battle_of
+from rules.company.services import company_ruleset
 from rules.engine.company_d20 import kp
 from rules.engine.company_d20.problems import Problem
 from rules.engine.company_d20.ruleset import CompanyRuleset

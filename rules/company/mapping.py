@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from campaign.models import Border, Campaign, Nation, Region, Relation
-from company import models
+from rules.company import models
 from rules.engine.company_d20 import roster as engine_roster
 from rules.engine.company_d20.campaign import CampaignState, Snapshot
 from rules.engine.company_d20.campaign import Region as EngineRegion

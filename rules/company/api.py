@@ -16,11 +16,11 @@ from rest_framework.response import Response
 
 from campaign.api import SLUG, CampaignScoped
 from campaign.messages import said_in
-from company import models
-from company.dice import battle_stream_text, dice_roll, dice_verify, table_turn_set
-from company.kp import kp_operate, ledger_of
-from company.results import result_confirm, result_preview
-from company.selectors import (
+from rules.company import models
+from rules.company.dice import battle_stream_text, dice_roll, dice_verify, table_turn_set
+from rules.company.kp import kp_operate, ledger_of
+from rules.company.results import result_confirm, result_preview
+from rules.company.selectors import (
     battle_side,
     battle_visible,
     battles_of,
@@ -35,7 +35,7 @@ from company.selectors import (
     seed_revealed,
     sheet_of,
 )
-from company.services import company_ruleset, kasarmi_act, orders_submit, turn_in_play
+from rules.company.services import company_ruleset, kasarmi_act, orders_submit, turn_in_play
 from rules.engine.company_d20.problems import Problem
 
 # The API's names for the Kasarmi actions (§11.3), and the engine's.

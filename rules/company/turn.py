@@ -17,15 +17,15 @@ from django.utils import timezone
 from campaign.models import Campaign, Nation, Region, Turn
 from campaign.queue import task_queue
 from campaign.services import turn_create
-from company import models
-from company.mapping import (
+from rules.company import models
+from rules.company.mapping import (
     battle_data,
     battle_of,
     snapshot_columns,
     state_load,
     unit_columns,
 )
-from company.services import company_ruleset, events_append, snapshot_ensure
+from rules.company.services import company_ruleset, events_append, snapshot_ensure
 from rules.engine.company_d20.dice import stream_seed, turn_stream
 from rules.engine.company_d20.orders import Order
 from rules.engine.company_d20.problems import Problem

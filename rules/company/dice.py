@@ -12,10 +12,10 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
-from company import models
-from company.kp import ledger_of
-from company.mapping import battle_of, roll_columns, roll_of, stream_columns, stream_of
-from company.services import company_ruleset
+from rules.company import models
+from rules.company.kp import ledger_of
+from rules.company.mapping import battle_of, roll_columns, roll_of, stream_columns, stream_of
+from rules.company.services import company_ruleset
 from rules.engine.company_d20.dice import battle_stream
 from rules.engine.company_d20.log import RollEntry, dice_only_replay, log_replay, roll_make
 from rules.engine.company_d20.problems import Problem

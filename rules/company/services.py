@@ -16,9 +16,9 @@ from django.db.models import Max
 from django.utils import timezone
 
 from campaign.models import Campaign, Nation, Region, Turn
-from company import messages as _messages  # noqa: F401 - registers the codes below
-from company import models
-from company.mapping import company_of, state_load, unit_columns
+from rules.company import messages as _messages  # noqa: F401 - registers the codes below
+from rules.company import models
+from rules.company.mapping import company_of, state_load, unit_columns
 from rules.engine.company_d20 import kasarmi
 from rules.engine.company_d20.events import event
 from rules.engine.company_d20.orders import Order, order_problem

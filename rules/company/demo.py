@@ -8,7 +8,7 @@ from django.db import transaction
 from campaign.models import Campaign, Region, Stack
 from campaign.scenario import Scenario
 from campaign.services import scenario_import
-from company.services import balances_ensure, roster_unit_create
+from rules.company.services import balances_ensure, roster_unit_create
 
 SLUG = "company"
 NAME = "Grenzwald Company"

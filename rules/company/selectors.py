@@ -11,9 +11,9 @@ from django.db.models import QuerySet
 
 from campaign.models import Campaign, Nation, Turn
 from campaign.selectors import Viewer
-from company import models
-from company.mapping import battle_of, roll_of, state_load, unit_of
-from company.services import company_ruleset, turn_in_play
+from rules.company import models
+from rules.company.mapping import battle_of, roll_of, state_load, unit_of
+from rules.company.services import company_ruleset, turn_in_play
 from rules.engine.company_d20.log import entry_visible
 from rules.engine.company_d20.recon import contact_reveal, contacts_all, contacts_view, unit_card
 from rules.engine.company_d20.roster import unit_view
