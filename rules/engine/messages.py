@@ -74,6 +74,12 @@ class Message:
         return self.render()
 
 
+def message_data(code: str, params: dict[str, Any]) -> dict[str, Any]:
+    """A message as `Message.to_dict` stores it, made straight from parameters that are plain JSON values
+    already (numbers, text, stored messages): a report's arithmetic writes thousands of these a turn."""
+    return {"code": code, "params": params}
+
+
 def _plain(value: Any) -> Any:
     if isinstance(value, Message):
         return value.to_dict()

@@ -145,9 +145,8 @@ class Phase:
         outcome = self.system.fight(call)
         outcome.report.update({"system": self.system.name, "format": REPORT_FORMAT, "key": key})
         # Who may read the report (fog of war): every nation of either side, in nation-id order.
-        outcome.report.setdefault(
-            "nations", self.world.nation_order({n for side in sides for n in side.nations})
-        )
+        if "nations" not in outcome.report:
+            outcome.report["nations"] = self.world.nation_order({n for side in sides for n in side.nations})
         if isinstance(outcome, Pending):
             self.pending.append(outcome)
             return outcome

@@ -5,7 +5,6 @@ from __future__ import annotations
 import gc
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import asdict
 
 from .aftermath import aftermath_apply
 from .control import control_battles_resolve, settlements_resolve
@@ -99,7 +98,7 @@ def turn_complete(
             report["owner_after"] = owners[report["region"]]
             last[report["region"]] = report
     for region, report in last.items():
-        report["moves"] = [asdict(m) for m in phase.moves_at.get(region, ())]
+        report["moves"] = [vars(m).copy() for m in phase.moves_at.get(region, ())]
     return TurnResult(
         owners=owners,
         stacks=_stacks_after(phase.garrison, world, phase.ruleset, before),

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..messages import Message, gettext_noop, messages_register
+from ..messages import Message, gettext_noop, message_data, messages_register
 from ..seam import BattleCall, BattleOutcome, BattleSide
 from ..sharing import share
 from .losses import side_losses, winners_cap
@@ -160,7 +160,7 @@ def _term(term: str, detail: dict[str, Any], value: int, rule: str) -> dict[str,
 
 def _detail(what: str, **params: Any) -> dict[str, Any]:
     """A term's arithmetic as a stored message (`iron_fist.term.*`)."""
-    return Message(f"iron_fist.term.{what}", params).to_dict()
+    return message_data(f"iron_fist.term.{what}", params)
 
 
 def _kta_terms(side: BattleSide, call: BattleCall, ruleset: IronFistRuleset) -> list[dict[str, Any]]:

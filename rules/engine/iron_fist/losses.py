@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..messages import Message
+from ..messages import message_data
 from .ruleset import IronFistRuleset
 
 
@@ -50,15 +50,15 @@ def side_losses(
         arithmetic = {"percent": percent, "count": count, "larger": larger, "total": total, "exact": exact}
         if superior and count >= ruleset.superiority_ratio * enemy_count:
             loss = numerator // denominator
-            note = Message("iron_fist.loss.down_to", {**arithmetic, "loss": loss})
+            note = message_data("iron_fist.loss.down_to", {**arithmetic, "loss": loss})
         else:
             loss = ceil_div(numerator, denominator)
-            note = Message("iron_fist.loss.up_to", {**arithmetic, "loss": loss})
+            note = message_data("iron_fist.loss.up_to", {**arithmetic, "loss": loss})
         if loss > count:
             loss = count
-            note = Message("iron_fist.loss.all", {"note": note.to_dict(), "count": count})
+            note = message_data("iron_fist.loss.all", {"note": note, "count": count})
         losses[unit_type] = loss
-        notes[unit_type] = note.to_dict()
+        notes[unit_type] = note
     return SideLosses(percent, losses, notes)
 
 
