@@ -110,7 +110,7 @@ def order_rows(*, turn: Turn, nation: Nation) -> list[dict[str, Any]]:
     rows = (
         Order.objects.filter(turn=turn, nation=nation)
         .order_by("sequence")
-        .values_list("id", "sequence", "kind", "origin__code", "target__code", "units")
+        .values_list("id", "sequence", "kind", "origin__code", "target__code", "units", "params")
     )
     return [
         {
@@ -120,9 +120,11 @@ def order_rows(*, turn: Turn, nation: Nation) -> list[dict[str, Any]]:
             "origin": origin,
             "target": target,
             "units": dict(units),
-            "describe": said(order_description(kind=kind, origin=origin, target=target, units=units)),
+            "describe": said(
+                order_description(kind=kind, origin=origin, target=target, units=units, params=params)
+            ),
         }
-        for pk, sequence, kind, origin, target, units in rows
+        for pk, sequence, kind, origin, target, units, params in rows
     ]
 
 

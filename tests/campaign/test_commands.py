@@ -15,13 +15,15 @@ def test_it_loads_the_demo_once_and_prints_logins_that_work(db, capsys):
     call_command("load_demo")
     output = capsys.readouterr().out
     assert Campaign.objects.filter(slug="demo").count() == 1
+    assert Campaign.objects.get(slug="sampo").battle_system == "sodankaynti"
     logins = re.findall(r"(\w+) / ([\w-]+)", output)
-    assert len(logins) == 2 * (1 + 5)
+    assert len(logins) == 2 * ((1 + 5) + (1 + 2)), "twice: the Iron Fist demo and the Sodankäynti one"
     for username, password in logins:
         assert authenticate(username=username, password=password) is not None, username
-    gm = Membership.objects.get(role=Membership.Role.GM)
+    gm = Membership.objects.get(role=Membership.Role.GM, campaign__slug="demo")
     assert gm.user.is_staff
-    assert Membership.objects.filter(role=Membership.Role.PLAYER).count() == 5
+    assert Membership.objects.filter(role=Membership.Role.PLAYER, campaign__slug="demo").count() == 5
+    assert Membership.objects.filter(role=Membership.Role.PLAYER, campaign__slug="sampo").count() == 2
 
 
 def test_it_benchmarks_a_turn_and_cleans_up(db, capsys):

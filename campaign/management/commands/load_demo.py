@@ -8,8 +8,11 @@ from campaign.models import Campaign
 from campaign.scenario import scenario_read
 from campaign.services import membership_set, scenario_import
 
-DEMO_FILE = Path(__file__).resolve().parents[2] / "scenarios" / "demo.yaml"
+SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios"
+DEMO_FILE = SCENARIOS / "demo.yaml"
 DEMO_SLUG = "demo"
+# The dice-pool battle system's demo (SODANKAYNTI.md), with the same GM.
+DEMOS = ((DEMO_FILE, DEMO_SLUG), (SCENARIOS / "sodankaynti.yaml", "sampo"))
 # Demo accounts only: printed on the console by `make run`, never used outside a local demo.
 GM = ("gm", "ironfist-gm")
 PLAYER_PASSWORD = "ironfist-player"
@@ -20,9 +23,13 @@ class Command(BaseCommand):
 
     @transaction.atomic
     def handle(self, *args, **options):
-        campaign = Campaign.objects.filter(slug=DEMO_SLUG).first()
+        for path, slug in DEMOS:
+            self.demo_load(path, slug)
+
+    def demo_load(self, path: Path, slug: str) -> None:
+        campaign = Campaign.objects.filter(slug=slug).first()
         if campaign is None:
-            campaign = scenario_import(scenario=scenario_read(DEMO_FILE), slug=DEMO_SLUG)
+            campaign = scenario_import(scenario=scenario_read(path), slug=slug)
             membership_set(campaign=campaign, username=GM[0], password=GM[1], nation=None)
             get_user_model().objects.filter(username=GM[0]).update(is_staff=True, is_superuser=True)
             for nation in campaign.nations.all():
