@@ -293,7 +293,16 @@ class Turn(models.Model):
     )
     processed_at = models.DateTimeField(null=True, blank=True)
     # Claims that make the beat's work happen once even with two beats running: an update from null.
-    queued_at = models.DateTimeField(null=True, blank=True, help_text="When the deadline queued it.")
+    queued_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="When it was queued for processing (by the deadline, the GM, a retry).",
+    )
+    # What went wrong on the way, for the GM's dashboard: how often the turn was queued again (by the sweeper,
+    # after a lost job or worker; by the task, after the database went away) and the last reason.
+    requeues = models.PositiveSmallIntegerField(default=0, editable=False)
+    fault = models.JSONField(default=dict, blank=True, editable=False, help_text="A Message: code, params.")
+    fault_at = models.DateTimeField(null=True, blank=True, editable=False)
     reminded_at = models.DateTimeField(null=True, blank=True, help_text="When its reminders went out.")
     # Order entry's counter of places in the submission order (orders.services): updating it is what
     # locks the turn while an order is written.
@@ -313,6 +322,11 @@ class Turn(models.Model):
 
     def __str__(self) -> str:
         return f"{self.campaign.slug} turn {self.number} ({self.status})"
+
+    @property
+    def fault_message(self) -> Message | None:
+        """What last went wrong on the turn's way through the queue (campaign.queue), as a Message."""
+        return Message.from_dict(self.fault) if self.fault else None
 
     def clean(self) -> None:
         weathers = [w.value for w in Weather]
@@ -402,6 +416,16 @@ class Profile(models.Model):
     def clean(self) -> None:
         if self.time_zone not in available_timezones():
             raise ValidationError({"time_zone": f"unknown time zone {self.time_zone!r}, try Europe/Helsinki"})
+
+
+class Heartbeat(models.Model):
+    """When a periodic job last ran (`tick`: the minute tick of beat or cron), for the health check."""
+
+    name = models.CharField(max_length=32, unique=True)
+    at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"{self.name} at {self.at:%Y-%m-%d %H:%M:%S}"
 
 
 class InboundMail(models.Model):

@@ -9,8 +9,17 @@ another process got there first"), so two beats, a beat and the GM, or a redeliv
   turns_remind(now=)                   beat: reminded_at set from empty, then the reminder mails
   turn_reopen(turn_id=)                failed -> open, the claim cleared so the deadline can queue it again
   turn_retry(turn_id=)                 reopen and queue: the GM's retry of a failed turn
-  turn_queue(turn_id=)                 processing, once the caller's transaction commits
+  turn_queue(turn_id=)                 processing, once the caller's transaction commits (queued_at set)
+  turns_stale_requeue(now=, after=)    beat: queue again the open turns queued long ago that no one holds
+  turn_fault_record(turn_id=, reason=) the task: the database went away mid-turn; it will try again
+  tick_record(now=)                    beat: the minute tick ran (the health check reads it)
   turn_results_queue(turn_id=)         the results mails, once the resolved turn commits
+
+Nothing is lost when something dies (a worker killed mid-turn, the broker restarted with jobs in it, the
+database restarted under a running turn): a turn's work is one transaction, so it is either done or not at
+all, and an open turn whose `queued_at` is older than IRONFIST_REQUEUE_AFTER_SECONDS while no transaction
+holds its row is queued again by the sweeper, as often as needed. A duplicate job finds the turn resolved
+and exits; the turn is resolved once.
 
 (The claim of the turn itself, open -> processing, is the first step of `rules.services.turn_process`,
 under the turn's row lock.)
@@ -26,18 +35,28 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 
 from celery import current_app
-from django.db import transaction
-from django.db.models import Exists, OuterRef
+from django.conf import settings
+from django.db import DatabaseError, connection, transaction
+from django.db.models import Exists, F, OuterRef
 from django.utils import timezone
 
-from campaign.models import Campaign, Membership, Nation, Turn
+from campaign.models import Campaign, Heartbeat, Membership, Nation, Turn
 from orders.models import Order
+from rules.engine.messages import Message, gettext_noop, messages_register
 
 logger = logging.getLogger(__name__)
 Clock = Callable[[], datetime]
+
+messages_register(
+    {
+        # What happened to a turn on its way, for the GM's dashboard (Turn.fault).
+        "queue.requeued": gettext_noop("queued again: no progress since {since} UTC"),
+        "queue.database_away": gettext_noop("database unavailable, retry {retry}: {error}"),
+    }
+)
 
 PROCESS_TURN = "rules.tasks.process_turn"
 SEND_TURN_RESULTS = "frontend.tasks.send_turn_results"
@@ -51,9 +70,64 @@ def task_queue(name: str, *args: object, robust: bool = False) -> None:
     transaction.on_commit(lambda: task.delay(*args), robust=robust)
 
 
-def turn_queue(*, turn_id: int) -> None:
-    """Queue the turn's processing once the current transaction commits."""
+def turn_queue(*, turn_id: int, now: Clock = timezone.now) -> None:
+    """Queue the turn's processing once the current transaction commits. `queued_at` says since when
+    (the deadline's claim has set it already), so that the sweeper sees a job that never got done."""
+    Turn.objects.filter(pk=turn_id, status=Turn.Status.OPEN, queued_at__isnull=True).update(queued_at=now())
     task_queue(PROCESS_TURN, turn_id)
+
+
+def turns_stale_requeue(*, now: Clock = timezone.now, after: timedelta | None = None) -> int:
+    """Queue again every open turn queued more than `after` ago that no transaction is processing.
+
+    Its job was lost: the worker died with it, the broker restarted without it, or the task gave up while
+    the database was away. A turn being processed holds its row lock, so `skip_locked` leaves it to its
+    worker; a turn merely waiting behind others in the queue gets a second job, which finds it resolved
+    and exits. Run every minute by beat (and `manage.py lifecycle_tick`).
+    """
+    moment = now()
+    after = after if after is not None else timedelta(seconds=settings.IRONFIST_REQUEUE_AFTER_SECONDS)
+    requeued = 0
+    with transaction.atomic():
+        stale = (
+            Turn.objects.select_for_update(skip_locked=True)
+            .filter(status=Turn.Status.OPEN, queued_at__lte=moment - after)
+            .values_list("pk", "queued_at")
+        )
+        for turn_id, queued_at in list(stale):
+            since = f"{queued_at.astimezone(UTC):%Y-%m-%d %H:%M:%S}"
+            Turn.objects.filter(pk=turn_id).update(
+                queued_at=moment,
+                requeues=F("requeues") + 1,
+                fault=Message("queue.requeued", {"since": since}).to_dict(),
+                fault_at=moment,
+            )
+            logger.warning("turn %s: queued at %s and not done; queued again", turn_id, queued_at)
+            task_queue(PROCESS_TURN, turn_id)
+            requeued += 1
+    return requeued
+
+
+def turn_fault_record(*, turn_id: int, reason: Message, now: Clock = timezone.now) -> bool:
+    """Say on the turn what went wrong on the way (the GM's dashboard shows it), in a transaction of its
+    own on a fresh connection: the one the turn ran on may be what broke. False when even that fails."""
+    try:
+        if not connection.in_atomic_block:
+            # A connection broken with the database is dropped; the next query opens a new one.
+            connection.close_if_unusable_or_obsolete()
+        with transaction.atomic():
+            Turn.objects.filter(pk=turn_id, status=Turn.Status.OPEN).update(
+                requeues=F("requeues") + 1, fault=reason.to_dict(), fault_at=now()
+            )
+        return True
+    except DatabaseError:
+        logger.warning("turn %s: could not record %r: the database is still away", turn_id, str(reason))
+        return False
+
+
+def tick_record(*, name: str = "tick", now: Clock = timezone.now) -> None:
+    """The minute tick ran (beat or cron): the health check says when it last did."""
+    Heartbeat.objects.update_or_create(name=name, defaults={"at": now()})
 
 
 def turn_results_queue(*, turn_id: int) -> None:
@@ -173,7 +247,7 @@ def turn_reopen(*, turn_id: int) -> bool:
     """Reopen a failed turn (the GM has read the error). False when the turn was not failed."""
     return (
         Turn.objects.filter(pk=turn_id, status=Turn.Status.FAILED).update(
-            status=Turn.Status.OPEN, error="", queued_at=None
+            status=Turn.Status.OPEN, error="", queued_at=None, fault={}, fault_at=None, requeues=0
         )
         == 1
     )

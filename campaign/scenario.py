@@ -30,6 +30,7 @@ from campaign.borders import adjacency
 from campaign.models import INT_COLUMN_MAX, MAX_FORT_LEVEL
 from campaign.scenario_file import ScenarioFileError, scenario_file_read
 from rules.engine.graph import within
+from rules.engine.messages import Message, gettext_noop, messages_register
 from rules.engine.ruleset import Ruleset, RulesetError, ruleset_build
 from rules.engine.state import RelationKind, Terrain
 
@@ -43,12 +44,80 @@ POINTS_MAX = 1000  # the corners of a region's shape
 COORDINATE_MAX = 1e6  # the map is drawn in an SVG: any real map is far smaller
 
 
-class ScenarioError(ValueError):
-    """A scenario file was refused; `problems` lists every reason, each naming its field and entry."""
+# Why a scenario is refused: each problem names its field and entry (`where`: "regions[2] (C).fort").
+messages_register(
+    {
+        "scenario.unreadable": gettext_noop("{where}: {error}"),
+        "scenario.not_mapping": gettext_noop(
+            "the file must hold a mapping with name, nations, regions, borders and units"
+        ),
+        "scenario.unknown_field": gettext_noop("{where}: unknown field"),
+        "scenario.no_name": gettext_noop("{where}: expected the scenario's name, at most {limit} characters"),
+        "scenario.seed": gettext_noop("{where}: expected a whole number of at most 18 digits, got {value}"),
+        "scenario.ruleset_mapping": gettext_noop("{where}: expected a mapping of rule -> value"),
+        "scenario.ruleset": gettext_noop("{where}: {error}"),
+        "scenario.empty_list": gettext_noop("{where}: expected a non-empty list"),
+        "scenario.not_entry": gettext_noop("{where}: expected a mapping with {fields}"),
+        "scenario.bad_code": gettext_noop(
+            "{where}.code: expected a code like {example} (≤ {limit} characters), got {value}"
+        ),
+        "scenario.duplicate_nation_code": gettext_noop("{where}.code: duplicate nation code {value}"),
+        "scenario.duplicate_region_code": gettext_noop("{where}.code: duplicate region code {value}"),
+        "scenario.color": gettext_noop("{where}.color: expected a colour like #c0392b, got {value}"),
+        "scenario.attributes": gettext_noop("{where}.attributes: expected a mapping, got {value}"),
+        "scenario.terrain": gettext_noop("{where}.terrain: expected one of {allowed}, got {value}"),
+        "scenario.fort": gettext_noop("{where}.fort: expected a whole number from 0 to {limit}, got {value}"),
+        "scenario.unknown_nation": gettext_noop("{where}: unknown nation {value}"),
+        "scenario.name": gettext_noop(
+            "{where}.name: expected a name of at most {limit} characters, got {value}"
+        ),
+        "scenario.shape": gettext_noop(
+            "{where}.shape: expected a polygon, a list of 3 to {points} [x, y] points "
+            "with coordinates within ±{limit}"
+        ),
+        "scenario.label": gettext_noop("{where}.label: expected an [x, y] point within ±{limit}"),
+        "scenario.border_pair": gettext_noop(
+            "{where}: expected a pair of region codes like [A1, A2], got {value}"
+        ),
+        "scenario.duplicate_border": gettext_noop("{where}: duplicate border {a}–{b}"),
+        "scenario.unknown_region": gettext_noop("{where}: unknown region {value}"),
+        "scenario.self_border": gettext_noop("{where}: a region cannot border itself ({value})"),
+        "scenario.self_relation": gettext_noop("{where}: a nation has no relation with itself ({value})"),
+        "scenario.unreachable": gettext_noop(
+            "{where}: no one can reach it; it has no path of borders to {start}"
+        ),
+        "scenario.relations_list": gettext_noop("{where}: expected a list"),
+        "scenario.relation_pair": gettext_noop(
+            "{where}.nations: expected a pair of nation codes like [RED, BLUE]"
+        ),
+        "scenario.relation_kind": gettext_noop("{where}.kind: expected one of {allowed}, got {value}"),
+        "scenario.duplicate_relation": gettext_noop("{where}: duplicate relation {a}–{b}"),
+        "scenario.units_mapping": gettext_noop(
+            "{where}: expected a mapping of region -> nation -> unit type -> count"
+        ),
+        "scenario.units_by_nation": gettext_noop(
+            "{where}: expected a mapping of nation -> unit type -> count"
+        ),
+        "scenario.units_not_owner": gettext_noop("{where}: {nation} does not own {region} (owner: {owner})"),
+        "scenario.units_by_type": gettext_noop("{where}: expected a mapping of unit type -> count"),
+        "scenario.unknown_unit_type": gettext_noop("{where}: unknown unit type; the ruleset has {types}"),
+        "scenario.count": gettext_noop("{where}: expected a count of 0 or more, got {value}"),
+        "scenario.count_max": gettext_noop("{where}: expected a count of at most {limit}"),
+    }
+)
 
-    def __init__(self, problems: list[str]):
+
+class ScenarioError(ValueError):
+    """A scenario file was refused; `problems` lists every reason (messages), each naming its field and
+    entry; the exception's text lists them in English, for the import command."""
+
+    def __init__(self, problems: list[Message]):
         self.problems = problems
         super().__init__("scenario refused:\n" + "\n".join(f"  - {p}" for p in problems))
+
+
+def _problem(code: str, **params: Any) -> Message:
+    return Message(f"scenario.{code}", params)
 
 
 @dataclass(frozen=True)
@@ -90,7 +159,7 @@ def scenario_read(path: str | Path) -> Scenario:
     try:
         data = scenario_file_read(path)  # bounded in size, nesting and anchors: campaign/scenario_file.py
     except ScenarioFileError as error:
-        raise ScenarioError([f"{path}: {error}"]) from error
+        raise ScenarioError([_problem("unreadable", where=str(path), error=str(error))]) from error
     return scenario_parse(data)
 
 
@@ -126,17 +195,15 @@ def _short(value: Any, *, quoted: bool = True) -> str:
 class _Checker:
     def __init__(self, data: Any):
         self.data = data
-        self.problems: list[str] = []
+        self.problems: list[Message] = []
 
-    def fail(self, message: str) -> None:
-        self.problems.append(message)
+    def fail(self, code: str, where: str, **params: Any) -> None:
+        self.problems.append(_problem(code, where=where, **params))
 
     def scenario(self) -> Scenario:
         data = self.data
         if not isinstance(data, Mapping):
-            raise ScenarioError(
-                ["the file must hold a mapping with name, nations, regions, borders and units"]
-            )
+            raise ScenarioError([_problem("not_mapping")])
         unknown = sorted(
             set(map(str, data))
             - {
@@ -152,16 +219,16 @@ class _Checker:
             }
         )
         for key in unknown:
-            self.fail(f"{key}: unknown field")
+            self.fail("unknown_field", key)
         name = data.get("name")
         if not _is_name(name, SCENARIO_NAME_MAX):
-            self.fail(f"name: expected the scenario's name, at most {SCENARIO_NAME_MAX} characters")
+            self.fail("no_name", "name", limit=SCENARIO_NAME_MAX)
         seed = data.get("seed")
         if seed is not None and not (_is_int(seed) and abs(seed) <= SEED_MAX):
-            self.fail(f"seed: expected a whole number of at most 18 digits, got {_short(seed)}")
+            self.fail("seed", "seed", value=_short(seed))
         overrides = data.get("ruleset") or {}
         if not isinstance(overrides, Mapping):
-            self.fail("ruleset: expected a mapping of rule -> value")
+            self.fail("ruleset_mapping", "ruleset")
             overrides = {}
         ruleset = self.ruleset(overrides)
         nations = self.nations(data.get("nations"))
@@ -190,12 +257,12 @@ class _Checker:
         try:
             return ruleset_build(overrides)
         except RulesetError as error:
-            self.fail(f"ruleset: {error}")
+            self.fail("ruleset", "ruleset", error=str(error))
             return None
 
     def list_of(self, value: Any, name: str) -> list[Any]:
         if not isinstance(value, list) or not value:
-            self.fail(f"{name}: expected a non-empty list")
+            self.fail("empty_list", name)
             return []
         return value
 
@@ -205,18 +272,15 @@ class _Checker:
         for i, entry in enumerate(self.list_of(value, name)):
             where = f"{name}[{i}]"
             if not isinstance(entry, Mapping):
-                self.fail(f"{where}: expected a mapping with {fields}")
+                self.fail("not_entry", where, fields=fields)
                 continue
             code = entry.get("code")
             if not _is_code(code):
-                self.fail(
-                    f"{where}.code: expected a code like {example} (≤ {CODE_MAX} characters), "
-                    f"got {_short(code)}"
-                )
+                self.fail("bad_code", where, example=example, limit=CODE_MAX, value=_short(code))
                 continue
             where = f"{where} ({code})"
             if code in seen:
-                self.fail(f"{where}.code: duplicate {name[:-1]} code {code!r}")
+                self.fail(f"duplicate_{name[:-1]}_code", where, value=repr(code))
                 continue
             seen.add(code)
             yield where, code, entry
@@ -226,10 +290,10 @@ class _Checker:
         for where, code, entry in self.coded(value, "nations", "RED", "code and name"):
             color = entry.get("color", "#888888")
             if not (isinstance(color, str) and len(color) == 7 and color.startswith("#")):
-                self.fail(f"{where}.color: expected a colour like #c0392b, got {_short(color)}")
+                self.fail("color", where, value=_short(color))
             attributes = entry.get("attributes") or {}
             if not isinstance(attributes, Mapping):
-                self.fail(f"{where}.attributes: expected a mapping, got {_short(attributes)}")
+                self.fail("attributes", where, value=_short(attributes))
                 attributes = {}
             nations.append(ScenarioNation(code, self.name(entry, where, code), str(color), dict(attributes)))
         return nations
@@ -239,16 +303,14 @@ class _Checker:
         for where, code, entry in self.coded(value, "regions", "A1", "code, name and terrain"):
             terrain = entry.get("terrain", "open")
             if terrain not in TERRAINS:
-                self.fail(f"{where}.terrain: expected one of {', '.join(TERRAINS)}, got {_short(terrain)}")
+                self.fail("terrain", where, allowed=", ".join(TERRAINS), value=_short(terrain))
             fort = entry.get("fort", 0)
             if not _is_int(fort) or not 0 <= fort <= MAX_FORT_LEVEL:
-                self.fail(
-                    f"{where}.fort: expected a whole number from 0 to {MAX_FORT_LEVEL}, got {_short(fort)}"
-                )
+                self.fail("fort", where, limit=MAX_FORT_LEVEL, value=_short(fort))
             for key in ("home", "owner"):
                 nation = entry.get(key)
                 if nation is not None and nation not in nations:
-                    self.fail(f"{where}.{key}: unknown nation {_short(nation)}")
+                    self.fail("unknown_nation", f"{where}.{key}", value=_short(nation))
             geometry = self.geometry(entry, where)
             regions.append(
                 ScenarioRegion(
@@ -269,7 +331,7 @@ class _Checker:
         if name is None:
             return code
         if not _is_name(name, NAME_MAX):
-            self.fail(f"{where}.name: expected a name of at most {NAME_MAX} characters, got {_short(name)}")
+            self.fail("name", where, limit=NAME_MAX, value=_short(name))
             return code
         return name
 
@@ -282,16 +344,13 @@ class _Checker:
                 and 3 <= len(shape) <= POINTS_MAX
                 and all(self.is_point(p) for p in shape)
             ):
-                self.fail(
-                    f"{where}.shape: expected a polygon, a list of 3 to {POINTS_MAX} [x, y] points "
-                    f"with coordinates within ±{COORDINATE_MAX:g}"
-                )
+                self.fail("shape", where, points=POINTS_MAX, limit=f"{COORDINATE_MAX:g}")
             else:
                 geometry["shape"] = [list(p) for p in shape]
         label = entry.get("label")
         if label is not None:
             if not self.is_point(label):
-                self.fail(f"{where}.label: expected an [x, y] point within ±{COORDINATE_MAX:g}")
+                self.fail("label", where, limit=f"{COORDINATE_MAX:g}")
             else:
                 geometry["label"] = list(label)
         return geometry
@@ -312,30 +371,31 @@ class _Checker:
         for i, entry in enumerate(self.list_of(value, "borders")):
             where = f"borders[{i}]"
             if not (isinstance(entry, list | tuple) and len(entry) == 2):
-                self.fail(f"{where}: expected a pair of region codes like [A1, A2], got {_short(entry)}")
+                self.fail("border_pair", where, value=_short(entry))
                 continue
-            pair = self.pair(where, entry, regions, "region", "a region cannot border itself")
+            pair = self.pair(where, entry, regions, "unknown_region", "self_border")
             if pair is None:
                 continue
             if pair in seen:
-                self.fail(f"{where}: duplicate border {entry[0]}–{entry[1]}")
+                self.fail("duplicate_border", where, a=str(entry[0]), b=str(entry[1]))
                 continue
             seen.add(pair)
             borders.append(pair)
         return borders
 
     def pair(
-        self, where: str, pair: Sequence[Any], known: set[str], noun: str, same: str
+        self, where: str, pair: Sequence[Any], known: set[str], unknown: str, same: str
     ) -> tuple[str, str] | None:
-        """Two known, distinct codes, lower first; None (and the problems said) otherwise."""
+        """Two known, distinct codes, lower first; None (and the problems said, as `unknown` and `same`)
+        otherwise."""
         bad = [code for code in pair if code not in known]
         for code in bad:
-            self.fail(f"{where}: unknown {noun} {_short(code)}")
+            self.fail(unknown, where, value=_short(code))
         if bad:
             return None
         a, b = pair
         if a == b:
-            self.fail(f"{where}: {same} ({a!r})")
+            self.fail(same, where, value=repr(a))
             return None
         return (a, b) if a < b else (b, a)
 
@@ -348,33 +408,29 @@ class _Checker:
         seen = within(neighbours, start)
         for region in regions:
             if region.code not in seen:
-                self.fail(
-                    f"regions ({region.code}): no one can reach it; it has no path of borders to {start}"
-                )
+                self.fail("unreachable", f"regions ({region.code})", start=start)
 
     def relations(self, value: Any, nations: set[str]) -> list[tuple[str, str, str]]:
         relations, seen = [], set()
         if not isinstance(value, list):
-            self.fail("relations: expected a list")
+            self.fail("relations_list", "relations")
             return []
         for i, entry in enumerate(value):
             where = f"relations[{i}]"
             pair = entry.get("nations") if isinstance(entry, Mapping) else None
             if not (isinstance(pair, list) and len(pair) == 2):
-                self.fail(f"{where}.nations: expected a pair of nation codes like [RED, BLUE]")
+                self.fail("relation_pair", where)
                 continue
-            pair = self.pair(
-                f"{where}.nations", pair, nations, "nation", "a nation has no relation with itself"
-            )
+            pair = self.pair(f"{where}.nations", pair, nations, "unknown_nation", "self_relation")
             if pair is None:
                 continue
             a, b = pair
             kind = entry.get("kind")
             if kind not in RELATION_KINDS:
-                self.fail(f"{where}.kind: expected one of {', '.join(RELATION_KINDS)}, got {_short(kind)}")
+                self.fail("relation_kind", where, allowed=", ".join(RELATION_KINDS), value=_short(kind))
                 continue
             if pair in seen:
-                self.fail(f"{where}: duplicate relation {a}–{b}")
+                self.fail("duplicate_relation", where, a=a, b=b)
                 continue
             seen.add(pair)
             relations.append((a, b, kind))
@@ -384,40 +440,41 @@ class _Checker:
         self, value: Any, regions: list[ScenarioRegion], nations: set[str], ruleset: Ruleset | None
     ) -> list[tuple[str, str, str, int]]:
         if not isinstance(value, Mapping):
-            self.fail("units: expected a mapping of region -> nation -> unit type -> count")
+            self.fail("units_mapping", "units")
             return []
         owners = {r.code: r.owner for r in regions}
         types = list(ruleset.unit_types) if ruleset else None
         units = []
         for region, by_nation in value.items():
             if region not in owners:
-                self.fail(f"units.{_short(region, quoted=False)}: unknown region {_short(region)}")
+                self.fail("unknown_region", f"units.{_short(region, quoted=False)}", value=_short(region))
                 continue
             if not isinstance(by_nation, Mapping):
-                self.fail(f"units.{region}: expected a mapping of nation -> unit type -> count")
+                self.fail("units_by_nation", f"units.{region}")
                 continue
             for nation, by_type in by_nation.items():
                 if nation not in nations:
-                    self.fail(f"units.{region}: unknown nation {_short(nation)}")
+                    self.fail("unknown_nation", f"units.{region}", value=_short(nation))
                     continue
                 where = f"units.{region}.{nation}"
                 if owners[region] != nation:
                     # IRON_FIST.md §1: a nation's units stand only in regions it owns.
-                    self.fail(f"{where}: {nation} does not own {region} (owner: {owners[region]})")
+                    self.fail("units_not_owner", where, nation=nation, region=region, owner=owners[region])
                     continue
                 if not isinstance(by_type, Mapping):
-                    self.fail(f"{where}: expected a mapping of unit type -> count")
+                    self.fail("units_by_type", where)
                     continue
                 for unit_type, count in by_type.items():
                     if types is not None and unit_type not in types:
                         self.fail(
-                            f"{where}.{_short(unit_type, quoted=False)}: unknown unit type; "
-                            f"the ruleset has {', '.join(types)}"
+                            "unknown_unit_type",
+                            f"{where}.{_short(unit_type, quoted=False)}",
+                            types=", ".join(types),
                         )
                     elif not _is_int(count) or count < 0:
-                        self.fail(f"{where}.{unit_type}: expected a count of 0 or more, got {_short(count)}")
+                        self.fail("count", f"{where}.{unit_type}", value=_short(count))
                     elif count > INT_COLUMN_MAX:
-                        self.fail(f"{where}.{unit_type}: expected a count of at most {INT_COLUMN_MAX:,}")
+                        self.fail("count_max", f"{where}.{unit_type}", limit=f"{INT_COLUMN_MAX:,}")
                     elif count > 0:
                         units.append((region, nation, unit_type, count))
         return units

@@ -9,10 +9,24 @@ from datetime import datetime
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
+from rest_framework.authtoken.models import Token
 
 from campaign.models import Border, Campaign, Membership, Nation, Region, Relation, Stack, Turn, turn_seed
 from campaign.scenario import Scenario
 from rules.engine.systems import DEFAULT_SYSTEM
+
+
+def token_revoke(*, user) -> bool:
+    """Revoke the user's API token; False when they had none. The next token is a new one."""
+    deleted, _ = Token.objects.filter(user=user).delete()
+    return deleted > 0
+
+
+def token_renew(*, user) -> str:
+    """A new API token for the user, the old one revoked: the key, to be shown to them once."""
+    with transaction.atomic():
+        Token.objects.filter(user=user).delete()
+        return Token.objects.create(user=user).key
 
 
 class ScenarioImportError(ValueError):

@@ -12,7 +12,7 @@ stays with the ORM.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any, TypeVar
 
 from django.db import connection
@@ -36,9 +36,11 @@ class _Table:
         return self._model._meta.get_field(name).column
 
 
+@lru_cache(maxsize=512)
 def sql_format(sql: str, *models: type[Model]) -> str:
     """The statement with `{Model}` and `{Model.field}` replaced by the names in the models' `_meta`, so
-    that a renamed table or column cannot leave a statement behind."""
+    that a renamed table or column cannot leave a statement behind. Worked out once per statement (tens
+    of microseconds, on the path where every millisecond was counted)."""
     return sql.format(**{model.__name__: _Table(model) for model in models})
 
 

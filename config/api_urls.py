@@ -2,11 +2,10 @@
 
 from django.conf import settings
 from django.urls import path
-from drf_spectacular.views import SpectacularSwaggerView
-from rest_framework.authtoken.views import ObtainAuthToken
-from rest_framework.settings import api_settings
+from drf_spectacular.views import SpectacularSwaggerSplitView
 
 from campaign import api as campaign_api
+from config.api_auth import TokenView
 from orders import api as orders_api
 from rules import api as rules_api
 from rules import calculator_api
@@ -14,19 +13,18 @@ from rules import calculator_api
 app_name = "api"
 
 
-class TokenObtain(ObtainAuthToken):
-    """A token for a username and password. DRF's view, with the project's parsers (its own list has
-    DRF's JSON parser, which has no limit on nesting)."""
-
-    parser_classes = api_settings.DEFAULT_PARSER_CLASSES
-
-
 campaign = "campaigns/<slug:slug>/"
 turn = f"{campaign}turns/<int:number>/"
 
 urlpatterns = [
-    path("auth/token/", TokenObtain.as_view(), name="token"),
-    path("schema/swagger-ui/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="swagger-ui"),
+    path("auth/token/", TokenView.as_view(), name="token"),
+    path(
+        "schema/swagger-ui/",
+        SpectacularSwaggerSplitView.as_view(
+            url_name="api-schema", template_name="frontend/api/swagger_ui.html"
+        ),
+        name="swagger-ui",
+    ),
     path("campaigns/", campaign_api.CampaignList.as_view(), name="campaign-list"),
     path(campaign, campaign_api.CampaignDetail.as_view(), name="campaign-detail"),
     path(f"{campaign}regions/", campaign_api.RegionList.as_view(), name="region-list"),

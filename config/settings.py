@@ -4,9 +4,13 @@ SQLite and in-process Celery by default, so `make run` needs nothing but Python;
 DATABASE_URL selects PostgreSQL and REDIS_URL selects Redis as Celery's broker and result backend.
 """
 
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+from csp.constants import NONE as CSP_NONE
+from csp.constants import SELF as CSP_SELF
+from csp.constants import UNSAFE_INLINE as CSP_UNSAFE_INLINE
 from django.core.exceptions import ImproperlyConfigured
 
 from config.env import env_bool, env_email, env_int, env_list, env_str, env_url
@@ -37,6 +41,9 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "axes",
+    "csp",
+    "health_check",
     "campaign",
     "orders",
     "rules",
@@ -45,6 +52,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "config.middleware.NulByteMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.middleware.gzip.GZipMiddleware",
@@ -58,6 +66,8 @@ MIDDLEWARE = [
     "campaign.middleware.TimeZoneMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last: turns a lockout found while logging in into the page that says when to try again.
+    "axes.middleware.AxesMiddleware",
 ]
 if DEBUG:
     # runserver serves static files itself in development; WhiteNoise serves the collected ones in production.
@@ -85,7 +95,13 @@ ASGI_APPLICATION = "config.asgi.application"
 
 _database_url = env_url("DATABASE_URL", ("postgres", "postgresql", "sqlite"))
 if _database_url:
-    DATABASES = {"default": dj_database_url.parse(_database_url, conn_max_age=env_int("DB_CONN_MAX_AGE", 0))}
+    # Health checks: a kept connection is tested before a request uses it, so one that died with a database
+    # restart is replaced instead of failing the request with a 500.
+    DATABASES = {
+        "default": dj_database_url.parse(
+            _database_url, conn_max_age=env_int("DB_CONN_MAX_AGE", 0), conn_health_checks=True
+        )
+    }
     if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
         # Parameters bound by the server, and statements prepared once run five times on a connection:
         # PostgreSQL then plans each once per connection. Planning was a third of an order's cost.
@@ -97,6 +113,22 @@ if _database_url:
 else:
     DATABASES = {"default": {"ENGINE": "django.db.backends.sqlite3", "NAME": BASE_DIR / "db.sqlite3"}}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# Guessers are throttled by django-axes: after AXES_FAILURE_LIMIT failed logins from one address, or for
+# one account, further tries (the login page, the admin, the API's token endpoint) are refused with a 429
+# that says when to try again, before any password is hashed, until AXES_COOLOFF_TIME passes without one.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = env_int("IRONFIST_LOGIN_FAILURES", 5, minimum=1)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("IRONFIST_LOGIN_COOLOFF_MINUTES", 15, minimum=1))
+AXES_LOCKOUT_PARAMETERS = ["ip_address", "username"]
+AXES_LOCKOUT_CALLABLE = "frontend.views.lockout.lockout_response"
+AXES_RESET_ON_SUCCESS = True
+AXES_HTTP_RESPONSE_CODE = 429
+# Failed tries are counted in the database; successful logins are not logged (no table that only grows).
+AXES_DISABLE_ACCESS_LOG = True
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -121,7 +153,8 @@ STORAGES = {
 }
 
 REST_FRAMEWORK = {
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # drf-spectacular's, with the 4xx every operation can answer (config/schema.py).
+    "DEFAULT_SCHEMA_CLASS": "config.schema.AutoSchema",
     # Token first: its WWW-Authenticate header makes an anonymous request a 401, not a 403.
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.TokenAuthentication",
@@ -173,11 +206,25 @@ CELERY_ACCEPT_CONTENT = ["json"]
 # One turn at a time per worker process: a turn is long and holds a row lock.
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TIMEZONE = "UTC"
-CELERY_BEAT_SCHEDULE = {
-    "process-due-turns": {"task": "rules.tasks.process_due_turns", "schedule": 60.0},
-    "remind-due-turns": {"task": "campaign.tasks.remind_due_turns", "schedule": 60.0},
-    "process-ready-turns": {"task": "campaign.tasks.process_ready_turns", "schedule": 60.0},
+# A job not acknowledged (its worker died with it) goes back to the queue after this; Redis's default is
+# an hour. Longer than the longest turn, or a turn still running would get a second job (harmless: it
+# waits for the row and exits). The sweeper below re-queues a lost turn sooner anyway.
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 900, minimum=60)
 }
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# The minute tick; shorter only in the fault tests, which cannot wait minutes.
+_tick = float(env_int("IRONFIST_TICK_SECONDS", 60, minimum=1))
+CELERY_BEAT_SCHEDULE = {
+    "process-due-turns": {"task": "rules.tasks.process_due_turns", "schedule": _tick},
+    "remind-due-turns": {"task": "campaign.tasks.remind_due_turns", "schedule": _tick},
+    "process-ready-turns": {"task": "campaign.tasks.process_ready_turns", "schedule": _tick},
+    "requeue-stale-turns": {"task": "rules.tasks.requeue_stale_turns", "schedule": _tick},
+}
+# An open turn queued this long ago, that no worker holds, has lost its job: the sweeper queues it again.
+IRONFIST_REQUEUE_AFTER_SECONDS = env_int("IRONFIST_REQUEUE_AFTER_SECONDS", 300, minimum=1)
+# /health/ (config/health.py) is unhealthy when the minute tick has not run for this long.
+IRONFIST_TICK_STALE_SECONDS = env_int("IRONFIST_TICK_STALE_SECONDS", 180, minimum=1)
 
 # Email is the mail in play-by-mail: printed to the console unless EMAIL_URL or EMAIL_HOST names a server.
 _email = env_email("EMAIL_URL")
@@ -201,12 +248,17 @@ EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 30, minimum=1)
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Iron Fist <ironfist@localhost>")
 # Where players send orders by email (read by `manage.py read_order_mail`); the Reply-To of turn mails.
 IRONFIST_ORDERS_EMAIL = env_str("IRONFIST_ORDERS_EMAIL", "")
+# Orders by mail are trusted when this mail server's Authentication-Results (SPF, DKIM, DMARC) pass, else by
+# the player's key in the subject (frontend/mail/sender.py). Empty: the key alone.
+IRONFIST_MAIL_AUTHSERV_ID = env_str("IRONFIST_MAIL_AUTHSERV_ID", "")
 # The links in mails: the site as players reach it.
 IRONFIST_SITE_URL = env_url("IRONFIST_SITE_URL", ("http", "https")) or "http://127.0.0.1:8000"
 
 # Production hardening; every value can be turned off for a plain-HTTP local stack.
 _secure = not DEBUG
 SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", _secure)
+# The load balancer probes the health check over plain HTTP, inside the network.
+SECURE_REDIRECT_EXEMPT = [r"^health/$"]
 SESSION_COOKIE_SECURE = env_bool("DJANGO_SECURE_COOKIES", _secure)
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
 SECURE_HSTS_SECONDS = env_int("DJANGO_SECURE_HSTS_SECONDS", 31536000 if _secure else 0, minimum=0)
@@ -214,9 +266,28 @@ SECURE_HSTS_INCLUDE_SUBDOMAINS = SECURE_HSTS_SECONDS > 0
 SECURE_HSTS_PRELOAD = SECURE_HSTS_SECONDS > 0
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
+# Scripts and styles only from this server's files: no inline script anywhere (site.js reads data-
+# attributes; the API browser loads its settings from a file too). Inline style *attributes* stay allowed
+# (`style-src-attr`): they carry data, a nation's colour or a bar's width, never code. Everywhere, DEBUG too.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [CSP_SELF],
+        "script-src": [CSP_SELF],
+        "style-src": [CSP_SELF],
+        "style-src-attr": [CSP_UNSAFE_INLINE],
+        "img-src": [CSP_SELF, "data:"],
+        "object-src": [CSP_NONE],
+        "base-uri": [CSP_NONE],
+        "form-action": [CSP_SELF],
+        "frame-ancestors": [CSP_NONE],
+    }
+}
 if env_bool("DJANGO_BEHIND_PROXY", False):
     # Only behind a proxy that sets this header itself; otherwise a client could claim HTTPS.
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    # The client's address as the proxy saw it (the last hop it added), for counting failed logins.
+    AXES_IPWARE_PROXY_COUNT = 1
+    AXES_IPWARE_META_PRECEDENCE_ORDER = ["HTTP_X_FORWARDED_FOR", "REMOTE_ADDR"]
 
 LOGGING = {
     "version": 1,

@@ -3,7 +3,8 @@ data ("rough", "pincer", "attack") is translated here, at the edge, for the page
 
 The rules' own abbreviations (KTA, JV, PA, TY, IV) are the same in both languages and never translated; a
 unit type's full name comes from the ruleset (`unit_types.JV.name.fi: jalkaväki`). Words not listed here
-(a custom ruleset's term, a new engine phrase) are shown as they are stored.
+(a custom ruleset's term) are shown as they are stored. Sentences are messages, rendered by `said`
+(campaign.messages); none is translated here by matching its English.
 """
 
 from __future__ import annotations

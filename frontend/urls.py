@@ -44,4 +44,5 @@ urlpatterns = [
     path("c/<slug:slug>/gm/turns/<int:number>/rollback/", result.rollback_post, name="gm_rollback"),
     path("c/<slug:slug>/gm/export.json", result.export_download, name="gm_export"),
     path("settings/", settings.settings_page, name="settings"),
+    path("settings/token/", settings.token_post, name="settings_token"),
 ]

@@ -11,7 +11,6 @@ import re
 from django.http import Http404
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import generics, status
-from rest_framework.exceptions import ValidationError
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -22,12 +21,15 @@ from campaign.selectors import orders_visible, turns_of
 from orders.models import Order
 from orders.serializers import OrderInputSerializer, OrderSerializer
 from orders.services import OrderDraft, OrderError, order_change, order_delete, order_submit
+from rules.engine.messages import InputError
 
 TURN = OpenApiParameter(
     "turn", int, OpenApiParameter.QUERY, description="A turn's number; the current turn when left out."
 )
 TURN_NUMBER = re.compile(r"[0-9]{1,9}")
-PK = OpenApiParameter("pk", int, OpenApiParameter.PATH, description="The order's id.")
+# The path's <pk> is `id` in the schema (drf-spectacular's SCHEMA_COERCE_PATH_PK): described by that name,
+# or the schema would list a second, phantom `pk` parameter.
+ORDER_ID = OpenApiParameter("id", int, OpenApiParameter.PATH, description="The order's id.")
 
 
 @extend_schema_view(
@@ -49,7 +51,7 @@ class OrderList(CampaignScoped, generics.ListCreateAPIView):
             # ASCII digits only ("²".isdigit() is true) and no more than the column holds.
             turn = turns_of(campaign=self.viewer.campaign).filter(number=int(number)).first()
         else:
-            raise ValidationError({"turn": ["a turn's number, like 3"]})
+            raise refusal(InputError.of("turn", "turn_number_expected"))
         if turn is None:
             return Order.objects.none()
         return orders_visible(viewer=self.viewer, turn=turn)
@@ -59,7 +61,7 @@ class OrderList(CampaignScoped, generics.ListCreateAPIView):
         entered.is_valid(raise_exception=True)
         turn = self.turn_current
         if turn is None:
-            raise ValidationError({"turn": ["no turn is open for orders"]})
+            raise refusal(InputError.of("turn", "no_turn_open"))
         try:
             order = order_submit(user=request.user, turn=turn, draft=entered.draft())
         except OrderError as error:
@@ -69,10 +71,10 @@ class OrderList(CampaignScoped, generics.ListCreateAPIView):
 
 
 @extend_schema_view(
-    get=extend_schema(parameters=[SLUG, PK]),
-    put=extend_schema(parameters=[SLUG, PK], request=OrderInputSerializer, responses=OrderSerializer),
-    patch=extend_schema(parameters=[SLUG, PK], request=OrderInputSerializer, responses=OrderSerializer),
-    delete=extend_schema(parameters=[SLUG, PK]),
+    get=extend_schema(parameters=[SLUG, ORDER_ID]),
+    put=extend_schema(parameters=[SLUG, ORDER_ID], request=OrderInputSerializer, responses=OrderSerializer),
+    patch=extend_schema(parameters=[SLUG, ORDER_ID], request=OrderInputSerializer, responses=OrderSerializer),
+    delete=extend_schema(parameters=[SLUG, ORDER_ID]),
 )
 class OrderDetail(CampaignScoped, generics.RetrieveUpdateDestroyAPIView):
     """One order: change it in place (it keeps its place in the submission order) or delete it."""

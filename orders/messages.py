@@ -7,6 +7,8 @@ from rules.engine.messages import gettext_noop, messages_register
 
 messages_register(
     {
+        "turn_number_expected": gettext_noop("a turn's number, like 3"),
+        "no_turn_open": gettext_noop("no turn is open for orders"),
         "order_not_yours": gettext_noop("this order is not your nation's"),
         "orders_closed": gettext_noop("turn {number} is {status}: orders are closed"),
         "deadline_passed": gettext_noop("the deadline of turn {number} has passed"),

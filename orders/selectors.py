@@ -153,7 +153,7 @@ def _ball_borders(origin: int, reach: int) -> list[tuple[int, int]]:
     """The borders within `reach` rings of `origin`, one statement a ring."""
     borders: set[tuple[int, int]] = set()
 
-    def borders_of(ring: set[int]) -> list[int]:
+    def borders_of(ring: list[int]) -> list[int]:
         found = list(
             Border.objects.filter(Q(region_a_id__in=ring) | Q(region_b_id__in=ring)).values_list(
                 "region_a_id", "region_b_id"

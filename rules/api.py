@@ -7,7 +7,7 @@ their nation fought in or supported; the GM reads them all. Never the turn's who
 
 from __future__ import annotations
 
-from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import generics, status
 from rest_framework.metadata import SimpleMetadata
 from rest_framework.permissions import IsAuthenticated
@@ -16,10 +16,12 @@ from rest_framework.response import Response
 from rest_framework.reverse import reverse
 
 from campaign.api import NUMBER, SLUG, CampaignScoped, IsGM
+from campaign.messages import status_word
 from campaign.models import Turn
 from campaign.queue import turn_queue, turn_retry
 from campaign.selectors import reports_visible
 from campaign.serializers import TurnQueuedSerializer, TurnStatusSerializer
+from rules.engine.messages import Message
 from rules.models import Report
 from rules.serializers import ReportSerializer, ReportSummarySerializer
 
@@ -47,7 +49,11 @@ def _queued(request: Request, slug: str, turn: Turn) -> Response:
     return Response(data, status=status.HTTP_202_ACCEPTED, headers={"Location": status_url})
 
 
-@extend_schema(parameters=[SLUG, NUMBER], request=None, responses={202: TurnQueuedSerializer})
+@extend_schema(
+    parameters=[SLUG, NUMBER],
+    request=None,
+    responses={202: TurnQueuedSerializer, 409: OpenApiResponse(description="The turn is not open.")},
+)
 class TurnProcess(TurnScoped):
     """GM: queue the turn's processing. 202 with the URL of its status; 409 when the turn is not open."""
 
@@ -58,15 +64,18 @@ class TurnProcess(TurnScoped):
     def post(self, request: Request, slug: str, number: int) -> Response:
         turn = self.turn_get()
         if turn.status != Turn.Status.OPEN:
-            return Response(
-                {"turn": [f"turn {turn.number} is {turn.status}: only an open turn can be processed"]},
-                status=status.HTTP_409_CONFLICT,
+            return _conflict(
+                Message("process_not_open", {"number": turn.number, "status": status_word(turn.status)})
             )
         turn_queue(turn_id=turn.pk)
         return _queued(request, slug, turn)
 
 
-@extend_schema(parameters=[SLUG, NUMBER], request=None, responses={202: TurnQueuedSerializer})
+@extend_schema(
+    parameters=[SLUG, NUMBER],
+    request=None,
+    responses={202: TurnQueuedSerializer, 409: OpenApiResponse(description="The turn has not failed.")},
+)
 class TurnRetry(TurnScoped):
     """GM: reopen a failed turn and queue it again; 409 when the turn has not failed."""
 
@@ -77,9 +86,8 @@ class TurnRetry(TurnScoped):
     def post(self, request: Request, slug: str, number: int) -> Response:
         turn = self.turn_get()
         if not turn_retry(turn_id=turn.pk):
-            return Response(
-                {"turn": [f"turn {turn.number} is {turn.status}: only a failed turn can be retried"]},
-                status=status.HTTP_409_CONFLICT,
+            return _conflict(
+                Message("retry_not_failed", {"number": turn.number, "status": status_word(turn.status)})
             )
         return _queued(request, slug, turn)
 
@@ -116,3 +124,10 @@ class ReportDetail(TurnScoped, generics.RetrieveAPIView):
 
     def get_queryset(self):
         return reports_visible(viewer=self.viewer, turn=self.turn_get()).prefetch_related("nations")
+
+
+def _conflict(message: Message) -> Response:
+    """A 409 about the turn, shaped as the API's 400s: a stable code beside the English message."""
+    return Response(
+        {"turn": [{"code": message.code, "message": str(message)}]}, status=status.HTTP_409_CONFLICT
+    )

@@ -30,6 +30,7 @@ from campaign.scenario import scenario_parse
 from campaign.services import scenario_import
 from orders.services import orders_place
 from rules.diff import result_diff
+from rules.engine.messages import InputError, Message
 from rules.engine.systems import DEFAULT_SYSTEM
 from rules.models import Report, TurnSnapshot
 from rules.services import turn_load, turn_process
@@ -39,7 +40,7 @@ FORMAT = "iron-fist-campaign/1"
 World = Mapping[str, Any]  # a TurnInput as JSON data (rules.snapshot.input_read)
 
 
-class ExportError(ValueError):
+class ExportError(InputError):
     """The campaign cannot be written whole, or the file cannot be replayed; the message says why."""
 
 
@@ -75,7 +76,7 @@ def campaign_export(*, campaign: Campaign, by: User | None) -> dict[str, Any]:
     for turn in turns:
         if turn.status == Turn.Status.RESOLVED:
             if turn.pk not in snapshots:
-                raise ExportError(f"turn {turn.number} was processed before snapshots were kept")
+                raise ExportError("export", Message("rollback_no_snapshot", {"number": turn.number}))
             worlds.append(input_read(snapshots[turn.pk]))
         else:
             worlds.append(input_read(turn_load(turn=turn).canonical))
@@ -117,7 +118,8 @@ def campaign_replay(*, data: Mapping[str, Any], slug: str | None = None, keep: b
     whether the world is the exported final state. Without `keep`, nothing stays in the database.
     """
     if data.get("format") != FORMAT:
-        raise ExportError(f"not a campaign export: expected format {FORMAT!r}, got {data.get('format')!r}")
+        found = repr(data.get("format"))
+        raise ExportError("export", Message("export_format", {"expected": repr(FORMAT), "found": found}))
     slug = slug or f"replay-{secrets.token_hex(4)}"
     with transaction.atomic():
         replay = _replay(data, slug, keep)

@@ -39,6 +39,9 @@ messages_register(
         "result_not_deterministic": gettext_noop(
             "the input is the previewed one, yet the result differs: report this as a bug"
         ),
+        "export_format": gettext_noop("not a campaign export: expected format {expected}, got {found}"),
+        "process_not_open": gettext_noop("turn {number} is {status}: only an open turn can be processed"),
+        "retry_not_failed": gettext_noop("turn {number} is {status}: only a failed turn can be retried"),
         "audit.published": gettext_noop("turn {number} published"),
         "audit.rolled_back": gettext_noop("turn {number} rolled back; its result archived"),
     }

@@ -15,7 +15,7 @@ from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.db import connection, transaction
+from django.db import InterfaceError, OperationalError, connection, transaction
 from django.utils import timezone
 
 from campaign import lifecycle
@@ -58,6 +58,7 @@ def turn_process(
     is written but the turn's failed status and the error, and the GM can retry.
     """
     with transaction.atomic():
+        # The locks order entry takes and why this claim cannot deadlock with them: orders/sql.py.
         # Wait for the row rather than skip it: an order being written holds it for a moment, and a run
         # that skipped would leave the turn open with its job spent. A duplicate run waits for the first
         # and then finds the turn no longer open.
@@ -77,6 +78,10 @@ def turn_process(
         try:
             with transaction.atomic():
                 _turn_resolve(turn=turn, now=now, stage=stage)
+        except (OperationalError, InterfaceError):
+            # The database itself went away: nothing can be written now, the whole transaction is lost
+            # and the turn stays open; the task records the fault afresh and tries again (rules.tasks).
+            raise
         except Exception:
             logger.exception("turn %s of %s failed", turn.number, turn.campaign.slug)
             turn.status = Turn.Status.FAILED

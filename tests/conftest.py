@@ -97,22 +97,32 @@ def outsider(db, django_user_model):
     return django_user_model.objects.create_user(username="outsider", password="outsider-password-1")
 
 
+def orders_place(turn, orders):
+    """Place orders [(nation code, kind, origin, target, {type: count}), ...] on `turn` in submission order,
+    as they stand in the database, unjudged (the engine judges them)."""
+    from orders.models import Order
+
+    nations = {n.code: n for n in turn.campaign.nations.all()}
+    regions = {r.code: r for r in turn.campaign.regions.all()}
+    start = (turn.orders.order_by("-sequence").values_list("sequence", flat=True).first() or 0) + 1
+    return Order.objects.bulk_create(
+        Order(
+            turn=turn,
+            nation=nations[nation],
+            kind=kind,
+            origin=regions[origin],
+            target=regions[target] if target else None,
+            units=units,
+            sequence=start + i,
+        )
+        for i, (nation, kind, origin, target, units) in enumerate(orders)
+    )
+
+
 @pytest.fixture
 def place_orders():
     """place_orders(turn, [(nation code, kind, origin, target, {type: count}), ...]) in submission order."""
-
-    def place(turn, orders):
-        from orders.services import orders_place
-
-        return orders_place(
-            turn=turn,
-            orders=[
-                {"nation": nation, "kind": kind, "origin": origin, "target": target, "units": units}
-                for nation, kind, origin, target, units in orders
-            ],
-        )
-
-    return place
+    return orders_place
 
 
 def _test_database_url() -> str:

@@ -9,7 +9,19 @@ from campaign.gm.access import Clock, User, audit_write, gm_check, open_check
 from campaign.models import Campaign, Stack, Turn
 from rules.engine.messages import InputError, Message
 from rules.engine.ruleset import RulesetError, ruleset_build
-from rules.engine.systems import system_names
+from rules.engine.systems import systems_playable
+
+
+def battle_systems_offered(*, campaign: Campaign) -> list[str]:
+    """The systems the GM may switch the campaign to: playable ones whose ruleset fits its overrides."""
+    offered = []
+    for name in systems_playable():
+        try:
+            ruleset_build({**(campaign.ruleset_overrides or {}), "battle_system": name})
+        except RulesetError:
+            continue
+        offered.append(name)
+    return offered
 
 
 def battle_system_set(
@@ -24,7 +36,7 @@ def battle_system_set(
     turn = Turn.objects.filter(campaign=campaign).exclude(status=Turn.Status.RESOLVED).first()
     if turn is not None:
         open_check(turn)
-    if name not in system_names():
+    if name not in systems_playable():
         raise InputError.of("battle_system", "system.unavailable", name=name)
     try:
         ruleset = ruleset_build({**(campaign.ruleset_overrides or {}), "battle_system": name})

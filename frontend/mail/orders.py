@@ -46,6 +46,7 @@ from django.utils.translation import ngettext, pgettext
 from campaign.lifecycle import language_of, time_zone_of
 from campaign.models import Campaign, InboundMail, Membership, Turn
 from campaign.selectors import turn_current
+from frontend.mail.sender import order_mail_key_tag, sender_verdict
 from frontend.mail.turns import mail_send, site_url
 from frontend.terms import said
 from orders.models import Order
@@ -285,7 +286,32 @@ def _mail_handle(
         return MailOutcome(f"ignored: {sender} is {'no' if not users else 'more than one'} user's address")
     user = users[0]
     with translation.override(language_of(user=user)):
+        verdict = sender_verdict(message=message, user=user, subject=subject)
+        if not verdict.ok:
+            return _unproven(user=user, subject=subject, how=verdict.how)
         return _member_mail(message=message, user=user, subject=subject, now=now)
+
+
+def _unproven(*, user: AbstractBaseUser, subject: str, how: str) -> MailOutcome:
+    """A mail that may not be the player's: refused, and the player told at the address of their account,
+    with their key in the subject so that answering this reply passes (frontend/mail/sender.py)."""
+    text = (
+        _(
+            "A mail in your name was refused and changed nothing: your mail server could not show that it "
+            "came from you, and its subject did not hold your key."
+        )
+        + "\n\n"
+        + _(
+            "If you sent it, answer this mail with your orders: its subject holds your key. The key is also "
+            "on your settings page: %(url)s"
+        )
+        % {"url": site_url("/settings/")}
+        + "\n"
+        + _("If you did not send it, someone else tried to give orders in your name.")
+        + "\n"
+    )
+    tag = order_mail_key_tag(user=user)
+    return MailOutcome(f"refused: sender not proven ({how})", _reply(user, f"{subject} {tag}", text))
 
 
 def _member_mail(

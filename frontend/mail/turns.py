@@ -71,16 +71,12 @@ def turn_results_send(*, turn_id: int) -> int:
                 "reader": reader,
             }
         context = {
-            "campaign": campaign,
-            "turn": turn,
-            "nation": nation,
             "cards": cards,
             "summary": summary,
             "missed": nation is not None and nation.turns_missed_in_row > 0,
             "url": site_url(reverse("frontend:turn", args=[campaign.slug, turn.number])),
-            "orders_address": settings.IRONFIST_ORDERS_EMAIL,
         }
-        messages.append(_message(membership, subject, "frontend/email/results", context))
+        messages.append(_message(membership, turn, subject, "frontend/email/results", context))
     return mail_send(messages)
 
 
@@ -106,15 +102,8 @@ def turn_reminders_send(*, turn_id: int, now: Callable[[], datetime] = timezone.
                 "number": turn.number,
                 "due_in": due_in,
             }
-        context = {
-            "campaign": campaign,
-            "turn": turn,
-            "nation": nation,
-            "due_in": due_in,
-            "url": site_url(reverse("frontend:campaign", args=[campaign.slug])),
-            "orders_address": settings.IRONFIST_ORDERS_EMAIL,
-        }
-        messages.append(_message(membership, subject, "frontend/email/reminder", context))
+        context = {"due_in": due_in, "url": site_url(reverse("frontend:campaign", args=[campaign.slug]))}
+        messages.append(_message(membership, turn, subject, "frontend/email/reminder", context))
     return mail_send(messages)
 
 
@@ -143,12 +132,20 @@ def _members(campaign: Campaign, *, players_only: bool = False):
 
 
 def _message(
-    membership: Membership, subject: str, template: str, context: dict[str, Any]
+    membership: Membership, turn: Turn, subject: str, template: str, context: dict[str, Any]
 ) -> EmailMultiAlternatives:
-    """One reader's mail, rendered in the reader's own time zone and language."""
+    """One reader's mail about `turn`, rendered in the reader's own time zone and language."""
     user = membership.user
     zone = time_zone_of(user=user)
-    context = {**context, "user": user, "time_zone": zone.key}
+    context = {
+        **context,
+        "campaign": turn.campaign,
+        "turn": turn,
+        "nation": membership.nation,
+        "orders_address": settings.IRONFIST_ORDERS_EMAIL,
+        "user": user,
+        "time_zone": zone.key,
+    }
     with timezone.override(zone), translation.override(language_of(user=user)):
         text = render_to_string(f"{template}.txt", context)
         # The web's battle cards link to the rules by path: a mail needs the whole address.

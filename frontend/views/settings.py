@@ -1,4 +1,5 @@
-"""A user's own settings, for players and GMs alike: the time zone deadlines and reports are shown in."""
+"""A user's own settings, for players and GMs alike: the time zone deadlines and reports are shown in, and
+the API token (revoked or renewed here; the API's DELETE /api/auth/token/ revokes it too)."""
 
 from __future__ import annotations
 
@@ -6,13 +7,18 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+from rest_framework.authtoken.models import Token
 
 from campaign.gm.access import GMInputError
 from campaign.lifecycle import time_zone_of, time_zone_set
 from campaign.middleware import time_zone_remember
+from campaign.services import token_renew, token_revoke
 from frontend.gm_forms import TimeZoneForm
+from frontend.mail.sender import order_mail_key_tag
 from frontend.terms import said
 
 
@@ -39,4 +45,23 @@ def settings_page(request: HttpRequest) -> HttpResponse:
     else:
         form = TimeZoneForm(initial={"time_zone": time_zone_of(user=request.user).key})
         status = 200
-    return render(request, "frontend/settings.html", {"form": form, "next": back}, status=status)
+    token = Token.objects.filter(user=request.user).first()
+    context = {"form": form, "next": back, "token": token, "mail_key": order_mail_key_tag(user=request.user)}
+    return render(request, "frontend/settings.html", context, status=status)
+
+
+@login_required
+@require_POST
+def token_post(request: HttpRequest) -> HttpResponse:
+    if request.POST.get("action") == "renew":
+        key = token_renew(user=request.user)
+        # Shown this once: the page never shows a token again, so a glance over a shoulder is not enough.
+        messages.success(
+            request,
+            _("Your new API token (copy it now; the old one no longer works): %(key)s") % {"key": key},
+        )
+    elif token_revoke(user=request.user):
+        messages.success(request, _("Your API token is revoked: scripts using it are refused from now on."))
+    else:
+        messages.info(request, _("You have no API token."))
+    return redirect(reverse("frontend:settings") + "#api-token")

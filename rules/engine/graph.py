@@ -11,17 +11,23 @@ Node = TypeVar("Node", bound=Hashable)
 
 
 def rings(
-    start: Node, neighbours: Callable[[set[Node]], Iterable[Node]], radius: int | None = None
+    start: Node, neighbours: Callable[[list[Node]], Iterable[Node]], radius: int | None = None
 ) -> dict[Node, int]:
     """Every node reached from `start` crossing at most `radius` borders (None: no limit), with its
     distance (`start` itself: 0). `neighbours(ring)` gives the nodes next to any node of a ring, one call a
     ring, so that a caller reading the map from a database reads it one ring at a time."""
     found = {start: 0}
-    ring, distance = {start}, 0
+    ring, distance = [start], 0
     while ring and (radius is None or distance < radius):
         distance += 1
-        ring = {n for n in neighbours(ring) if n not in found}
-        found.update(dict.fromkeys(ring, distance))
+        # In the order the neighbours come, never a set's: the engine's dice follow this order, and a set
+        # of strings iterates differently in every process.
+        reached = []
+        for node in neighbours(ring):
+            if node not in found:
+                found[node] = distance
+                reached.append(node)
+        ring = reached
     return found
 
 

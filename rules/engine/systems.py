@@ -96,3 +96,11 @@ def system_get(name: str) -> BattleSystem:
 def system_names() -> tuple[str, ...]:
     _load()
     return tuple(_REGISTRY)
+
+
+def systems_playable() -> tuple[str, ...]:
+    """The systems a campaign can be set to: those whose battles the turn pipeline fights (`fight`).
+
+    A system with its own turn functions instead (company_d20) is listed once the shell runs them."""
+    _load()
+    return tuple(name for name, system in _REGISTRY.items() if system.fight is not None)

@@ -222,7 +222,7 @@ def test_a_player_deletes_its_order(api, demo) -> None:
 
 def test_session_authentication_needs_the_csrf_token_to_write(player, demo) -> None:
     client = APIClient(enforce_csrf_checks=True)
-    client.login(username="player", password="player-password-1")
+    client.force_login(player)
     body = {"kind": "attack", "origin": "N5", "target": "M2", "units": {"JV": 2}}
 
     assert client.get(URL).status_code == 200

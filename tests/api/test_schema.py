@@ -34,7 +34,14 @@ def test_the_api_browser_loads_its_scripts_from_this_server(client) -> None:
     page = client.get("/api/schema/swagger-ui/").content.decode()
 
     assets = re.findall(r'(?:src|href)="([^"]+)"', page)
+    # Its settings come from the page's own address (?script=), not an inline script: the CSP allows none.
+    own = "/api/schema/swagger-ui/?script="
+    assert own in assets and "<script>" not in page
+    assets.remove(own)
     assert len(assets) >= 3
+    assert "/static/frontend/swagger_ui.css" in assets
+    assets.remove("/static/frontend/swagger_ui.css")
     assert all(a.startswith("/static/drf_spectacular_sidecar/") for a in assets), assets
     assert all(finders.find(a.removeprefix("/static/")) for a in assets)
     assert not re.findall(r"https?://|//cdn|//fonts", page)
+    assert client.get(own).status_code == 200

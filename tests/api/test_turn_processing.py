@@ -53,7 +53,11 @@ def test_a_failed_turn_is_retried_and_an_open_one_is_not(
     again = api.post(f"{A}/turns/2/retry/")
     assert (again.status_code, again.json()) == (
         409,
-        {"turn": ["turn 2 is open: only a failed turn can be retried"]},
+        {
+            "turn": [
+                {"code": "retry_not_failed", "message": "turn 2 is open: only a failed turn can be retried"}
+            ]
+        },
     )
 
 
@@ -66,6 +70,13 @@ def test_it_will_not_process_a_turn_twice(demo, gm, django_capture_on_commit_cal
 
     assert (response.status_code, response.json()) == (
         409,
-        {"turn": ["turn 1 is resolved: only an open turn can be processed"]},
+        {
+            "turn": [
+                {
+                    "code": "process_not_open",
+                    "message": "turn 1 is resolved: only an open turn can be processed",
+                }
+            ]
+        },
     )
     assert api.get(f"{A}/turns/9/status/").status_code == 404

@@ -6,6 +6,7 @@ import re
 
 from django.contrib.auth import authenticate
 from django.core.management import call_command
+from django.test import RequestFactory
 
 from campaign.models import Campaign, Membership
 
@@ -19,7 +20,8 @@ def test_it_loads_the_demo_once_and_prints_logins_that_work(db, capsys):
     logins = re.findall(r"(\w+) / ([\w-]+)", output)
     assert len(logins) == 2 * ((1 + 5) + (1 + 2)), "twice: the Iron Fist demo and the Sodankäynti one"
     for username, password in logins:
-        assert authenticate(username=username, password=password) is not None, username
+        login = RequestFactory().post("/accounts/login/")  # a login comes with its request (django-axes)
+        assert authenticate(login, username=username, password=password) is not None, username
     gm = Membership.objects.get(role=Membership.Role.GM, campaign__slug="demo")
     assert gm.user.is_staff
     assert Membership.objects.filter(role=Membership.Role.PLAYER, campaign__slug="demo").count() == 5

@@ -33,7 +33,7 @@ SMALL = {
 def problems_of(data) -> list[str]:
     with pytest.raises(ScenarioError) as refused:
         scenario_parse(data)
-    return refused.value.problems
+    return [str(problem) for problem in refused.value.problems]  # in English
 
 
 def changed(**changes):

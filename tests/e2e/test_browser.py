@@ -51,8 +51,16 @@ def browser(monkeypatch):
     app.conf.task_always_eager = eager
 
 
+# What the browser says of the pages' Content-Security-Policy: nothing, if they keep to it.
+CSP_VIOLATIONS: list[str] = []
+
+
 def _log_in(browser, base, username, password, *, width=1280):
     page = browser.new_page(viewport={"width": width, "height": 900})
+    page.on(
+        "console",
+        lambda m: CSP_VIOLATIONS.append(m.text) if "Content Security Policy" in m.text else None,
+    )
     page.goto(f"{base}/accounts/login/")
     page.fill("#id_username", username)
     page.fill("#id_password", password)
@@ -140,3 +148,6 @@ def test_it_plays_a_turn_in_the_browser_from_order_to_report(browser, live_serve
     page.click("#map-table summary")
     assert "Kingdom of Nordmark" in page.inner_text("#row-M2")
     _shot(page, "08-campaign-after-turn")
+    page.goto(f"{base}/api/schema/swagger-ui/")
+    page.wait_for_selector(".swagger-ui .information-container", timeout=20_000)
+    assert CSP_VIOLATIONS == []

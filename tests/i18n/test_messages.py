@@ -15,7 +15,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from campaign.gm import clock, diplomacy, inputs, roster
-from campaign.models import Turn
+from campaign.models import AuditEntry, Turn
 from rules.engine.messages import CATALOGUE, Message
 from rules.services import turn_process
 from tests.i18n.conftest import ORDERS
@@ -141,3 +141,52 @@ def test_a_finnish_reader_meets_no_english_message_after_a_busy_turn(
     ):
         assert finnish in dashboard
     _no_english(dashboard)
+
+
+def test_a_finnish_gm_reads_the_rollback_and_what_changed_in_finnish(
+    demo, player, rival, gm, place_orders, finnish_gm
+):
+    turn1 = demo.turns.get(number=1)
+    place_orders(turn1, ORDERS)
+    assert turn_process(turn_id=turn1.pk).status == Turn.Status.RESOLVED
+    place_orders(demo.turns.get(number=2), [("NOR", "move", "N4", "N5", {"JV": 1})])
+    rollback = reverse("frontend:gm_rollback", args=["demo", 1])
+
+    refused = finnish_gm.post(rollback, {"rollback-reason": ""})
+    assert refused.status_code == 400
+    page = refused.content.decode()
+    assert "vuorolla 2 on jo 1 käskyä; peruminen poistaa ne" in page
+    _no_english(page)
+
+    finnish_gm.post(rollback, {"rollback-reason": "väärä luettelo", "rollback-force": "on"})
+    roster.roster_change(
+        by=gm,
+        region=demo.regions.get(code="N5"),
+        nation=demo.nations.get(code="NOR"),
+        unit_type="JV",
+        count=2,
+        reason="as it was",
+    )
+    assert turn_process(turn_id=turn1.pk).status == Turn.Status.RESOLVED
+
+    response = finnish_gm.get(reverse("frontend:gm_turn", args=["demo", 1]))
+    assert response.context["diff"].same is False
+    page = response.content.decode()
+    assert "M2: omistaja" in page, "the owners that changed, in Finnish"
+    _no_english(page)
+    _no_english(finnish_gm.get(reverse("frontend:gm", args=["demo"])).content.decode())
+
+
+def test_an_audit_line_written_before_messages_were_data_still_shows_its_text(demo, gm, finnish_gm):
+    AuditEntry.objects.create(
+        campaign=demo, user=gm, created_at=timezone.now(), action="roster", summary="JV of NOR in N5: 4 → 6"
+    )
+    clock.campaign_pause(campaign=demo, by=gm)
+
+    page = finnish_gm.get(reverse("frontend:gm", args=["demo"])).content.decode()
+
+    assert "JV of NOR in N5: 4 → 6" in page, "as it was stored"
+    assert "kampanja keskeytetty; aikaa jäljellä" in page, "a new line in the reader's language"
+    entry = AuditEntry.objects.get(action="pause")
+    assert entry.code == "audit.paused"
+    assert re.fullmatch(r"campaign paused; \d+ days?( \d+ hours?)? left", entry.summary), "and in English"

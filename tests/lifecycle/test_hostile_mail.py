@@ -12,7 +12,7 @@ import pytest
 from django.core.management import call_command
 
 from campaign.models import InboundMail
-from tests.lifecycle.test_order_mail import _mail
+from tests.lifecycle.test_order_mail import SERVER, _mail, mail_server  # noqa: F401 (a fixture)
 
 HOSTILE = Path(__file__).parent / "hostile_mail"
 EXPECTED = json.loads((HOSTILE / "expected.json").read_text())
@@ -22,7 +22,11 @@ GOOD_ID = "<good-after-the-bad@example.org>"
 def _maildir(tmp_path: Path, names: list[str]) -> str:
     box = mailbox.Maildir(tmp_path / "Maildir")
     for name in names:
-        box.add((HOSTILE / name).read_bytes())
+        # As our server delivers it: its Authentication-Results on top (a pass for the player's domain).
+        box.add(
+            f"Authentication-Results: {SERVER}; dmarc=pass header.from=example.org\r\n".encode()
+            + (HOSTILE / name).read_bytes()
+        )
     box.add(_mail("rival@example.org", "[demo]", "hold E1: JV 4\n", GOOD_ID))
     return str(tmp_path / "Maildir")
 

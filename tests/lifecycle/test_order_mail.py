@@ -49,8 +49,20 @@ def test_it_stops_where_the_quoted_mail_begins():
     assert [o.line for o in parsed.orders] == [1] and parsed.errors == ()
 
 
-def _mail(sender, subject, body, message_id):
+SERVER = "mx.iron-fist.test"  # our receiving mail server, as IRONFIST_MAIL_AUTHSERV_ID names it
+
+
+@pytest.fixture(autouse=True)
+def mail_server(settings):
+    settings.IRONFIST_MAIL_AUTHSERV_ID = SERVER
+
+
+def _mail(sender, subject, body, message_id, *, results="dmarc=pass header.from={domain}"):
+    """A mail as our server hands it over: with its Authentication-Results (a pass, unless told)."""
     message = EmailMessage()
+    if results:
+        domain = sender.rpartition("@")[2]
+        message["Authentication-Results"] = f"{SERVER}; " + results.format(domain=domain)
     message["From"] = f"Someone <{sender}>"
     message["To"] = "orders@example.org"
     message["Subject"] = subject

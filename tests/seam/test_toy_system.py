@@ -203,3 +203,15 @@ def test_a_turn_whose_battles_are_fought_elsewhere_waits_with_the_world_unchange
         assert response.status_code == 400, "no orders while the turn waits for its battles"
     finally:
         system_unregister("table")
+
+
+def test_the_gm_is_offered_only_systems_the_campaign_can_play(toy, demo, gm) -> None:
+    from campaign.gm.access import GMInputError
+    from campaign.gm.system import battle_system_set, battle_systems_offered
+
+    offered = battle_systems_offered(campaign=demo)
+    # Sodankäynti plays Iron Fist's map; company_d20 has no `fight` the pipeline can call.
+    assert {"iron_fist", "sodankaynti", "toy"} <= set(offered)
+    assert "company_d20" not in offered
+    with pytest.raises(GMInputError, match="battle system company_d20 is not available"):
+        battle_system_set(by=gm, campaign=demo, name="company_d20")

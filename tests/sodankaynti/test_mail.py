@@ -8,7 +8,7 @@ from django.core.management import call_command
 
 from frontend.mail.orders import orders_parse
 from orders.services import OrderDraft
-from tests.lifecycle.test_order_mail import _mail
+from tests.lifecycle.test_order_mail import _mail, mail_server  # noqa: F401  (the server that proves senders)
 
 
 def test_it_parses_doctrines_with_and_without_a_region_and_an_ambush():

@@ -7,14 +7,19 @@ from __future__ import annotations
 
 from django.core.management.base import BaseCommand
 
-from campaign.queue import turns_due_queue, turns_early_queue, turns_remind
+from campaign.queue import tick_record, turns_due_queue, turns_early_queue, turns_remind, turns_stale_requeue
 
 
 class Command(BaseCommand):
-    help = "Queue the turns past their deadline or ready early, and the reminders due: what beat does."
+    help = "Queue the turns past their deadline, ready early or stale, and the reminders due: what beat does."
 
     def handle(self, *args, **options) -> None:
+        tick_record()
         due = turns_due_queue()
         early = turns_early_queue()
         reminded = turns_remind()
-        self.stdout.write(f"{due} turn(s) due, {early} ready early, {reminded} reminder(s) queued")
+        requeued = turns_stale_requeue()
+        self.stdout.write(
+            f"{due} turn(s) due, {early} ready early, {reminded} reminder(s) queued, "
+            f"{requeued} stale turn(s) queued again"
+        )

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import UTC, datetime
+from functools import wraps
 from typing import Any
 
 from django.contrib import messages
@@ -19,9 +20,11 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
 
 from campaign import lifecycle
 from campaign.gm.access import GMInputError
+from campaign.gm.system import battle_systems_offered
 from campaign.models import Nation, Region, Turn
 from campaign.selectors import Viewer, turn_current
 from frontend.forms import DeadlineForm, ModifierForm, RelationForm, RosterForm, WeatherForm
@@ -38,7 +41,6 @@ from frontend.selectors import gm_dashboard_load
 from frontend.terms import said as say
 from frontend.views.common import gm_for, topbar
 from rules.engine.messages import InputError
-from rules.engine.systems import system_names
 
 
 def forms_of(viewer: Viewer, turn: Turn | None, data: Any = None, which: str | None = None) -> dict[str, Any]:
@@ -68,7 +70,7 @@ def forms_of(viewer: Viewer, turn: Turn | None, data: Any = None, which: str | N
         "assign_form": AssignForm(bound("assign"), nations=to_assign, prefix="assign"),
         "system_form": BattleSystemForm(
             bound("system"),
-            systems=list(system_names()),
+            systems=battle_systems_offered(campaign=viewer.campaign),
             initial={"battle_system": viewer.campaign.battle_system},
             prefix="system",
         ),
@@ -124,6 +126,26 @@ def gm_post(
             return redirect(reverse("frontend:gm", args=[slug]) + f"#{which}")
     messages.error(request, _("Nothing was changed: see the message next to the field."))
     return dashboard_render(request, viewer, turn, forms, status=400)
+
+
+# A power's view says what happened: (request, viewer, turn, the form's cleaned data) -> the message.
+Said = Callable[[HttpRequest, Viewer, Turn | None, dict[str, Any]], str]
+
+
+def gm_form_view(which: str) -> Callable[[Said], Callable[..., HttpResponse]]:
+    """The view of the dashboard's form `which` (POST, the GM only): parse it, and on success call the
+    decorated function, which calls one service and says what happened (gm_post)."""
+
+    def decorate(said: Said) -> Callable[..., HttpResponse]:
+        @login_required
+        @require_POST
+        @wraps(said)
+        def view(request: HttpRequest, slug: str) -> HttpResponse:
+            return gm_post(request, slug, which, lambda viewer, turn, data: said(request, viewer, turn, data))
+
+        return view
+
+    return decorate
 
 
 def utc(moment: datetime) -> str:

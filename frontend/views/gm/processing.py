@@ -65,6 +65,11 @@ def turn_status(viewer: Viewer, turn: Turn) -> dict[str, Any]:
         "words": word("progress", turn.status),
         "done": turn.status in ("resolved", "failed"),
     }
+    # What happened on the way (campaign.queue): since when it waits, how often it was queued again, why.
+    if turn.status == Turn.Status.OPEN and turn.queued_at:
+        status["queued_at"] = turn.queued_at.isoformat()
+    if turn.requeues:
+        status.update(requeues=turn.requeues, fault=say(turn.fault_message))
     if turn.status == Turn.Status.FAILED:
         status["error"] = turn.error
     if turn.status == Turn.Status.RESOLVED:

@@ -167,7 +167,7 @@ def export_download(request: HttpRequest, slug: str) -> HttpResponse:
     try:
         data = campaign_export(campaign=viewer.campaign, by=request.user)
     except ExportError as error:
-        messages.error(request, _("No export: %(error)s.") % {"error": error})
+        messages.error(request, _("No export: %(error)s.") % {"error": say(error.message)})
         return redirect("frontend:gm", slug=slug)
     response = JsonResponse(data, json_dumps_params={"indent": 1, "ensure_ascii": False})
     response["Content-Disposition"] = f'attachment; filename="{viewer.campaign.slug}-campaign.json"'

@@ -3,11 +3,11 @@ return."""
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..graph import rings
 from .dice import region_id_valid
 from .problems import Problem
 from .roster import Unit
@@ -77,15 +77,7 @@ class CampaignState:
 def distances(adjacency: Mapping[str, set[str]], start: str) -> dict[str, int]:
     """Borders from `start` to every region it can reach, over the whole map whoever owns it (IRON_FIST.md
     §3)."""
-    seen = {start: 0}
-    queue = deque([start])
-    while queue:
-        here = queue.popleft()
-        for there in sorted(adjacency.get(here, ())):
-            if there not in seen:
-                seen[there] = seen[here] + 1
-                queue.append(there)
-    return seen
+    return rings(start, lambda ring: [there for here in ring for there in sorted(adjacency.get(here, ()))])
 
 
 def map_problems(regions: Iterable[str]) -> list[Problem]:

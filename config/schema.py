@@ -1,0 +1,57 @@
+"""The OpenAPI schema documents the errors each operation can answer, not only its success.
+
+drf-spectacular documents the 2xx an operation returns; the 4xx come from DRF's machinery, the same for
+every view, so they are added here from what the view declares rather than repeated on each one:
+
+- 400 everywhere: a body or query that does not parse or validate, or a NUL in the address (a field -> list
+  of messages, or `detail`);
+- 401 where a login is needed (token first, so an anonymous request is a 401, not a 403);
+- 403 where a permission beyond being logged in is checked (the GM's, a player's to write);
+- 404 everywhere: what the path names is not there for you (a campaign you are not in, an order of another
+  nation), or `?format=` names a format there is none of;
+- 405 for a method the path does not take; 406 for an Accept it cannot serve; 415 for a body it cannot read.
+
+An operation's own 4xx (409 for a turn that is not open, 429 for a guesser) stay with the operation.
+"""
+
+from __future__ import annotations
+
+from drf_spectacular.openapi import AutoSchema as SpectacularAutoSchema
+from drf_spectacular.types import OpenApiTypes
+from rest_framework import serializers
+from rest_framework.permissions import AllowAny, IsAuthenticated
+
+
+class ErrorSerializer(serializers.Serializer):
+    detail = serializers.CharField()
+
+
+WORDS = {
+    "400": "The request does not parse or validate: each field with its messages, or `detail`.",
+    "401": "Not logged in: send `Authorization: Token KEY`.",
+    "403": "Logged in, but this is not yours to do (the GM's, or another nation's).",
+    "404": "Not there for you (a campaign you are not in, what your nation may not see), or no such "
+    "?format=.",
+    "405": "The path does not take this method.",
+    "406": "No answer in the media type the Accept header asks for.",
+    "415": "A body in a media type the endpoint does not read.",
+}
+
+
+class AutoSchema(SpectacularAutoSchema):
+    def _get_response_bodies(self, direction="response"):
+        responses = super()._get_response_bodies(direction)
+        permissions = [type(p) for p in self.view.get_permissions()]
+        codes = ["400", "404", "405", "406"]
+        if any(issubclass(p, IsAuthenticated) for p in permissions):
+            codes.append("401")
+        if any(not issubclass(p, (IsAuthenticated, AllowAny)) for p in permissions):
+            codes.append("403")
+        if self.method in ("POST", "PUT", "PATCH"):
+            codes.append("415")
+        for code in codes:
+            if code not in responses:
+                body = OpenApiTypes.OBJECT if code == "400" else ErrorSerializer
+                responses[code] = self._get_response_for_code(body, code, direction=direction)
+                responses[code]["description"] = WORDS[code]
+        return dict(sorted(responses.items()))

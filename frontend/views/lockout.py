@@ -1,0 +1,41 @@
+"""What a guesser gets once django-axes has locked the address or the account: a 429 that says when to try
+again (the login page, the admin) or the same as JSON (the API's token endpoint).
+
+Axes locks for AXES_COOLOFF_TIME after the last failed try, and a try while locked starts that time again
+(AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT): so the lock ends one cool-off from now.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC
+from typing import Any
+
+from axes.helpers import get_cool_off
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+
+def lockout_words(request: HttpRequest) -> tuple[str, int]:
+    """The message, and the seconds to wait (the Retry-After header)."""
+    cool_off = get_cool_off(request)
+    seconds = int(cool_off.total_seconds())
+    until = timezone.now() + cool_off
+    text = _(
+        "Too many failed logins from this address or for this account. "
+        "Try again after %(time)s UTC (in %(minutes)s minutes)."
+    ) % {"time": until.astimezone(UTC).strftime("%Y-%m-%d %H:%M"), "minutes": -(-seconds // 60)}
+    return text, seconds
+
+
+def lockout_response(
+    request: HttpRequest, original_response: HttpResponse | None = None, credentials: Any = None
+) -> HttpResponse:
+    text, seconds = lockout_words(request)
+    if request.path.startswith("/api/"):
+        response = JsonResponse({"detail": text, "retry_after": seconds}, status=429)
+    else:
+        response = render(request, "registration/lockout.html", {"message": text}, status=429)
+    response["Retry-After"] = str(seconds)
+    return response

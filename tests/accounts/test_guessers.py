@@ -1,0 +1,127 @@
+"""Guessers are throttled (django-axes) on the login page, the admin and the API's token endpoint, by
+address and by account, with a lockout that says when to try again; a player revokes their API token."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.conf import settings
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+from tests.api.conftest import client_for
+
+LIMIT = settings.AXES_FAILURE_LIMIT
+WHEN = re.compile(r"Try again after \d{4}-\d\d-\d\d \d\d:\d\d UTC \(in 15 minutes\)")
+
+
+def _login_page(client, username, password, address="10.0.0.1"):
+    return client.post("/accounts/login/", {"username": username, "password": password}, REMOTE_ADDR=address)
+
+
+def _admin(client, username, password, address="10.0.0.1"):
+    return client.post(
+        "/admin/login/?next=/admin/", {"username": username, "password": password}, REMOTE_ADDR=address
+    )
+
+
+def _token(username, password, address="10.0.0.1"):
+    return APIClient().post(
+        "/api/auth/token/", {"username": username, "password": password}, format="json", REMOTE_ADDR=address
+    )
+
+
+def test_the_login_page_locks_out_after_the_limit_even_with_the_right_password(client, player):
+    for _ in range(LIMIT - 1):
+        assert _login_page(client, "player", "wrong").status_code == 200  # the form again, with its error
+
+    refused = _login_page(client, "player", "wrong")
+    right = _login_page(client, "player", "player-password-1")
+
+    assert refused.status_code == right.status_code == 429
+    assert WHEN.search(right.content.decode()), right.content.decode()
+    assert right["Retry-After"] == "900"
+    assert "_auth_user_id" not in client.session
+
+
+def test_the_address_is_locked_whatever_accounts_it_guesses(client, player, rival):
+    for n in range(LIMIT):
+        _login_page(client, f"nobody-{n}", "wrong")
+
+    assert _login_page(client, "rival", "rival-password-1").status_code == 429
+    assert _login_page(client, "rival", "rival-password-1", address="10.0.0.2").status_code == 302
+
+
+def test_the_account_is_locked_whatever_addresses_guess_it(client, player):
+    for n in range(LIMIT):
+        _login_page(client, "player", "wrong", address=f"10.0.1.{n}")
+
+    assert _login_page(client, "player", "player-password-1", address="10.0.2.1").status_code == 429
+
+
+def test_the_admin_locks_out_too(client, gm):
+    gm.is_staff = True
+    gm.save(update_fields=["is_staff"])
+    for _ in range(LIMIT):
+        _admin(client, "gm", "wrong")
+
+    locked = _admin(client, "gm", "gm-password-1")
+
+    assert locked.status_code == 429 and WHEN.search(locked.content.decode())
+
+
+def test_the_token_endpoint_locks_out_with_json_that_says_when(db, player):
+    for _ in range(LIMIT - 1):
+        assert _token("player", "wrong").status_code == 400
+    assert _token("player", "wrong").status_code == 429
+
+    locked = _token("player", "player-password-1")
+
+    assert locked.status_code == 429
+    assert WHEN.search(locked.json()["detail"]) and locked.json()["retry_after"] == 900
+    assert not Token.objects.filter(user=player).exists()
+
+
+def test_a_right_password_before_the_limit_clears_the_count(client, player):
+    for _ in range(LIMIT - 1):
+        _login_page(client, "player", "wrong")
+    assert _login_page(client, "player", "player-password-1").status_code == 302
+    client.logout()
+
+    for _ in range(LIMIT - 1):
+        assert _login_page(client, "player", "wrong").status_code == 200
+
+
+def test_a_player_revokes_their_token_through_the_api(demo, player):
+    api = client_for(player)
+    assert api.get("/api/campaigns/").status_code == 200
+
+    assert api.delete("/api/auth/token/").status_code == 204
+
+    assert api.get("/api/campaigns/").status_code == 401
+    assert not Token.objects.filter(user=player).exists()
+
+
+def test_a_player_revokes_and_renews_their_token_on_the_settings_page(client, demo, player):
+    old = client_for(player)
+    client.force_login(player)
+    assert "You have a token" in client.get("/settings/").content.decode()
+
+    renewed = client.post("/settings/token/", {"action": "renew"}, follow=True)
+    key = Token.objects.get(user=player).key
+    assert key in renewed.content.decode()
+    assert old.get("/api/campaigns/").status_code == 401
+    assert client_for(player).get("/api/campaigns/").status_code == 200
+
+    revoked = client.post("/settings/token/", {"action": "revoke"}, follow=True)
+    assert "Your API token is revoked" in revoked.content.decode()
+    assert not Token.objects.filter(user=player).exists()
+    assert "You have no API token." in client.get("/settings/").content.decode()
+
+
+@pytest.mark.parametrize("method", ["get", "post"])
+def test_the_token_page_needs_a_login(client, db, method):
+    response = getattr(client, method)("/settings/token/")
+
+    assert response.status_code in (302, 405)
