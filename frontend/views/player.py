@@ -18,8 +18,9 @@ from frontend.forms import OrderForm, order_initial
 from frontend.map_svg import map_svg
 from frontend.map_table import map_table_rows
 from frontend.selectors import MapData, adjacency_of, map_load, own_stacks, reach_of
-from frontend.terms import said
+from frontend.terms import said, unit_dice, unit_heading
 from frontend.views.common import topbar, viewer_for
+from frontend.views.sodankaynti import player_panel
 from orders.models import Order
 from orders.selectors import orders_of
 from orders.services import OrderError, order_change, order_delete, order_describe, order_submit
@@ -202,6 +203,9 @@ def _order_entry(
         unit_types=unit_types,
         left=left.get(chosen) if chosen in left else None,
     )
+    dice = unit_dice(ruleset)
+    for unit_type in unit_types:  # each count says its units' die, where units are dice
+        form.fields[f"units_{unit_type}"].label = unit_heading(unit_type, dice)
     # For the page's script: choosing an origin narrows the targets and sets the most units of each type.
     origin_options = [
         {
@@ -219,8 +223,10 @@ def _campaign_render(
     request: HttpRequest, viewer: Viewer, *, form: OrderForm | None, origin: str | None, status: int = 200
 ) -> HttpResponse:
     turn = turn_current(campaign=viewer.campaign)
-    unit_types = list(viewer.campaign.ruleset().unit_types)
-    data = map_load(viewer=viewer, turn=turn, unit_order=unit_types)
+    ruleset = viewer.campaign.ruleset()
+    unit_types = list(ruleset.unit_types)
+    dice = unit_dice(ruleset)
+    data = map_load(viewer=viewer, turn=turn, unit_order=unit_types, dice=dice)
     playing = viewer.nation is not None and turn is not None
     context: dict[str, Any] = {
         "bar": topbar(viewer, turn),
@@ -248,6 +254,8 @@ def _campaign_render(
             entry["form"] = form
         context.update(entry)
         context["roster"] = _roster(data, viewer, unit_types, entry["left"])
+        context["unit_heads"] = [unit_heading(t, dice) for t in unit_types]
+        context["sodankaynti"] = player_panel(viewer)
     return render(request, "frontend/campaign.html", context, status=status)
 
 
