@@ -74,7 +74,9 @@ def turn_input_from_rows(rows: Rows, ids: WorldIds) -> TurnInput:
                 kind=kind,
                 origin=region(origin) if origin is not None else "",
                 target=region(target) if target is not None else None,
-                units=dict(units),
+                # In code order, as the turn's snapshot (and so an export) stores them: what the engine
+                # reports unit type by type (the moves) must not depend on the order a form sent them in.
+                units=dict(sorted(units.items())),
                 ref=pk,
                 params=dict(params or {}),
             )
