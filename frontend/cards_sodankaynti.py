@@ -20,7 +20,16 @@ messages_register(
         "sk.die": gettext_noop("{type} {die}"),
         "sk.die_value": gettext_noop("{type} {value}"),
         # The pools of a roll (§6).
-        "sk.pool": gettext_noop("{rating} of {rating_of}{advantages}: {dice} → {successes} successes"),
+        "sk.pool": gettext_noop("rating {rating} ({rating_of}){advantages}: {dice} → {successes} successes"),
+        "sk.adv.gm": gettext_noop("GM"),
+        "sk.adv.fort": gettext_noop("fort"),
+        "sk.adv.terrain": gettext_noop("terrain"),
+        "sk.adv.home": gettext_noop("home region"),
+        "sk.adv.ambush": gettext_noop("ambush"),
+        "sk.adv.surprise": gettext_noop("surprise"),
+        "sk.adv.pincer": gettext_noop("pincer"),
+        "sk.count.winner": gettext_noop("the winner's successes count"),
+        "sk.count.net": gettext_noop("the difference in successes counts"),
         "sk.advantage": gettext_noop("{name} {dice}"),
         "sk.advantage_why": gettext_noop("{name} {dice} ({reason})"),
         "sk.politics_skipped": gettext_noop("no politics roll: the GM skipped it here"),
@@ -222,7 +231,10 @@ def _roll(roll: Mapping[str, Any] | None, units, name, kind: str) -> dict[str, A
         if roll.get("unused"):
             lines.append(said(Message("sk.unused", {"count": roll["unused"]})))
     else:
-        lines.append(message_text(roll.get("first_reason")))
+        reason = roll.get("first_reason")
+        if isinstance(reason, dict) and "side" in (reason.get("params") or {}):  # the side by its name
+            reason = {**reason, "params": {**reason["params"], "side": name(reason["params"]["side"])}}
+        lines.append(message_text(reason))
     return {"pools": pools, "summary": "; ".join(line for line in lines if line)}
 
 

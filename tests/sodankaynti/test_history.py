@@ -135,7 +135,7 @@ def test_a_rolled_back_turn_resolves_again_to_the_same_result(sampo, sampo_gm):
 
 def test_the_export_replays_to_the_same_reports_and_world(played):
     data = json.loads(json.dumps(campaign_export(campaign=played, by=None)))
-    assert data["scenario"]["ruleset"] == {"battle_system": "sodankaynti"}
+    assert data["scenario"]["ruleset"]["battle_system"] == "sodankaynti"
     assert data["turns"][1]["system_inputs"]["nation_attributes"]["POH"] == {
         "politics": 1,
         "tactics": 6,

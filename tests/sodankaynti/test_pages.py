@@ -28,9 +28,9 @@ def test_the_player_sees_units_as_dice_and_every_doctrine_explained(poh, sampo):
     page = _text(_client(poh).get(reverse("frontend:campaign", args=["sampo"])))
     assert '<th scope="col" class="num">CAV d8</th>' in page, "the roster's columns say the die"
     assert "CAV d8 3" in page, "the map's counter says the die"
-    assert "<dt>bold</dt><dd>bold: never retreats while it can act; holds when no die can act" in page
-    assert "<dt>steady</dt><dd>steady: retreats when its dice are worth under 50 % of the enemy" in page
-    assert "<dt>cautious</dt>" in page
+    assert "<li><strong>bold: never retreats while it can act; holds when no die can act" in page
+    assert "<li><strong>steady: retreats when its dice are worth under 50 % of the enemy" in page
+    assert "<li><strong>cautious: retreats when its dice are worth under 100 %" in page
 
 
 def test_the_player_sets_a_doctrine_and_an_ambush_from_the_panel(poh, sampo):
