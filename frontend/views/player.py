@@ -23,7 +23,7 @@ from frontend.views.common import topbar, viewer_for
 from frontend.views.sodankaynti import player_panel
 from orders.models import Order
 from orders.selectors import orders_of
-from orders.services import OrderError, order_change, order_delete, order_describe, order_submit
+from orders.services import UNITLESS, OrderError, order_change, order_delete, order_describe, order_submit
 from rules.engine.validation import units_left
 
 
@@ -268,7 +268,8 @@ def _order_links(slug: str, orders: list[dict[str, Any]]) -> list[dict[str, Any]
     )
     for order in orders:
         place = f"/orders/{order['id']}/"
-        order["edit_url"] = edit.replace("/orders/0/", place)
+        # A doctrine or an ambush is changed by deleting it and giving another (its own form).
+        order["edit_url"] = "" if order["kind"] in UNITLESS else edit.replace("/orders/0/", place)
         order["delete_url"] = delete.replace("/orders/0/", place)
         order["delete_label"] = _("Delete order %(number)s: %(order)s") % {
             "number": order["sequence"],

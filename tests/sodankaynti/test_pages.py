@@ -133,3 +133,14 @@ def test_an_outsider_cannot_enter_a_doctrine(outsider, sampo):
     )
     assert response.status_code in (403, 404)
     assert not Order.objects.exists()
+
+
+def test_a_doctrine_is_listed_without_an_edit_link_and_its_edit_page_still_answers(poh, sampo):
+    client = _client(poh)
+    client.post(reverse("frontend:doctrine_create", args=["sampo"]), {"doctrine-doctrine": "bold"})
+    order = Order.objects.get()
+    page = _text(client.get(reverse("frontend:campaign", args=["sampo"])))
+    assert "doctrine bold in every battle" in page
+    assert f'href="{reverse("frontend:order_edit", args=["sampo", order.pk])}"' not in page
+    assert reverse("frontend:order_delete", args=["sampo", order.pk]) in page
+    assert client.get(reverse("frontend:order_edit", args=["sampo", order.pk])).status_code == 200
