@@ -15,12 +15,15 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 # The demo: SQLite, turns processed in process; DEBUG so that runserver serves the admin's static files.
+# `make run PORT=8001` serves on another port. The logins come last, where they are seen.
+PORT ?= 8000
 run: export DJANGO_DEBUG ?= true
 run: $(STAMP)
-	$(BIN)/python manage.py migrate --no-input
+	$(BIN)/python manage.py migrate --no-input -v 0
 	$(BIN)/python manage.py load_demo
-	@echo "Serving http://127.0.0.1:8000/ (admin: http://127.0.0.1:8000/admin/); Ctrl-C stops."
-	$(BIN)/python manage.py runserver 127.0.0.1:8000
+	@echo "Serving http://127.0.0.1:$(PORT)/ (admin: http://127.0.0.1:$(PORT)/admin/); Ctrl-C stops."
+	@echo "Start the demo over: $(BIN)/python manage.py load_demo --reset"
+	$(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
 
 # The layers first (.importlinter): a service that imports a page fails here, in seconds.
 test: $(STAMP)

@@ -158,7 +158,8 @@ class Membership(models.Model):
 class Region(models.Model):
     Terrain = models.TextChoices("Terrain", [(t.name, (t.value, t.value)) for t in Terrain])
 
-    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="regions")
+    # No index of its own: the unique constraint's index begins with this column and serves its lookups.
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="regions", db_index=False)
     code = models.CharField(max_length=16)
     name = models.CharField(max_length=100)
     terrain = models.CharField(max_length=8, choices=Terrain.choices, default=Terrain.OPEN)
@@ -210,7 +211,8 @@ class Border(models.Model):
 
 
 class Stack(models.Model):
-    nation = models.ForeignKey(Nation, on_delete=models.CASCADE, related_name="stacks")
+    # No index of its own: the unique constraint's index begins with this column and serves its lookups.
+    nation = models.ForeignKey(Nation, on_delete=models.CASCADE, related_name="stacks", db_index=False)
     region = models.ForeignKey(Region, on_delete=models.CASCADE, related_name="stacks")
     # Unit types are ruleset data (JV, PA, TY, IV by default), checked against the campaign's ruleset.
     unit_type = models.CharField(max_length=UNIT_TYPE_MAX)

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from datetime import datetime
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
@@ -115,3 +116,9 @@ def membership_set(*, campaign: Campaign, username: str, password: str, nation: 
         user=user, campaign=campaign, defaults={"role": role, "nation": nation}
     )
     return membership
+
+
+def account_email_set(*, user: AbstractBaseUser, email: str) -> None:
+    """The address reminders, results and password resets go to; empty: no mail."""
+    user.email = email.strip()
+    user.save(update_fields=["email"])

@@ -41,6 +41,9 @@ class OrderForm(forms.Form):
         choices=_choices([c for c in Order.Kind.choices if c[0] not in UNITLESS], "order"),
     )
     target = RegionField(label=gettext_lazy("To"), required=False)
+    # The turn the form was made for: a form posted after that turn was processed is refused, not saved
+    # into the next turn (frontend.views.player). Absent (an older page, a script): the turn that is open.
+    turn = forms.IntegerField(required=False, widget=forms.HiddenInput, min_value=1, max_value=2**31 - 1)
 
     def __init__(
         self,
@@ -90,7 +93,7 @@ class OrderForm(forms.Form):
         message = said(message)
         if field == "units":
             self._errors.setdefault("units", self.error_class()).append(message)
-        elif field in self.fields:
+        elif field in self.fields and not self.fields[field].widget.is_hidden:
             self.add_error(field, message)
         else:
             self.add_error(None, message)

@@ -106,8 +106,22 @@ class RollbackForm(forms.Form):
 
 class TimeZoneForm(forms.Form):
     # A list to pick from, judged by the service (campaign.lifecycle.time_zone_set), which names a good one.
-    time_zone = forms.CharField(label=_("Time zone"), max_length=64, widget=forms.Select)
+    # A text field with a list of the real zones (a <datalist>): type "hel" and Europe/Helsinki is offered.
+    time_zone = forms.CharField(
+        label=_("Time zone"),
+        max_length=64,
+        widget=forms.TextInput(attrs={"list": "time-zones", "autocomplete": "off", "spellcheck": "false"}),
+        help_text=_("Type a city or a region, like Helsinki or America/New_York"),
+    )
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.fields["time_zone"].widget.choices = [(z, z) for z in sorted(available_timezones())]
+    @staticmethod
+    def zones() -> list[str]:
+        return sorted(available_timezones())
+
+
+class EmailForm(forms.Form):
+    email = forms.EmailField(
+        label=_("Email address"),
+        required=False,
+        help_text=_("Turn reminders, results and password resets go here; leave it empty for no mail."),
+    )

@@ -13,6 +13,7 @@ from django.db.models import Count, Q
 
 from campaign.models import Campaign, Nation, Region, Turn
 from campaign.selectors import Viewer, reports_visible
+from rules.models import TurnPreview
 
 
 def nations_list(*, campaign: Campaign) -> list[Nation]:
@@ -62,3 +63,8 @@ def report_counts(*, viewer: Viewer, turn: Turn) -> dict[str, int]:
 def report_rows(*, viewer: Viewer, turn: Turn) -> list[Any]:
     """The reports the viewer may read, in resolution order, loaded."""
     return list(reports_visible(viewer=viewer, turn=turn))
+
+
+def turn_previewed(*, turn: Turn | None) -> bool:
+    """Whether the GM has a dry run of the turn to look at again."""
+    return turn is not None and TurnPreview.objects.filter(turn=turn).exists()

@@ -38,6 +38,9 @@ def map_svg(
     title: str = "",
     marked: frozenset[str] = frozenset(),
     focus: str | None = None,
+    color: str = "#111",
+    battles: dict[str, str] | None = None,
+    own: str = "",
 ) -> SafeString:
     """The SVG of the map; with `link`, each region links to ?origin=CODE (choose it as an order's origin);
     regions in `marked` (those that changed hands) get a heavy outline."""
@@ -49,9 +52,13 @@ def map_svg(
     view = f"{x0 - pad:g} {y0 - pad:g} {x1 - x0 + 2 * pad:g} {y1 - y0 + 2 * pad:g}"
     out = [
         f'<div class="map-frame"><svg class="map" viewBox="{view}" role="img" aria-labelledby="map-title" '
-        f'xmlns="http://www.w3.org/2000/svg" preserveAspectRatio="xMidYMid meet"{_zoom(data, focus)}>'
+        f'xmlns="http://www.w3.org/2000/svg" preserveAspectRatio="xMidYMid meet" data-own="{escape(own)}"'
+        f"{_zoom(data, focus)}>"
         f'<title id="map-title">{escape(title or _("Campaign map"))}</title>',
         DEFS,
+        # The arrowhead of the viewer's own orders, in the nation's colour (the map script draws with it too).
+        f'<defs><marker id="head-own" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="4" markerHeight="4" '
+        f'orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="{escape(color)}"/></marker></defs>',
         '<g class="regions">',
     ]
     centres: dict[str, tuple[float, float, float]] = {}
@@ -77,10 +84,31 @@ def map_svg(
     if data.orders:
         out.append('<g class="arrows">')
         for order in data.orders:
-            out.append(_arrow(order, centres))
+            out.append(_arrow(order, centres, escape(color)))
+        out.append("</g>")
+    if battles:
+        out.append('<g class="battles">')
+        label = _("Battle of %(region)s: open its report")
+        for code, url in sorted(battles.items()):
+            if code in centres:
+                out.append(_battle_marker(code, url, centres[code], label))
         out.append("</g>")
     out.append("</svg></div>")
     return mark_safe("".join(out))
+
+
+def _battle_marker(code: str, url: str, centre: tuple[float, float, float], label: str) -> str:
+    """Crossed swords at the top right of the region's label, linking to the battle's card."""
+    x, y, size = centre
+    r = max(1.6, size / 9)
+    cx, cy = x + size * 0.3, y - size * 0.32
+    said = escape(label % {"region": code})
+    return (
+        f'<a class="battle-marker" href="{escape(url)}" aria-label="{said}" data-battle="{escape(code)}">'
+        f"<title>{said}</title>"
+        f'<circle cx="{cx:.2f}" cy="{cy:.2f}" r="{r:.2f}"/>'
+        f'<text x="{cx:.2f}" y="{cy + r * 0.4:.2f}" font-size="{r * 1.3:.2f}">⚔</text></a>'
+    )
 
 
 def _region(
@@ -150,23 +178,30 @@ def _drawing(outline: Outline, code: str, terrain: str, fort: int) -> tuple[str,
     return f'<polygon class="area" points="{points}" fill="', "".join(marks)
 
 
-def _arrow(order: dict[str, Any], centres: dict[str, tuple[float, float, float]]) -> str:
+def _arrow(order: dict[str, Any], centres: dict[str, tuple[float, float, float]], color: str) -> str:
+    """An order's arrow in the nation's colour, with its counts beside its middle: it starts and stops
+    short of the region labels and its counts sit off the line, so neither hides a stack's counter."""
     if order["target"] is None or order["origin"] not in centres or order["target"] not in centres:
         return ""
     x0, y0, size = centres[order["origin"]]
     x1, y1, _ = centres[order["target"]]
     length = math.hypot(x1 - x0, y1 - y0) or 1
-    # Start and stop short of the labels, so the arrow does not hide the codes.
-    trim = min(size * 0.25, length / 3)
+    trim = min(size * 0.3, length / 3)
     ux, uy = (x1 - x0) / length, (y1 - y0) / length
     ax, ay, bx, by = x0 + ux * trim, y0 + uy * trim, x1 - ux * trim, y1 - uy * trim
     dash = ARROW_DASH.get(order["kind"], "")
     dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
-    width = max(0.4, size / 35)
+    width = max(0.4, size / 30)
+    font = max(1.2, size / 11)
+    # The counts a little to the left of the line's middle, seen from the origin.
+    mx, my = (ax + bx) / 2 - uy * font * 0.9, (ay + by) / 2 + ux * font * 0.9
+    counts = " ".join(f"{count}{unit_type}" for unit_type, count in order["units"].items())
     return (
-        f'<line class="arrow arrow-{escape(order["kind"])}" x1="{ax:.2f}" y1="{ay:.2f}" x2="{bx:.2f}" '
-        f'y2="{by:.2f}" stroke-width="{width:.2f}"{dash_attr} marker-end="url(#head)">'
-        f"<title>{escape(order['describe'])}</title></line>"
+        f'<g class="order-arrow"><line class="arrow arrow-{escape(order["kind"])}" x1="{ax:.2f}" '
+        f'y1="{ay:.2f}" x2="{bx:.2f}" y2="{by:.2f}" stroke="{color}" stroke-width="{width:.2f}"{dash_attr} '
+        f'marker-end="url(#head-own)"><title>{escape(order["describe"])}</title></line>'
+        f'<text class="arrow-count" x="{mx:.2f}" y="{my:.2f}" font-size="{font:.2f}">{escape(counts)}</text>'
+        "</g>"
     )
 
 

@@ -26,18 +26,68 @@ def units_text(units: dict[str, int] | None) -> str:
 
 
 def battle_card(
-    data: dict[str, Any], *, names: dict[str, str], support: dict[str, list[dict[str, Any]]] | None = None
+    data: dict[str, Any],
+    *,
+    names: dict[str, str],
+    support: dict[str, list[dict[str, Any]]] | None = None,
+    colors: dict[str, str] | None = None,
+    settlements: list[dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
     """One battle as a card, laid out by the card of its battle system (`CARDS`).
 
     A report stored before reports named their system is Iron Fist's; a system without a card of its own
-    gets the plain card: the sides, their units and losses, and the result.
+    gets the plain card: the sides, their units and losses, and the result. What the pipeline decides for
+    every system is added here: the sides' colours, and who holds a jointly conquered region and why
+    (IRON_FIST §7.2, from the turn's `settlements`).
     """
     system = data.get("system", DEFAULT_SYSTEM)
     card_of, template, text_template = CARDS.get(system, PLAIN_CARD)
     card = card_of(data, names=names, support=support)
     card.update(system=system, template=template, text_template=text_template)
+    colors = colors or {}
+    for side, raw in zip(card.get("sides", []), data.get("sides", []), strict=False):
+        first = (raw.get("nations") or [raw.get("name")])[0]
+        side["color"] = colors.get(first, "#888888")
+    card["settlement"] = settlement_words(card["region"], settlements or [], names)
     return card
+
+
+def settlement_words(region: str, settlements: list[dict[str, Any]], names: dict[str, str]) -> str:
+    """Who holds a region that several nations at peace conquered together, and why (§7.2): the most ground
+    units; a tie drawn by lot, the lot's number given as the die it is (1 to the number tied)."""
+    parts = []
+    for s in settlements:
+        if s.get("region") != region:
+            continue
+        units = ", ".join(
+            _("%(nation)s %(count)s") % {"nation": _name(names, n), "count": c} for n, c in s["units"].items()
+        )
+        holder = _name(names, s.get("holder"))
+        tied = s.get("tied") or []
+        if tied and s.get("holder") in tied:
+            parts.append(
+                _(
+                    "Ground units in %(region)s after the battle: %(units)s. A tie: drawn by lot among "
+                    "%(tied)s (1d%(sides)s = %(roll)s), so %(holder)s holds %(region)s (§7.2)."
+                )
+                % {
+                    "region": region,
+                    "units": units,
+                    "tied": and_list(_name(names, n) for n in tied),
+                    "sides": len(tied),
+                    "roll": tied.index(s["holder"]) + 1,
+                    "holder": holder,
+                }
+            )
+        else:
+            parts.append(
+                _(
+                    "Ground units in %(region)s after the battle: %(units)s. %(holder)s has the most and "
+                    "holds %(region)s (§7.2)."
+                )
+                % {"region": region, "units": units, "holder": holder}
+            )
+    return " ".join(parts)
 
 
 def plain_card(
@@ -109,7 +159,6 @@ def iron_fist_card(
         if cap
         else ""
     )
-    _support_rows(card, data, support, names)
     return card
 
 
@@ -176,7 +225,6 @@ def _unopposed(
         card["result"] += " " + _("%(nation)s holds it (§7.2).") % {"nation": _name(names, holder)}
     card["sides"] = []
     card["subtitle"] = _subtitle(card)
-    _support_rows(card, data, support, names)
     return card
 
 
@@ -191,7 +239,11 @@ def _side_head(side: dict[str, Any], losses: dict[str, Any], names: dict[str, st
         )
         or _("none"),
         "outcome": word("outcome", side.get("outcome", "")),
-        "losses": units_text(_side_losses(side, losses)),
+        "losses": "; ".join(
+            f"{_name(names, n)}: {units_text(losses.get(n))}" for n in side.get("nations", [])
+        )
+        if len(side.get("nations", [])) > 1
+        else units_text(_side_losses(side, losses)),
         "after": units_text(_after(side, losses)),
     }
 
@@ -313,23 +365,11 @@ def _term_rows(sides: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return rows
 
 
-def _support_rows(
-    card: dict[str, Any],
-    data: dict[str, Any],
-    support: dict[str, list[dict[str, Any]]] | None,
-    names: dict[str, str],
-) -> None:
-    """The reader's own support units that fought here: their loss chance and every roll."""
-    card["support_chances"], card["support_rolls"] = [], []
+def support_block(support: dict[str, list[dict[str, Any]]] | None) -> dict[str, list[dict[str, Any]]]:
+    """The reader's own support units' loss chances and rolls, once per turn (they are rolled once, at the
+    end of the phase, however many battles a unit supported: IRON_FIST §8-9)."""
     if not support:
-        return
-    region = data.get("region")
-    for chance in support.get("chances", []):
-        battles = [b.get("battle") for b in chance.get("battles", [])]
-        if region in battles:
-            card["support_chances"].append(chance)
-            card["support_rolls"].extend(
-                r
-                for r in support.get("rolls", [])
-                if (r.get("region"), r.get("unit_type")) == (chance.get("region"), chance.get("unit_type"))
-            )
+        return {"chances": [], "rolls": []}
+    # A unit that supported no battle has nothing to roll for: left out.
+    chances = [c for c in support.get("chances", []) if c.get("battles")]
+    return {"chances": chances, "rolls": list(support.get("rolls", []))}

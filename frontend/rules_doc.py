@@ -31,6 +31,33 @@ def _inline(text: str) -> str:
     return re.sub(r"\*([^*\s][^*]*)\*", r"<em>\1</em>", text)
 
 
+# What a player does not need: the document's title and note to developers (before the first section), and
+# the sections on the engine's determinism and the report's format (§11, §12).
+FOR_DEVELOPERS = re.compile(r"## (11|12)\. ")
+
+
+def _player_lines(text: str) -> list[str]:
+    lines, keep, started = [], True, False
+    for line in text.splitlines():
+        if line.startswith("## "):
+            started = True
+            keep = not FOR_DEVELOPERS.match(line)
+        if started and keep:
+            lines.append(line)
+    return lines
+
+
+@cache
+def rules_toc() -> list[tuple[str, str]]:
+    """(anchor, title) of each section a player reads, for the page's table of contents."""
+    toc = []
+    for line in _player_lines(DOCUMENT.read_text(encoding="utf-8")):
+        found = re.match(r"## ((\d+)\. (.*))", line)
+        if found:
+            toc.append((f"s{found.group(2)}", re.sub(r"\*\*\[[^]]*\]\*\*", "", found.group(1)).strip()))
+    return toc
+
+
 @cache
 def rules_html() -> SafeString:
     out: list[str] = []
@@ -57,7 +84,7 @@ def rules_html() -> SafeString:
         block.clear()
         kind = None
 
-    for line in DOCUMENT.read_text(encoding="utf-8").splitlines():
+    for line in _player_lines(DOCUMENT.read_text(encoding="utf-8")):
         if kind == "pre":
             if line.startswith("```"):
                 flush()

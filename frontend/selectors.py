@@ -134,6 +134,13 @@ def order_rows(*, turn: Turn, nation: Nation) -> list[dict[str, Any]]:
     ]
 
 
+def order_turn_number(*, nation: Nation | None, order_id: int) -> int | None:
+    """The number of the turn an order of the nation's was given for; None when it is not the nation's."""
+    if nation is None:
+        return None
+    return Order.objects.filter(pk=order_id, nation=nation).values_list("turn__number", flat=True).first()
+
+
 def map_at_turn(*, campaign_id: int, turn: Turn) -> MapData:
     """The owners after a resolved turn, from its result (owners are public; its stacks are not)."""
     nations = nations_of(campaign_id=campaign_id)
@@ -145,6 +152,14 @@ def map_at_turn(*, campaign_id: int, turn: Turn) -> MapData:
     for region in regions:
         region["owner_id"] = by_code.get(owners.get(region["code"]))
     return MapData(regions=regions, nations=nations)
+
+
+def not_at_war_of(*, campaign_id: int) -> dict[frozenset[str], str]:
+    """The pairs of nations (by code) at peace or allied; any other pair is at war (IRON_FIST.md §2.2)."""
+    rows = Relation.objects.filter(nation_a__campaign_id=campaign_id).exclude(kind=Relation.Kind.WAR)
+    return {
+        frozenset((a, b)): kind for a, b, kind in rows.values_list("nation_a__code", "nation_b__code", "kind")
+    }
 
 
 def adjacency_of(*, campaign_id: int) -> dict[int, set[int]]:
@@ -184,6 +199,13 @@ def support_of(*, turn: Turn, nation_code: str) -> dict[str, list[dict[str, Any]
         "chances": [c for c in chances or () if c.get("nation") == nation_code],
         "rolls": [r for r in rolls or () if r.get("nation") == nation_code],
     }
+
+
+def settlements_of(*, turn: Turn) -> list[dict[str, Any]]:
+    """Who came to hold each jointly conquered region and why (IRON_FIST §7.2); shown on the card of that
+    region's battle, so only to those who may read it."""
+    row = Turn.objects.filter(pk=turn.pk).values_list("result__settlements", flat=True).first()
+    return list(row or ())
 
 
 def turns_resolved(*, viewer: Viewer) -> list[Turn]:
@@ -266,3 +288,40 @@ def gm_dashboard_load(*, campaign: Campaign, turn: Turn | None) -> dict[str, Any
         "matrix": matrix,
         "audit": audit,
     }
+
+
+def campaign_rows(*, campaigns: list[Campaign], user: Any) -> list[dict[str, Any]]:
+    """The user's campaigns with the turn in play, its deadline and whether the user's nation has orders in
+    for it; three queries for any number of campaigns."""
+    ids = [c.pk for c in campaigns]
+    turns = {
+        t.campaign_id: t
+        for t in Turn.objects.filter(campaign_id__in=ids)
+        .exclude(status=Turn.Status.RESOLVED)
+        .defer("result")
+        .order_by("campaign_id", "number")
+    }
+    nations = dict(
+        Membership.objects.filter(user=user, campaign_id__in=ids, nation__isnull=False).values_list(
+            "campaign_id", "nation_id"
+        )
+    )
+    turn_ids = [t.pk for cid, t in turns.items() if cid in nations]
+    with_orders = set(
+        Order.objects.filter(turn_id__in=turn_ids, nation_id__in=nations.values())
+        .values_list("turn_id", "nation_id")
+        .distinct()
+    )
+    rows = []
+    for campaign in campaigns:
+        turn = turns.get(campaign.pk)
+        nation = nations.get(campaign.pk)
+        rows.append(
+            {
+                "campaign": campaign,
+                "turn": turn,
+                "plays": nation is not None,
+                "orders_in": turn is not None and (turn.pk, nation) in with_orders,
+            }
+        )
+    return rows

@@ -162,5 +162,5 @@ def and_list(names: Iterable[str]) -> str:
 
 
 def order_words(*, kind: str, origin: str, target: str | None, units: Mapping[str, int]) -> str:
-    """One order as a player reads it back: "6 JV, 2 PA attack K7 from V3", "4 JV hold in N2"."""
+    """One order as a player reads it back: "V3 → K7: attack with 6 JV, 2 PA", "N2: 4 JV hold"."""
     return said(order_description(kind=kind, origin=origin, target=target, units=units))

@@ -3,15 +3,16 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from frontend.views import calculator, language, player, settings, sodankaynti, turns
+from frontend.views import accounts, calculator, language, player, settings, sodankaynti, turns
 from frontend.views.gm import clock, dashboard, diplomacy, inputs, processing, result, roster, system
 
 app_name = "frontend"
 
 urlpatterns = [
     # At Django's default LOGIN_URL, so settings need no entry; after login, the list of campaigns.
-    path("accounts/login/", auth_views.LoginView.as_view(next_page="frontend:home"), name="login"),
+    path("accounts/login/", accounts.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(next_page="frontend:login"), name="logout"),
+    *accounts.password_urls,
     path("", player.campaign_list, name="home"),
     path("rules/", turns.rules_page, name="rules"),
     path("calculator/", calculator.calculator_page, name="calculator"),

@@ -73,7 +73,7 @@ class OrderSerializer(serializers.Serializer):
         child=serializers.IntegerField(), help_text='Counts per unit type: {"JV": 3}.'
     )
     params = serializers.DictField(help_text="A doctrine's fields (Sodankäynti); empty otherwise.")
-    description = serializers.SerializerMethodField(help_text='"6 JV, 2 PA attack K7 from V3"')
+    description = serializers.SerializerMethodField(help_text='"V3 → K7: attack with 6 JV, 2 PA"')
     submitted_at = serializers.DateTimeField()
     url = serializers.SerializerMethodField()
 

@@ -120,7 +120,7 @@ def order_delete(*, user: AbstractBaseUser, order: Order, now: Callable[[], date
 
 
 def order_describe(order: Order) -> Message:
-    """One line a player reads back: "6 JV, 2 PA attack K7 from V3"."""
+    """One line a player reads back: "V3 → K7: attack with 6 JV, 2 PA"."""
     target = order.target.code if order.target_id is not None else None
     origin = order.origin.code if order.origin_id is not None else ""
     return order_description(

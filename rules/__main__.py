@@ -1,9 +1,11 @@
-"""The engine's command line: `check-cases DIR [DIR ...]` and `bench --regions N --nations M --seed S`."""
+"""The engine's command line: `check-cases DIR [DIR ...]`, `bench --regions N --nations M --seed S` and
+`bench-mila` (against MILA's diplomacy package, rules/bench_mila.py)."""
 
 from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -17,6 +19,12 @@ def main(argv: list[str] | None = None) -> int:
     bench.add_argument("--seed", type=int, default=1)
     bench.add_argument("--repeat", type=int, default=3, help="runs to take the median of")
     bench.add_argument("--system", default="iron_fist", help="the battle system (iron_fist, sodankaynti)")
+    mila = commands.add_parser(
+        "bench-mila", help="our engine against MILA's diplomacy package, per order, on Diplomacy-sized turns"
+    )
+    mila.add_argument("--rounds", type=int, default=8)
+    mila.add_argument("--turns", type=int, default=50, help="turns (and MILA phases) a round")
+    mila.add_argument("--venv", type=Path, default=None, help="where MILA's virtual environment is kept")
     args = parser.parse_args(argv)
 
     if args.command == "check-cases":
@@ -27,6 +35,12 @@ def main(argv: list[str] | None = None) -> int:
             print(line)
         print(f"{passed} passed, {len(failures)} failed")
         return 1 if failures else 0
+
+    if args.command == "bench-mila":
+        from rules.bench_mila import VENV, bench_mila
+
+        print(bench_mila(rounds=args.rounds, turns=args.turns, venv=args.venv or VENV))
+        return 0
 
     from rules.bench import bench_run
 

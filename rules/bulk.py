@@ -3,16 +3,19 @@
 Django's bulk_create and bulk_update split their work into batches of at most 999 parameters on SQLite
 (and bulk_update builds one CASE branch per row), so their query count grows with the map. Here the rows
 travel as a single JSON parameter that the database unpacks into a table (`jsonb_to_recordset` on
-PostgreSQL, `json_each` on SQLite): one statement for any number of rows, on both backends.
+PostgreSQL, `json_each` on SQLite): one statement for any number of rows, on both backends. Inserts on
+PostgreSQL go by COPY instead, which is faster still.
 """
 
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from django.db import connection, models
+from psycopg.types.json import Jsonb
 
 
 def rows_table(fields: Sequence[models.Field]) -> str:
@@ -38,7 +41,19 @@ def rows_payload(fields: Sequence[models.Field], rows: Iterable[Mapping[str, Any
 def rows_insert(
     *, model: type[models.Model], columns: Sequence[str], rows: Iterable[Mapping[str, Any]]
 ) -> None:
-    """INSERT every row in one statement (run even with no rows, so the query count stays fixed)."""
+    """INSERT every row in one statement (run even with no rows, so the query count stays fixed).
+
+    On PostgreSQL the rows go in by COPY, the fastest way in: a turn's reports took twice as long
+    unpacked from one JSON parameter."""
+    if connection.vendor == "postgresql":
+        _rows_copy(model=model, fields=_fields(model, columns), rows=rows)
+    else:
+        _rows_insert_select(model=model, columns=columns, rows=rows)
+
+
+def _rows_insert_select(
+    *, model: type[models.Model], columns: Sequence[str], rows: Iterable[Mapping[str, Any]]
+) -> None:
     qn = connection.ops.quote_name
     targets = ", ".join(qn(model._meta.get_field(c).column) for c in columns)
     picks = ", ".join(f"j.{model._meta.get_field(c).column}" for c in columns)
@@ -64,3 +79,33 @@ def rows_update(
     )
     with connection.cursor() as cursor:
         cursor.execute(sql, [rows_payload(_fields(model, [key, *columns]), rows)])
+
+
+def rows_delete(*, model: type[models.Model], key: str, rows: Iterable[Mapping[str, Any]]) -> None:
+    """DELETE the rows whose `key` is one of `rows`' in one statement."""
+    qn = connection.ops.quote_name
+    column = model._meta.get_field(key).column
+    sql = (
+        f"DELETE FROM {qn(model._meta.db_table)} WHERE {qn(column)} IN "
+        f"(SELECT j.{column} FROM {rows_table(_fields(model, [key]))})"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [rows_payload(_fields(model, [key]), rows)])
+
+
+def _rows_copy(
+    *, model: type[models.Model], fields: Sequence[models.Field], rows: Iterable[Mapping[str, Any]]
+) -> None:
+    qn = connection.ops.quote_name
+    sql = f"COPY {qn(model._meta.db_table)} ({', '.join(qn(f.column) for f in fields)}) FROM STDIN"
+    as_json = [f.get_internal_type() == "JSONField" for f in fields]
+    begun = time.monotonic()
+    with connection.cursor() as cursor, cursor.cursor.copy(sql) as copy:
+        for row in rows:
+            values = (row[f.name] for f in fields)
+            copy.write_row(
+                [Jsonb(v) if j and v is not None else v for v, j in zip(values, as_json, strict=True)]
+            )
+    # Django logs what goes through execute(); a COPY is logged here, so that query counts still see it.
+    if connection.queries_logged:
+        connection.queries_log.append({"sql": sql, "time": f"{time.monotonic() - begun:.3f}"})

@@ -33,6 +33,7 @@ from rules.diff import result_diff
 from rules.engine.messages import InputError, Message
 from rules.engine.systems import DEFAULT_SYSTEM
 from rules.models import Report, TurnSnapshot
+from rules.selectors import turn_result, turns_results
 from rules.services import turn_load, turn_process
 from rules.snapshot import input_read
 
@@ -80,6 +81,7 @@ def campaign_export(*, campaign: Campaign, by: User | None) -> dict[str, Any]:
             worlds.append(input_read(snapshots[turn.pk]))
         else:
             worlds.append(input_read(turn_load(turn=turn).canonical))
+    results = turns_results(turns=turns)
     exported = []
     for i, (turn, world) in enumerate(zip(turns, worlds, strict=True)):
         before = _world_after(worlds[i - 1], turns[i - 1].result) if i else world
@@ -95,7 +97,7 @@ def campaign_export(*, campaign: Campaign, by: User | None) -> dict[str, Any]:
             "corrections": _corrections(before, world),
         }
         if turn.status == Turn.Status.RESOLVED:
-            entry["result"] = turn.result
+            entry["result"] = results[turn.pk]
         exported.append(entry)
     return {
         "format": FORMAT,
@@ -149,7 +151,7 @@ def _replay(data: Mapping[str, Any], slug: str, keep: bool) -> Replay:
             replayed.append(TurnReplay(entry["number"], False, [f"processing failed: {error}"]))
             break
         processed.refresh_from_db()
-        result = _refs_renamed(processed.result, refs)
+        result = _refs_renamed(turn_result(turn=processed), refs)
         diff = result_diff(entry["result"], result)
         reports = [r.data for r in Report.objects.filter(turn=processed)]
         lines = [str(line) for line in diff.lines]  # a command's output: English

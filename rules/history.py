@@ -32,6 +32,7 @@ from rules.bulk import rows_insert, rows_update
 from rules.diff import ResultDiff, result_diff
 from rules.engine.messages import InputError, Message
 from rules.models import Report, TurnArchive, TurnPreview, TurnSnapshot
+from rules.selectors import turn_result
 from rules.services import turn_load, turn_process
 
 logger = logging.getLogger(__name__)
@@ -124,7 +125,7 @@ def turn_publish(*, turn_id: int, by: User, now: Clock = timezone.now) -> Publis
     ]
     if snapshot.fingerprint != preview.fingerprint and not changes:
         changes = [Message("input_changed.seed")]
-    diff = result_diff(preview.result, processed.result)
+    diff = result_diff(preview.result, turn_result(turn=processed))
     matched = diff.same
     if not changes and not matched:
         # Same input, another result: the engine is not deterministic. Never expected; loud when it happens.
@@ -178,7 +179,7 @@ def turn_rollback(
         archive = TurnArchive.objects.create(
             turn=turn,
             fingerprint=snapshot.fingerprint,
-            result=turn.result,
+            result=turn_result(turn=turn),
             processed_at=turn.processed_at,
             archived_at=now(),
             archived_by=by if by.is_authenticated else None,
@@ -232,7 +233,7 @@ def turn_result_diff(*, turn_id: int, by: User, archive_id: int | None = None) -
         raise InputError.of("archive", "no_archive", number=turn.number)
     if turn.result is None:
         raise InputError.of("turn", "diff_unprocessed", number=turn.number, status=status_word(turn.status))
-    return result_diff(archive.result, turn.result)
+    return result_diff(archive.result, turn_result(turn=turn))
 
 
 def _open_check(turn: Turn) -> None:

@@ -28,7 +28,9 @@ class Rows:
     nations: list[tuple[int, str]]  # (id, code) in nation-id order
     regions: list[tuple[int, str, str, int, int | None, int | None]]  # (id, code, terrain, fort, home, owner)
     borders: list[tuple[int, int]]
-    stacks: list[tuple[int, int, str, int]]  # (nation, region, unit type, count)
+    # (id, nation, region, unit type, count): every row, empty ones too, so that the writer can tell new
+    # stacks from changed ones; the engine gets only the non-empty ones.
+    stacks: list[tuple[int, int, int, str, int]]
     relations: list[tuple[int, int, str]]
     orders: list[
         tuple[int, int, str, int | None, int | None, dict[str, int], dict[str, Any]]
@@ -105,7 +107,7 @@ def system_inputs_of(rows: Rows, ids: WorldIds) -> dict[str, Any]:
 
 def _stacks_sorted(rows: Rows, ids: WorldIds) -> tuple[Stack, ...]:
     # A fixed order, so the same world gives the engine the same input whatever order the rows came in.
-    stacks = [Stack(ids.nation_code[n], ids.region_code[r], t, c) for n, r, t, c in rows.stacks]
+    stacks = [Stack(ids.nation_code[n], ids.region_code[r], t, c) for _, n, r, t, c in rows.stacks if c > 0]
     return tuple(sorted(stacks, key=lambda s: (s.region, ids.nation_id[s.nation], s.unit_type)))
 
 
@@ -120,6 +122,35 @@ def stack_rows(result: TurnResult, ids: WorldIds) -> list[dict[str, Any]]:
         for s in result.stacks
         if s.count > 0
     ]
+
+
+@dataclass(frozen=True)
+class StackChanges:
+    """What turns the stacks as they were into the stacks after a turn: rows to delete, update, insert."""
+
+    deleted: list[dict[str, Any]]  # {"id"}
+    updated: list[dict[str, Any]]  # {"id", "count"}
+    inserted: list[dict[str, Any]]  # {"nation", "region", "unit_type", "count"}
+
+
+def stack_changes(
+    before: Iterable[tuple[int, int, int, str, int]], after: list[dict[str, Any]]
+) -> StackChanges:
+    """From every stack row before (Rows.stacks) and the rows after (stack_rows): only what differs.
+
+    A stack the result does not have is deleted, empty rows included, so that afterwards the table holds
+    exactly the result's stacks, as if it had been emptied and filled again."""
+    was = {(n, r, t): (pk, c) for pk, n, r, t, c in before}
+    now = {(s["nation"], s["region"], s["unit_type"]): s for s in after}
+    return StackChanges(
+        deleted=[{"id": pk} for key, (pk, _) in was.items() if key not in now],
+        updated=[
+            {"id": was[key][0], "count": s["count"]}
+            for key, s in now.items()
+            if key in was and was[key][1] != s["count"]
+        ],
+        inserted=[s for key, s in now.items() if key not in was],
+    )
 
 
 def owner_changes(

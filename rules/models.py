@@ -19,7 +19,8 @@ class Report(models.Model):
         CONTROL = "control"
         UNOPPOSED = "unopposed"
 
-    turn = models.ForeignKey(Turn, on_delete=models.CASCADE, related_name="reports")
+    # No index of its own: the unique constraint's index begins with this column and serves its lookups.
+    turn = models.ForeignKey(Turn, on_delete=models.CASCADE, related_name="reports", db_index=False)
     position = models.PositiveIntegerField(help_text="Resolution order within the turn.")
     kind = models.CharField(max_length=12, choices=Kind.choices)
     region = models.CharField(max_length=40, help_text='A region code; a meeting engagement is "A|B".')
@@ -45,8 +46,10 @@ class Report(models.Model):
 
 class ReportNation(models.Model):
     # An explicit through model so that the turn's writer can insert these rows in one statement.
-    report = models.ForeignKey(Report, on_delete=models.CASCADE)
-    nation = models.ForeignKey(Nation, on_delete=models.CASCADE, related_name="+")
+    # No index of its own: the unique constraint's index begins with this column and serves its lookups.
+    report = models.ForeignKey(Report, on_delete=models.CASCADE, db_index=False)
+    # No index of its own: the unique constraint's index begins with this column and serves its lookups.
+    nation = models.ForeignKey(Nation, on_delete=models.CASCADE, related_name="+", db_index=False)
 
     class Meta:
         constraints = [

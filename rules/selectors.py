@@ -1,10 +1,15 @@
-"""Reads for turn processing: a whole campaign's state in a fixed number of queries, whatever its size."""
+"""Reads for turn processing: a whole campaign's state in a fixed number of queries, whatever its size;
+and a resolved turn's whole result, its battle reports read back from their rows."""
 
 from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
 
 from campaign.models import Border, GMModifier, Nation, Region, Relation, Stack, Turn
 from orders.models import Order
 from rules.mapping import Rows
+from rules.models import Report
 
 
 def turn_rows_load(*, turn: Turn) -> Rows:
@@ -27,8 +32,8 @@ def turn_rows_load(*, turn: Turn) -> Rows:
             Border.objects.filter(region_a__campaign_id=campaign_id).values_list("region_a_id", "region_b_id")
         ),
         stacks=list(
-            Stack.objects.filter(region__campaign_id=campaign_id, count__gt=0).values_list(
-                "nation_id", "region_id", "unit_type", "count"
+            Stack.objects.filter(region__campaign_id=campaign_id).values_list(
+                "id", "nation_id", "region_id", "unit_type", "count"
             )
         ),
         relations=list(
@@ -51,3 +56,27 @@ def turn_rows_load(*, turn: Turn) -> Rows:
         nation_attributes=[(pk, attributes) for pk, _, attributes in nations if attributes],
         system_inputs=dict(turn.system_inputs or {}),
     )
+
+
+def turn_result(*, turn: Turn) -> dict[str, Any] | None:
+    """The turn's whole result as `TurnResult.to_dict()` gave it, or None before it is resolved."""
+    return turns_results(turns=[turn]).get(turn.pk)
+
+
+def turns_results(*, turns: Iterable[Turn]) -> dict[int, dict[str, Any]]:
+    """The whole results of the turns that have one, by turn id, in one query for all their reports.
+
+    Turn processing keeps a result's battle reports once, as the rows of rules_report, and the rest of it
+    in `Turn.result` (rules.services). A result that holds its battles (a turn waiting for battles fought
+    elsewhere, which has no report rows yet) is whole already.
+    """
+    stored = {turn.pk: turn.result for turn in turns if turn.result is not None}
+    apart = [pk for pk, result in stored.items() if "battles" not in result]
+    battles: dict[int, list[Any]] = {pk: [] for pk in apart}
+    if apart:
+        reports = Report.objects.filter(turn_id__in=apart).order_by("turn_id", "position")
+        for turn_id, data in reports.values_list("turn_id", "data"):
+            battles[turn_id].append(data)
+    return {
+        pk: {**result, "battles": battles[pk]} if pk in battles else result for pk, result in stored.items()
+    }

@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from django.db import InterfaceError, OperationalError, connection, transaction
 from django.utils import timezone
@@ -22,12 +23,14 @@ from campaign import lifecycle
 from campaign.models import Campaign, Nation, Region, Stack, Turn
 from campaign.services import turn_create
 from rules import engine
-from rules.bulk import rows_insert, rows_payload, rows_table, rows_update
+from rules.bulk import rows_delete, rows_insert, rows_payload, rows_table, rows_update
+from rules.engine.turn import without_gc_pauses
 from rules.mapping import (
     Rows,
     WorldIds,
     owner_changes,
     report_rows,
+    stack_changes,
     stack_rows,
     turn_input_from_rows,
     world_ids,
@@ -76,7 +79,7 @@ def turn_process(
             logger.info("turn %s: %s, not open; another process got there first", turn_id, turn.status)
             return None
         try:
-            with transaction.atomic():
+            with transaction.atomic(), without_gc_pauses():
                 _turn_resolve(turn=turn, now=now, stage=stage)
         except (OperationalError, InterfaceError):
             # The database itself went away: nothing can be written now, the whole transaction is lost
@@ -139,7 +142,8 @@ def _turn_resolve(*, turn: Turn, now: Callable[[], datetime], stage: Stage) -> N
         )
         _result_write(turn=turn, rows=rows, ids=ids, result=result)
         turn.status = Turn.Status.RESOLVED
-        turn.result = result.to_dict()
+        # The reports are stored once, as report rows: rules.selectors.turn_result puts the whole back.
+        turn.result = result.to_dict(battles=False)
         turn.error = ""
         turn.processed_at = now()
         turn.save(update_fields=["status", "result", "error", "processed_at"])
@@ -149,14 +153,13 @@ def _turn_resolve(*, turn: Turn, now: Callable[[], datetime], stage: Stage) -> N
 
 
 def _result_write(*, turn: Turn, rows: Rows, ids: WorldIds, result: engine.TurnResult) -> None:
-    """Replace the stacks, change the owners, store the reports: five statements for any map."""
+    """Change the stacks and owners that changed, store the reports: seven statements for any map."""
     # Mapped before the first write, so a bad code in the result fails the turn with nothing written.
     stacks = stack_rows(result, ids)
     owners = owner_changes(result, ids, {r[0]: r[5] for r in rows.regions})
     reports, report_nations = report_rows(result.battles, ids, turn.pk)
 
-    Stack.objects.filter(region__campaign_id=turn.campaign_id).delete()
-    rows_insert(model=Stack, columns=["nation", "region", "unit_type", "count"], rows=stacks)
+    stacks_write(before=rows.stacks, after=stacks)
     rows_update(model=Region, key="id", columns=["owner"], rows=owners)
     rows_insert(
         model=Report,
@@ -164,6 +167,15 @@ def _result_write(*, turn: Turn, rows: Rows, ids: WorldIds, result: engine.TurnR
         rows=reports,
     )
     _report_nations_insert(turn_id=turn.pk, rows=report_nations)
+
+
+def stacks_write(*, before: list[tuple[int, int, int, str, int]], after: list[dict[str, Any]]) -> None:
+    """Make the stack table hold `after` (stack_rows) where it held `before` (Rows.stacks): three
+    statements. Most stacks come out of a turn as they went in: only the others are written."""
+    changes = stack_changes(before, after)
+    rows_delete(model=Stack, key="id", rows=changes.deleted)
+    rows_update(model=Stack, key="id", columns=["count"], rows=changes.updated)
+    rows_insert(model=Stack, columns=["nation", "region", "unit_type", "count"], rows=changes.inserted)
 
 
 def _report_nations_insert(*, turn_id: int, rows: list[dict[str, int]]) -> None:

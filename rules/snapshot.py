@@ -9,18 +9,16 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping
 from typing import Any
 
 from rules.engine import TurnInput
-
-_LEAVES = (str, int, float, bool, type(None))
+from rules.engine.state import json_data
 
 
 def input_canonical(turn_input: TurnInput, seed: int) -> str:
     """The input and the seed as JSON with sorted keys and no spaces: one spelling for one input."""
     return json.dumps(
-        {"input": _plain(turn_input), "seed": str(seed)},
+        {"input": json_data(turn_input), "seed": str(seed)},
         sort_keys=True,
         separators=(",", ":"),
         ensure_ascii=False,
@@ -34,16 +32,3 @@ def input_fingerprint(canonical: str) -> str:
 def input_read(canonical: str) -> dict[str, Any]:
     """The TurnInput back as JSON data: regions, stacks, orders... keyed as the dataclasses' fields."""
     return json.loads(canonical)["input"]
-
-
-def _plain(value: Any) -> Any:
-    # Hand-rolled rather than dataclasses.asdict, which deep-copies every leaf: this runs on every turn.
-    if isinstance(value, _LEAVES):
-        return value
-    if hasattr(value, "__dataclass_fields__"):
-        return {name: _plain(v) for name, v in vars(value).items()}
-    if isinstance(value, (tuple, list)):
-        return [_plain(v) for v in value]
-    if isinstance(value, Mapping):
-        return {str(k): _plain(v) for k, v in value.items()}
-    return value

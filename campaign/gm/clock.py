@@ -93,11 +93,7 @@ def campaign_pause(*, campaign: Campaign, by: User, reason: str = "", now: Clock
     """Stop the clock: the open turn's time left is kept, and the deadline neither reminds nor processes."""
     gm_check(by=by, campaign=campaign)
     with transaction.atomic():
-        campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
-        if campaign.paused_at is not None:
-            raise InputError.of("paused", "already_paused")
-        moment = now()
-        turn = _turn_open(campaign)
+        campaign, turn, moment = _clock_locked(campaign, paused=False, now=now)
         remaining = max(turn.deadline - moment, timedelta(0)) if turn is not None else None
         campaign.paused_at, campaign.paused_remaining = moment, remaining
         campaign.save(update_fields=["paused_at", "paused_remaining"])
@@ -114,11 +110,7 @@ def campaign_resume(*, campaign: Campaign, by: User, reason: str = "", now: Cloc
     """Restart the clock: the open turn's deadline is now plus the time it had left when paused."""
     gm_check(by=by, campaign=campaign)
     with transaction.atomic():
-        campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
-        if campaign.paused_at is None:
-            raise InputError.of("paused", "not_paused")
-        moment = now()
-        turn = _turn_open(campaign)
+        campaign, turn, moment = _clock_locked(campaign, paused=True, now=now)
         summary = Message("audit.resumed")
         if turn is not None and campaign.paused_remaining is not None:
             turn.deadline = moment + campaign.paused_remaining
@@ -128,6 +120,15 @@ def campaign_resume(*, campaign: Campaign, by: User, reason: str = "", now: Cloc
         campaign.save(update_fields=["paused_at", "paused_remaining"])
         audit_write(by, campaign, "resume", summary, reason, lambda: moment)
     return campaign
+
+
+def _clock_locked(campaign: Campaign, *, paused: bool, now: Clock) -> tuple[Campaign, Turn | None, datetime]:
+    """The campaign's row, locked till the transaction ends, checked to be paused (or not), with its
+    open turn and the moment: where pausing and resuming start."""
+    campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
+    if (campaign.paused_at is not None) != paused:
+        raise InputError.of("paused", "not_paused" if paused else "already_paused")
+    return campaign, _turn_open(campaign), now()
 
 
 def lifecycle_settings_set(

@@ -26,8 +26,8 @@ from campaign.durations import due_in_words
 from campaign.lifecycle import language_of, time_zone_of
 from campaign.models import Campaign, Membership, Turn
 from campaign.selectors import Viewer, regions_changed_hands, reports_visible
-from frontend.reports import battle_card
-from frontend.selectors import support_of
+from frontend.reports import battle_card, support_block
+from frontend.selectors import settlements_of, support_of
 from frontend.summary import turn_summary
 from orders.models import Order
 
@@ -47,6 +47,7 @@ def turn_results_send(*, turn_id: int) -> int:
     campaign = turn.campaign
     names = {n.code: n.name for n in campaign.nations.all()}
     changes = regions_changed_hands(turn=turn)
+    settlements = settlements_of(turn=turn)
     messages = []
     for membership in _members(campaign):
         viewer = Viewer(campaign=campaign, user=membership.user, membership=membership)
@@ -54,7 +55,7 @@ def turn_results_send(*, turn_id: int) -> int:
         support = support_of(turn=turn, nation_code=nation.code) if nation else None
         with translation.override(language_of(user=membership.user)):
             cards = [
-                battle_card(r.data, names=names, support=support)
+                battle_card(r.data, names=names, support=support, settlements=settlements)
                 for r in reports_visible(viewer=viewer, turn=turn)
             ]
             summary = turn_summary(
@@ -72,6 +73,7 @@ def turn_results_send(*, turn_id: int) -> int:
             }
         context = {
             "cards": cards,
+            "support": support_block(support),
             "summary": summary,
             "missed": nation is not None and nation.turns_missed_in_row > 0,
             "url": site_url(reverse("frontend:turn", args=[campaign.slug, turn.number])),

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
+from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -10,40 +12,71 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
 
 from campaign.selectors import Viewer, campaigns_of, turn_current
 from frontend.forms import OrderForm, order_initial
+from frontend.gm_selectors import turn_last_resolved
 from frontend.map_svg import map_svg
 from frontend.map_table import map_table_rows
-from frontend.selectors import MapData, adjacency_of, map_load, own_stacks, reach_of
-from frontend.terms import said, unit_dice, unit_heading
+from frontend.order_targets import targets_judged, targets_legal
+from frontend.selectors import (
+    MapData,
+    adjacency_of,
+    campaign_rows,
+    color_safe,
+    map_load,
+    nations_of,
+    not_at_war_of,
+    order_turn_number,
+    own_stacks,
+)
+from frontend.situation import after_turn, legend_rows, weather_words
+from frontend.terms import WORDS, said, unit_dice, unit_heading
 from frontend.views.common import topbar, viewer_for
 from frontend.views.sodankaynti import player_panel
 from orders.models import Order
 from orders.selectors import orders_of
 from orders.services import UNITLESS, OrderError, order_change, order_delete, order_describe, order_submit
-from rules.engine.validation import units_left
+from rules.engine.messages import CATALOGUE
+from rules.engine.validation import KIND_ROLES, units_left
+
+KINDS = frozenset(Order.Kind.values)
 
 
 @login_required
 def campaign_list(request: HttpRequest) -> HttpResponse:
     campaigns = list(campaigns_of(user=request.user))
-    return render(request, "frontend/campaign_list.html", {"campaigns": campaigns})
+    rows = campaign_rows(campaigns=campaigns, user=request.user)
+    return render(request, "frontend/campaign_list.html", {"campaigns": campaigns, "rows": rows})
 
 
 @login_required
 def campaign_page(request: HttpRequest, slug: str) -> HttpResponse:
     viewer = viewer_for(request, slug)
-    return _campaign_render(request, viewer, form=None, origin=request.GET.get("origin"))
+    # A refused order comes back (after a reload, a language switch, going back): never lost.
+    kept = request.session.pop(_kept_key(slug), None)
+    return _campaign_render(
+        request,
+        viewer,
+        form=None,
+        origin=request.GET.get("origin"),
+        kind=request.GET.get("kind"),
+        kept=kept,
+    )
 
 
 @login_required
-@require_POST
 def order_create(request: HttpRequest, slug: str) -> HttpResponse:
     viewer = viewer_for(request, slug)
+    if request.method != "POST":
+        # A reload or a language switch after a refused order: the campaign page shows it again.
+        return redirect(reverse("frontend:campaign", args=[slug]) + "#order")
     turn = _open_turn(viewer)
+    stale = _stale_refuse(request, slug, turn, _("your order was not saved"))
+    if stale:
+        return stale
     form = _order_entry(viewer, turn, data=request.POST)["form"]
     saved = _order_save(
         request,
@@ -54,6 +87,7 @@ def order_create(request: HttpRequest, slug: str) -> HttpResponse:
     )
     if saved:
         return saved
+    _keep(request, slug, request.POST)
     messages.error(request, _refusal(_("The order was not saved"), form))
     return _campaign_render(request, viewer, form=form, origin=request.POST.get("origin"), status=400)
 
@@ -62,6 +96,13 @@ def order_create(request: HttpRequest, slug: str) -> HttpResponse:
 def order_edit(request: HttpRequest, slug: str, order_id: int) -> HttpResponse:
     viewer = viewer_for(request, slug)
     turn = _open_turn(viewer)
+    if request.method == "POST":
+        stale = _stale_refuse(request, slug, turn, _("your change was not saved"))
+        if stale:
+            return stale
+    gone = _order_of_past_turn(request, slug, viewer, turn, order_id)
+    if gone:
+        return gone
     order = _own_order(viewer, turn, order_id)
     status = 200
     if request.method == "POST":
@@ -72,7 +113,7 @@ def order_edit(request: HttpRequest, slug: str, order_id: int) -> HttpResponse:
             slug,
             entry["form"],
             lambda draft: order_change(user=request.user, order=order, draft=draft),
-            _("Order changed: %(before)s → {after}.") % {"before": before},
+            _("Order changed: %(before)s; now {after}.") % {"before": before},
         )
         if saved:
             return saved
@@ -90,10 +131,17 @@ def order_edit(request: HttpRequest, slug: str, order_id: int) -> HttpResponse:
 
 
 @login_required
-@require_POST
 def order_remove(request: HttpRequest, slug: str, order_id: int) -> HttpResponse:
     viewer = viewer_for(request, slug)
+    if request.method != "POST":
+        return redirect(reverse("frontend:campaign", args=[slug]) + "#orders")
     turn = _open_turn(viewer)
+    stale = _stale_refuse(request, slug, turn, _("the order was not deleted"), keep=False)
+    if stale:
+        return stale
+    gone = _order_of_past_turn(request, slug, viewer, turn, order_id)
+    if gone:
+        return gone
     order = _own_order(viewer, turn, order_id)
     described = _describe(order)
     try:
@@ -109,8 +157,49 @@ def order_remove(request: HttpRequest, slug: str, order_id: int) -> HttpResponse
     return redirect(reverse("frontend:campaign", args=[slug]) + "#orders")
 
 
+def _kept_key(slug: str) -> str:
+    return f"order-kept:{slug}"
+
+
+def _keep(request: HttpRequest, slug: str, data) -> None:
+    """Keep a refused order's fields for the next view of the campaign page."""
+    request.session[_kept_key(slug)] = {k: v for k, v in data.items() if k != "csrfmiddlewaretoken"}
+
+
+def _stale_refuse(
+    request: HttpRequest, slug: str, turn, what_not: str, *, keep: bool = True
+) -> HttpResponse | None:
+    """A form made for a turn that is no longer the open one is refused, and its order shown back on the
+    campaign page as a new order of the open turn: never saved into a turn the player did not see."""
+    made_for = request.POST.get("turn", "")
+    if not made_for or made_for == str(turn.number):
+        return None
+    if keep:
+        _keep(request, slug, {**request.POST.dict(), "turn": str(turn.number)})
+    messages.error(
+        request,
+        _("Turn %(number)s was processed while you were editing; %(what_not)s.")
+        % {"number": made_for if made_for.isdigit() else "?", "what_not": what_not},
+    )
+    return redirect(reverse("frontend:campaign", args=[slug]) + "#order")
+
+
+def _order_of_past_turn(request: HttpRequest, slug: str, viewer: Viewer, turn, order_id: int):
+    """An order of the nation's from a turn already processed: said so, not a 404."""
+    number = order_turn_number(nation=viewer.nation, order_id=order_id)
+    if number is None or number == turn.number:
+        return None
+    messages.error(
+        request,
+        _("That order was for turn %(number)s, which has been processed; it can no longer be changed.")
+        % {"number": number},
+    )
+    return redirect(reverse("frontend:campaign", args=[slug]) + "#order")
+
+
 def _order_save(request: HttpRequest, slug: str, form: OrderForm, save, said: str) -> HttpResponse | None:
-    """Save through the orders service; on success say what happened and go back to the orders.
+    """Save through the orders service; on success say what happened and go back to the form, with the
+    origin and the kind as they were (the next order often comes from the same place).
     None when the form or the rules refused it: the form then carries the message next to the field."""
     if not form.is_valid():
         return None
@@ -119,8 +208,10 @@ def _order_save(request: HttpRequest, slug: str, form: OrderForm, save, said: st
     except OrderError as error:
         form.service_error(error.field, error.message)
         return None
+    request.session.pop(_kept_key(slug), None)
     messages.success(request, said.format(after=_describe(order)))
-    return redirect(reverse("frontend:campaign", args=[slug]) + "#orders")
+    query = urlencode({"origin": order.origin.code, "kind": order.kind})
+    return redirect(reverse("frontend:campaign", args=[slug]) + f"?{query}#order")
 
 
 def _refusal(what: str, form: OrderForm) -> str:
@@ -132,7 +223,7 @@ def _refusal(what: str, form: OrderForm) -> str:
 
 
 def _describe(order: Order) -> str:
-    """The order in the reader's language: "6 JV attack K7 from V3"."""
+    """The order in the reader's language: "V3 → K7: attack with 6 JV"."""
     return said(order_describe(order))
 
 
@@ -158,6 +249,9 @@ def _order_entry(
     editing: Order | None = None,
     regions: list[dict[str, Any]] | None = None,
     orders: list[dict[str, Any]] | None = None,
+    nations: dict[int, dict[str, Any]] | None = None,
+    pick: bool = True,
+    not_at_war: dict[frozenset[str], str] | None = None,
 ) -> dict[str, Any]:
     """The order form with its choices: origins where the nation has units, targets within reach, and
     how many units of each type are left in each origin after the nation's other orders."""
@@ -165,13 +259,12 @@ def _order_entry(
     ruleset = campaign.ruleset()
     unit_types = list(ruleset.unit_types)
     if regions is None:
-        regions = list(campaign.regions.order_by("code").values("id", "code", "name"))
+        regions = list(campaign.regions.order_by("code").values("id", "code", "name", "owner_id"))
     if orders is None:
         from frontend.selectors import order_rows
 
         orders = order_rows(turn=turn, nation=viewer.nation)
     code_of = {r["id"]: r["code"] for r in regions}
-    id_of = {r["code"]: r["id"] for r in regions}
     name_of = {r["code"]: r["name"] for r in regions}
     stacks = own_stacks(nation=viewer.nation)
     # What each origin has left after the nation's other orders (the one being edited left out), counted
@@ -184,20 +277,29 @@ def _order_entry(
     left = {
         code: units_left(here.get(code, {}), out_of.get(code, ())) for code in here.keys() | out_of.keys()
     }
-    steps = max([1, *ruleset.ranges.values()])
-    reach = reach_of(neighbours=adjacency_of(campaign_id=campaign.pk), origins=set(stacks), steps=steps)
     origin_codes = sorted(code_of[rid] for rid in stacks)
+    judged = targets_judged(
+        regions=regions,
+        nations=nations if nations is not None else nations_of(campaign_id=campaign.pk),
+        neighbours=adjacency_of(campaign_id=campaign.pk),
+        not_at_war=not_at_war if not_at_war is not None else not_at_war_of(campaign_id=campaign.pk),
+        nation=viewer.nation.code,
+        left={c: left.get(c, {}) for c in origin_codes},
+        ruleset=ruleset,
+    )
     if data is None and initial is None:
-        initial = {"kind": "attack", **({"origin": origin} if origin in origin_codes else {})}
+        initial = {"kind": "hold", **({"origin": origin} if origin in origin_codes else {})}
     chosen = (data or {}).get("origin") or (initial or {}).get("origin") or origin
-    if chosen in id_of and id_of[chosen] in reach:
-        target_ids = reach[id_of[chosen]]
-    else:
-        target_ids = set().union(*reach.values()) if reach else set()
-    targets = sorted(code_of[r] for r in target_ids)
+    # Chosen by the player (on the map, in a refused form), not the first in the list; after a save the form
+    # keeps its origin, but the map starts again from choosing one (`pick` false).
+    explicit = pick and chosen in judged
+    if chosen not in judged:
+        chosen = origin_codes[0] if origin_codes else None
+    kind = (data or {}).get("kind") or (initial or {}).get("kind")
+    targets = targets_legal(judged.get(chosen, {}), kind)
     form = OrderForm(
         data,
-        initial=initial,
+        initial={**(initial or {}), "turn": turn.number},
         origins=[(c, f"{c} {name_of[c]}") for c in origin_codes],
         targets=[(c, f"{c} {name_of[c]}") for c in targets],
         unit_types=unit_types,
@@ -206,21 +308,50 @@ def _order_entry(
     dice = unit_dice(ruleset)
     for unit_type in unit_types:  # each count says its units' die, where units are dice
         form.fields[f"units_{unit_type}"].label = unit_heading(unit_type, dice)
-    # For the page's script: choosing an origin narrows the targets and sets the most units of each type.
-    origin_options = [
-        {
-            "value": c,
-            "label": f"{c} {name_of[c]}",
-            "targets": " ".join(sorted(code_of[r] for r in reach.get(id_of[c], ()))),
-            "left": " ".join(f"{t}:{n}" for t, n in left.get(c, {}).items()),
-        }
-        for c in origin_codes
-    ]
-    return {"form": form, "origin_options": origin_options, "left": left, "unit_types": unit_types}
+    # For the page's script: choosing an origin and a kind narrows the targets, clicking the map infers the
+    # kind from the region, and the counts start at what is left.
+    origin_options = [{"value": c, "label": f"{c} {name_of[c]}"} for c in origin_codes]
+    order_data = {
+        "origins": {
+            c: {"left": {t: n for t, n in left.get(c, {}).items() if n > 0}, "kinds": judged.get(c, {})}
+            for c in origin_codes
+        },
+        "roles": {t: unit.role for t, unit in ruleset.unit_types.items()},
+        "kind_roles": {str(k): list(roles) for k, roles in KIND_ROLES.items()},
+        "wordings": {kind: gettext(CATALOGUE[f"order.{kind}"]) for kind in KINDS},
+        "picked": chosen if explicit else None,
+        "color": color_safe(viewer.nation.color),
+        "labels": {
+            t: f"{t} {name_of[t]}"
+            for kinds in judged.values()
+            for by_target in kinds.values()
+            for t in by_target
+            if t in name_of
+        },
+        "say_origin": _("From %(origin)s: click a target on the map, or %(origin)s again to hold."),
+        "not_origin": _("%(region)s: you have no units left there to give orders to."),
+        "far": _("%(target)s is not within reach of %(origin)s"),
+        "kind_words": {k: str(w) for k, w in WORDS["order"].items()},
+    }
+    return {
+        "form": form,
+        "origin_options": origin_options,
+        "order_data": order_data,
+        "order_json": json.dumps(order_data),
+        "left": left,
+        "unit_types": unit_types,
+    }
 
 
 def _campaign_render(
-    request: HttpRequest, viewer: Viewer, *, form: OrderForm | None, origin: str | None, status: int = 200
+    request: HttpRequest,
+    viewer: Viewer,
+    *,
+    form: OrderForm | None,
+    origin: str | None,
+    kind: str | None = None,
+    kept: dict[str, Any] | None = None,
+    status: int = 200,
 ) -> HttpResponse:
     turn = turn_current(campaign=viewer.campaign)
     ruleset = viewer.campaign.ruleset()
@@ -228,6 +359,15 @@ def _campaign_render(
     dice = unit_dice(ruleset)
     data = map_load(viewer=viewer, turn=turn, unit_order=unit_types, dice=dice)
     playing = viewer.nation is not None and turn is not None
+    last = turn_last_resolved(campaign=viewer.campaign)
+    # The banner and markers of the turn just processed; older turns are on their own pages.
+    after = (
+        after_turn(viewer=viewer, last=last)
+        if last and (turn is None or turn.number == last.number + 1)
+        else None
+    )
+    not_at_war = not_at_war_of(campaign_id=viewer.campaign.pk)
+    own = viewer.nation.code if viewer.nation else None
     context: dict[str, Any] = {
         "bar": topbar(viewer, turn),
         "viewer": viewer,
@@ -237,19 +377,37 @@ def _campaign_render(
             title=_("Map of %(campaign)s, turn %(number)s")
             % {"campaign": viewer.campaign.name, "number": turn.number if turn else ""},
             focus=_first_own(data, viewer),
+            color=color_safe(viewer.nation.color) if viewer.nation else "#111",
+            battles=after["battles"] if after else None,
+            own=own or "",
+            marked=after["changed"] if after else frozenset(),
         ),
-        "table": map_table_rows(data),
+        "after": after,
+        "legend": legend_rows(nations=data.nations, own=own, not_at_war=not_at_war),
+        "weather": weather_words(turn),
+        "disorder": viewer.nation is not None and viewer.nation.civil_disorder,
+        # The table repeats the map as text: on a big map it was a third of the page, so it is sent when
+        # asked for (a link, no script needed).
+        "table": map_table_rows(data) if request.GET.get("view") == "table" else None,
         "orders": _order_links(viewer.campaign.slug, data.orders),
         "playing": playing,
         # Edit and delete until the deadline; after it (or while the turn is processed) the list stays.
         "orders_open": playing and turn.status == "open" and turn.deadline > timezone.now(),
-        "last_turn": viewer.campaign.turns.filter(status="resolved")
-        .order_by("-number")
-        .values("number")
-        .first(),
+        "last_turn": last,
     }
     if playing:
-        entry = _order_entry(viewer, turn, origin=origin, regions=data.regions, orders=data.orders)
+        initial = kept or ({"kind": kind, "origin": origin} if kind in KINDS else None)
+        entry = _order_entry(
+            viewer,
+            turn,
+            initial=initial,
+            origin=origin,
+            regions=data.regions,
+            orders=data.orders,
+            nations=data.nations,
+            pick=kind is None or kept is not None,
+            not_at_war=not_at_war,
+        )
         if form is not None:
             entry["form"] = form
         context.update(entry)

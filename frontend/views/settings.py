@@ -1,5 +1,6 @@
-"""A user's own settings, for players and GMs alike: the time zone deadlines and reports are shown in, and
-the API token (revoked or renewed here; the API's DELETE /api/auth/token/ revokes it too)."""
+"""A user's own settings, for players and GMs alike: the email address mail goes to, the password, the
+time zone deadlines and reports are shown in, and the API token (revoked or renewed here; the API's
+DELETE /api/auth/token/ revokes it too)."""
 
 from __future__ import annotations
 
@@ -16,8 +17,8 @@ from rest_framework.authtoken.models import Token
 from campaign.gm.access import GMInputError
 from campaign.lifecycle import time_zone_of, time_zone_set
 from campaign.middleware import time_zone_remember
-from campaign.services import token_renew, token_revoke
-from frontend.gm_forms import TimeZoneForm
+from campaign.services import account_email_set, token_renew, token_revoke
+from frontend.gm_forms import EmailForm, TimeZoneForm
 from frontend.mail.sender import order_mail_key_tag
 from frontend.terms import said
 
@@ -27,7 +28,22 @@ def settings_page(request: HttpRequest) -> HttpResponse:
     back = request.POST.get("next") or request.GET.get("next") or ""
     if not url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}):
         back = ""
-    if request.method == "POST":
+    email_form = EmailForm(initial={"email": request.user.email})
+    if request.method == "POST" and request.POST.get("which") == "email":
+        email_form = EmailForm(request.POST)
+        if email_form.is_valid():
+            account_email_set(user=request.user, email=email_form.cleaned_data["email"])
+            address = email_form.cleaned_data["email"]
+            messages.success(
+                request,
+                _("Email address set to %(email)s.") % {"email": address}
+                if address
+                else _("Email address removed: no mail will be sent to you."),
+            )
+            return redirect(back or "frontend:settings")
+        form = TimeZoneForm(initial={"time_zone": time_zone_of(user=request.user).key})
+        status = 400
+    elif request.method == "POST":
         form = TimeZoneForm(request.POST)
         if form.is_valid():
             try:
@@ -46,7 +62,14 @@ def settings_page(request: HttpRequest) -> HttpResponse:
         form = TimeZoneForm(initial={"time_zone": time_zone_of(user=request.user).key})
         status = 200
     token = Token.objects.filter(user=request.user).first()
-    context = {"form": form, "next": back, "token": token, "mail_key": order_mail_key_tag(user=request.user)}
+    context = {
+        "form": form,
+        "email_form": email_form,
+        "zones": TimeZoneForm.zones(),
+        "next": back,
+        "token": token,
+        "mail_key": order_mail_key_tag(user=request.user),
+    }
     return render(request, "frontend/settings.html", context, status=status)
 
 

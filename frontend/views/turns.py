@@ -12,9 +12,9 @@ from django.utils.translation import gettext as _
 from campaign.models import Turn
 from campaign.selectors import regions_changed_hands, reports_visible, turn_current
 from frontend.map_svg import map_svg
-from frontend.reports import battle_card
-from frontend.rules_doc import rules_html
-from frontend.selectors import map_at_turn, support_of, turns_resolved
+from frontend.reports import battle_card, support_block
+from frontend.rules_doc import rules_html, rules_toc
+from frontend.selectors import color_safe, map_at_turn, settlements_of, support_of, turns_resolved
 from frontend.summary import turn_summary
 from frontend.views.common import topbar, viewer_for
 
@@ -37,12 +37,18 @@ def turn_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     turn = get_object_or_404(
         Turn.objects.defer("result"), campaign=viewer.campaign, number=number, status=Turn.Status.RESOLVED
     )
-    nations = {n.code: n.name for n in viewer.campaign.nations.all()}
+    all_nations = list(viewer.campaign.nations.all())
+    nations = {n.code: n.name for n in all_nations}
+    colors = {n.code: color_safe(n.color) for n in all_nations}
     support = support_of(turn=turn, nation_code=viewer.nation.code) if viewer.nation else None
+    settlements = settlements_of(turn=turn)
     # A big turn has hundreds of battles (the GM reads them all): a page of cards at a time.
     pages = Paginator(reports_visible(viewer=viewer, turn=turn), CARDS_PER_PAGE)
     page = pages.get_page(request.GET.get("page"))
-    cards = [battle_card(r.data, names=nations, support=support) for r in page.object_list]
+    cards = [
+        battle_card(r.data, names=nations, support=support, colors=colors, settlements=settlements)
+        for r in page.object_list
+    ]
     changes = [
         {
             **c,
@@ -65,6 +71,7 @@ def turn_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         "bar": topbar(viewer, turn_current(campaign=viewer.campaign)),
         "turn": turn,
         "cards": cards,
+        "support": support_block(support),
         "page": page,
         "summary": turn_summary(number=turn.number, battles=pages.count, changes=changes, own=own),
         "changes": changes,
@@ -73,6 +80,8 @@ def turn_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             title=(_("Map before turn %(number)s") if before else _("Map after turn %(number)s"))
             % {"number": turn.number},
             marked=frozenset(c["region"] for c in changes),
+            own=own or "",
+            battles={code: f"#{card['anchor']}" for card in cards for code in card["region"].split("|")},
         ),
         "before": before,
         "previous": Turn.objects.filter(
@@ -87,4 +96,4 @@ def turn_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 def rules_page(request: HttpRequest) -> HttpResponse:
     """The rules every report links to; public, like a rulebook."""
-    return render(request, "frontend/rules.html", {"rules": rules_html()})
+    return render(request, "frontend/rules.html", {"rules": rules_html(), "toc": rules_toc()})

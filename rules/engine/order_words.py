@@ -1,4 +1,4 @@
-"""An order in words, as a player reads it back ("6 JV, 2 PA attack K7 from V3"), and an order kind's
+"""An order in words, as a player reads it back ("V3 → K7: attack with 6 JV, 2 PA"), and an order kind's
 word inside a sentence: messages, rendered at the edge in the reader's language (pages, mails) or in
 English (the API)."""
 
@@ -10,11 +10,12 @@ from .messages import Message, gettext_noop, messages_register
 
 messages_register(
     {
-        "order.hold": gettext_noop("{units} hold in {origin}"),
-        "order.stand_down": gettext_noop("{units} stand down in {origin}"),
-        "order.attack": gettext_noop("{units} attack {target} from {origin}"),
-        "order.move": gettext_noop("{units} move {target} from {origin}"),
-        "order.rebase": gettext_noop("{units} rebase {target} from {origin}"),
+        # Forwards, as the arrow on the map goes: from where, to where, what.
+        "order.hold": gettext_noop("{origin}: {units} hold"),
+        "order.stand_down": gettext_noop("{origin}: {units} stand down"),
+        "order.attack": gettext_noop("{origin} → {target}: attack with {units}"),
+        "order.move": gettext_noop("{origin} → {target}: move {units}"),
+        "order.rebase": gettext_noop("{origin} → {target}: rebase {units}"),
         "order_kind.hold": gettext_noop("hold"),
         "order_kind.stand_down": gettext_noop("stand down"),
         "order_kind.attack": gettext_noop("attack"),
@@ -38,7 +39,7 @@ def kind_word(kind: str) -> Message:
 def order_description(
     *, kind: str, origin: str, target: str | None, units: Mapping[str, int], params: Mapping | None = None
 ) -> Message:
-    """One order as a player reads it back: "6 JV, 2 PA attack K7 from V3", "4 JV hold in N2",
+    """One order as a player reads it back: "V3 → K7: attack with 6 JV, 2 PA", "N2: 4 JV hold",
     "doctrine steady (retreat_below=75) in battles in B"."""
     if kind == "doctrine":
         params = params or {}

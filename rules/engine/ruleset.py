@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 ROLES = ("ground", "artillery", "air")
@@ -42,15 +43,21 @@ class Ruleset:
     def types_with_role(self, *roles: str) -> tuple[str, ...]:
         return tuple(code for code, t in self.unit_types.items() if t.role in roles)
 
-    @property
+    # Computed once per ruleset (it is frozen): a turn on 20,000 regions read them 69,000 times.
+    @cached_property
     def ground_types(self) -> tuple[str, ...]:
         """Types that count as ground units in a battle (Iron Fist: ground and artillery, JV, PA, TY)."""
         return self.types_with_role(*self.fighting_roles)
 
-    @property
+    @cached_property
     def support_types(self) -> tuple[str, ...]:
         """Types that support battles in range: artillery then air (TY, IV)."""
         return self.types_with_role("artillery") + self.types_with_role("air")
+
+    @cached_property
+    def type_rank(self) -> Mapping[str, int]:
+        """Each type's place in the declaration order, to sort by it without searching the list."""
+        return {code: rank for rank, code in enumerate(self.unit_types)}
 
 
 def ruleset_merge(base: Mapping[str, Any], overrides: Mapping[str, Any]) -> dict[str, Any]:

@@ -171,3 +171,12 @@ def _target_reason(world: World, ruleset: Ruleset, order: Order) -> Invalid | No
 def orders_check(turn_input: TurnInput, ruleset: Ruleset, orders: Sequence[Order]) -> list[RejectedOrder]:
     """The orders that would be rejected, with their reasons: for order entry, before processing."""
     return orders_validate(world_build(turn_input, ruleset), ruleset, orders)[1]
+
+
+def target_reason(
+    world: World, ruleset: Ruleset, *, nation: str, kind: str, origin: str, target: str, units: Iterable[str]
+) -> Invalid | None:
+    """Why `nation` may not send units of the types `units` from `origin` to `target` with an order of
+    `kind`, or None: the target half of order_reason, for pages that offer only the legal targets."""
+    order = Order(nation=nation, kind=kind, origin=origin, target=target, units=dict.fromkeys(units, 1))
+    return _target_reason(world, ruleset, order)

@@ -46,7 +46,7 @@ def test_it_takes_an_order_over_http_and_hides_it_from_the_rival(base, player, r
 
     assert status == 201, order
     assert headers["Content-Type"] == "application/json"
-    assert order["description"] == "4 JV, 3 PA attack M2 from N5"
+    assert order["description"] == "N5 → M2: attack with 4 JV, 3 PA"
     assert call(base, "GET", f"/api/campaigns/demo/orders/{order['id']}/", user=player)[0] == 200
     assert call(base, "GET", f"/api/campaigns/demo/orders/{order['id']}/", user=rival)[0] == 404
     assert call(base, "GET", "/api/campaigns/demo/orders/", user=rival)[2] == []

@@ -48,7 +48,7 @@ def test_a_player_never_sees_a_rivals_orders_in_lists(world, clients) -> None:
 
     assert [o["id"] for o in get(clients["player"], f"{A}/orders/")] == [world.own_order.pk]
     assert [o["description"] for o in get(clients["player"], f"{A}/orders/?turn=1")] == [
-        "3 JV, 2 PA attack M1 from N5"
+        "N5 → M1: attack with 3 JV, 2 PA"
     ]
 
 

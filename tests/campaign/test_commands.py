@@ -6,6 +6,7 @@ import re
 
 from django.contrib.auth import authenticate
 from django.core.management import call_command
+from django.db import connection
 from django.test import RequestFactory
 
 from campaign.models import Campaign, Membership
@@ -34,4 +35,25 @@ def test_it_benchmarks_a_turn_and_cleans_up(db, capsys):
     for stage in ("load", "resolve", "write", "total"):
         assert re.search(rf"{stage}\s+\d+\.\d+ s\s+\d+ queries", output), output
     assert re.search(r"load\s+\S+ s\s+7 queries", output)
+    if connection.vendor == "postgresql":
+        assert re.search(r"COPY\s+\d+\.\d+ s .* the write stage takes \d+\.\d×", output), output
+        assert re.search(r"best of 3: write \d+\.\d+ s, COPY \d+\.\d+ s: the write stage takes", output)
+    assert len(re.findall(r"round \d: load", output)) == 2, "two rounds rolled back before the last"
     assert not Campaign.objects.exists()
+
+
+def test_the_demos_first_turn_has_orders_of_two_nations_and_reset_starts_over(db, capsys):
+    from orders.models import Order
+
+    call_command("load_demo")
+    turn = Campaign.objects.get(slug="demo").turns.get(number=1)
+    assert sorted(Order.objects.filter(turn=turn).values_list("nation__code", flat=True)) == ["EST", "WES"]
+    # A player's order, then a reset: the demo as new, the player's order gone, the logins working.
+    Order.objects.filter(turn=turn, nation__code="WES").delete()
+    call_command("load_demo", reset=True)
+    output = capsys.readouterr().out
+    assert "The demo campaign was deleted." in output
+    campaign = Campaign.objects.get(slug="demo")
+    assert Order.objects.filter(turn__campaign=campaign).count() == 2
+    login = RequestFactory().post("/accounts/login/")
+    assert authenticate(login, username="wes", password="ironfist-player") is not None

@@ -25,6 +25,7 @@ from rules.engine.state import Relation as EngineRelation
 from rules.engine.state import Stack as EngineStack
 from rules.engine.state import TurnInput
 from rules.models import Report
+from rules.selectors import turn_result
 from rules.services import turn_process
 from rules.tasks import process_turn
 from tests.conftest import DEMO
@@ -104,7 +105,8 @@ def test_it_resolves_the_turn_exactly_as_the_engine_does(demo, place_orders):
 
     assert processed.status == Turn.Status.RESOLVED
     turn.refresh_from_db()
-    assert turn.result == expected
+    assert turn_result(turn=turn) == expected
+    assert "battles" not in turn.result, "the reports are stored once, as report rows"
     assert_world_matches(demo, expected)
     assert {o["ref"] for o in (r["order"] for r in expected["rejected_orders"])} == {orders[-1].pk}
 
@@ -254,7 +256,7 @@ def test_it_resolves_once_when_two_runs_race(demo, place_orders):
     assert sorted(o.status if o else "skipped" for o in outcomes) == ["resolved", "skipped"]
     assert list(demo.turns.values_list("number", "status")) == [(1, "resolved"), (2, "open")]
     assert Report.objects.filter(turn=turn).count() == len(
-        turn.__class__.objects.get(pk=turn.pk).result["battles"]
+        turn_result(turn=turn.__class__.objects.get(pk=turn.pk))["battles"]
     )
 
 

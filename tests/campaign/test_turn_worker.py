@@ -10,6 +10,7 @@ from django.db import transaction
 from campaign.models import Turn
 from campaign.queue import turn_queue, turn_retry
 from rules.models import Report
+from rules.selectors import turn_result
 from rules.tasks import process_turn
 from tests.campaign.test_turn_processing import ORDERS, assert_world_matches, engine_result_for_demo
 
@@ -38,7 +39,7 @@ def test_it_resolves_a_queued_turn_in_the_worker_exactly_as_the_engine_does(
 
     turn = wait_for(turn, Turn.Status.RESOLVED, Turn.Status.FAILED)
     assert turn.status == Turn.Status.RESOLVED, turn.error
-    assert turn.result == expected
+    assert turn_result(turn=turn) == expected
     assert_world_matches(demo, expected)
     assert demo.turns.get(number=2).status == Turn.Status.OPEN
 
@@ -51,7 +52,7 @@ def test_it_resolves_once_when_the_turn_is_queued_twice(celery_worker, demo, pla
     assert sorted(str(job.get(timeout=60)) for job in jobs) == ["None", "resolved"]
     turn.refresh_from_db()
     assert list(demo.turns.values_list("number", "status")) == [(1, "resolved"), (2, "open")]
-    assert Report.objects.filter(turn=turn).count() == len(turn.result["battles"])
+    assert Report.objects.filter(turn=turn).count() == len(turn_result(turn=turn)["battles"])
 
 
 def test_it_retries_a_failed_turn_in_the_worker(celery_worker, demo, place_orders):

@@ -65,7 +65,8 @@ def _log_in(browser, base, username, password, *, width=1280):
     page.fill("#id_username", username)
     page.fill("#id_password", password)
     page.click("main button[type=submit]")  # the top bar has the language chooser
-    page.wait_for_url(f"{base}/")
+    # In one campaign only, a player lands on its page; the GM of it too.
+    page.wait_for_url(f"{base}/c/demo/")
     return page
 
 
@@ -79,35 +80,38 @@ def test_it_plays_a_turn_in_the_browser_from_order_to_report(browser, live_serve
 
     # The player finds the campaign, chooses N5 on the map and orders an attack on the empty M2.
     page = _log_in(browser, base, "player", "player-password-1")
-    page.click("text=The Grenzwald Crisis")
     page.wait_for_selector("svg.map")
     assert page.get_attribute("#region-M2 polygon.area", "fill") == "#e3e3e3"
     _shot(page, "01-campaign-player")
+    # Orders by clicking only: an own region, then a target; the kind and the counts follow.
+    page.click("#region-N4 polygon.area")
+    assert page.input_value("#id_origin") == "N4"
+    # Westmark is Nordmark's ally: W2 is not a target, and the map says why.
+    assert "illegal" in page.get_attribute("#region-W2", "class")
+    page.click("#region-W2 polygon.area")
+    assert page.inner_text("[data-map-status]") == "NOR is allied with WES"
+    page.click("#region-N5 polygon.area")  # N4 → N5 would be a move: choose N5 as the origin instead
+    page.click("#region-N4 polygon.area")
+    assert page.input_value("#id_kind") == "move"
+    page.click("#region-N5 polygon.area")  # the origin again: the small menu (hold, stand down)
+    page.click("[data-menu-kind=cancel]")
     page.click("#region-N5 polygon.area")
-    assert page.input_value("#id_origin") == "N5"
-    page.select_option("#id_kind", "attack")
-    # Westmark is Nordmark's ally: the rules' message appears next to the target.
-    page.select_option("#id_origin", "N4")
-    page.select_option("#id_target", "W2")
-    page.fill("#id_units_JV", "1")
-    page.click("#order-form button[type=submit]")
-    assert page.inner_text("#id_target + p.error") == "NOR is allied with WES"
-    _shot(page, "02-order-rejected")
-    page.select_option("#id_origin", "N5")
-    page.select_option("#id_kind", "attack")
-    page.select_option("#id_target", "M2")
-    page.fill("#id_units_JV", "4")
-    page.fill("#id_units_PA", "3")
+    page.click("#region-M2 polygon.area")
+    assert (page.input_value("#id_kind"), page.input_value("#id_target")) == ("attack", "M2")
+    # Everything that is left and may attack: the JV and the PA, not the TY (artillery does not attack).
+    assert (page.input_value("#id_units_JV"), page.input_value("#id_units_PA")) == ("4", "3")
+    assert page.locator("svg.map line.arrow.pending").count() == 1
+    assert page.inner_text("[data-order-preview]") == "N5 → M2: attack with 4 JV, 3 PA"
+    _shot(page, "02-order-by-click")
     page.click("#order-form button[type=submit]")
     page.wait_for_selector(".messages")
-    assert "Order saved: 4 JV, 3 PA attack M2 from N5." in page.inner_text(".messages")
+    assert "Order saved: N5 → M2: attack with 4 JV, 3 PA." in page.inner_text(".messages")
     # A second attack, on Karelia's defended K1: a real battle, for a report with every term in it.
-    page.select_option("#id_origin", "N3")
-    page.select_option("#id_kind", "attack")
-    page.select_option("#id_target", "K1")
-    page.fill("#id_units_JV", "2")
+    page.click("#region-N3 polygon.area")
+    page.click("#region-K1 polygon.area")
+    assert page.input_value("#id_units_JV") == "2"
     page.click("#order-form button[type=submit]")
-    assert "Order saved: 2 JV attack K1 from N3." in page.inner_text(".messages")
+    assert "Order saved: N3 → K1: attack with 2 JV." in page.inner_text(".messages")
     assert page.locator("svg.map line.arrow-attack").count() == 2
     _shot(page, "03-order-saved")
     phone = _log_in(browser, base, "player", "player-password-1", width=390)
@@ -121,6 +125,10 @@ def test_it_plays_a_turn_in_the_browser_from_order_to_report(browser, live_serve
     assert "submitted" in gm_page.inner_text("#process")
     _shot(gm_page, "05-gm-dashboard")
     gm_page.click("#process button[type=submit]")
+    # "Process now" asks first, naming the nations without orders.
+    assert "Every nation with a player has given orders." in gm_page.inner_text("#confirm")
+    _shot(gm_page, "05b-gm-process-confirm")
+    gm_page.click("#confirm button[type=submit]")
     gm_page.wait_for_selector(".status-resolved", timeout=20_000)
     assert "2 battles, 1 conquest" in gm_page.inner_text("#status")
     _shot(gm_page, "06-gm-turn-processed")
@@ -145,9 +153,88 @@ def test_it_plays_a_turn_in_the_browser_from_order_to_report(browser, live_serve
     page.screenshot(path=str(SCREENSHOTS / "09-rules.png"))
     page.goto(f"{base}/c/demo/")
     assert page.get_attribute("#region-M2 polygon.area", "fill") == nor_color
-    page.click("#map-table summary")
+    page.click("#map-table a")
     assert "Kingdom of Nordmark" in page.inner_text("#row-M2")
     _shot(page, "08-campaign-after-turn")
     page.goto(f"{base}/api/schema/swagger-ui/")
     page.wait_for_selector(".swagger-ui .information-container", timeout=20_000)
+    assert CSP_VIOLATIONS == []
+
+
+def _both(browser, base, path, name, username="player", password="player-password-1"):
+    """A page at 1280 and at 390 px, for a human eye (tests/e2e/screenshots/NAME-1280.png, NAME-390.png)."""
+    for width in (1280, 390):
+        page = _log_in(browser, base, username, password, width=width)
+        page.goto(f"{base}{path}")
+        _shot(page, f"{name}-{width}")
+        page.close()
+
+
+def test_it_gives_orders_by_clicking_only_on_a_desktop_and_a_phone_and_reads_the_joint_attack(
+    browser, live_server, demo, player, gm, place_orders
+):
+    base = live_server.url
+    # Westmark, Nordmark's ally, goes for the empty M2 with 7 ground units: as many as Nordmark will send.
+    place_orders(demo.turns.get(number=1), [("WES", "attack", "W2", "M2", {"JV": 5, "PA": 2})])
+    _both(browser, base, "/c/demo/", "10-campaign-before")
+
+    # Two orders on the desktop, by clicking only: N5 → M2 (attack), N3 → K1 (attack).
+    page = _log_in(browser, base, "player", "player-password-1")
+    page.goto(f"{base}/c/demo/")
+    for origin, target in (("N5", "M2"), ("N3", "K1")):
+        page.click(f"#region-{origin} polygon.area")
+        page.click(f"#region-{target} polygon.area")
+        assert page.input_value("#id_kind") == "attack"
+        page.click("#order-form button[type=submit]")
+        page.wait_for_selector(".messages li.success")
+    assert page.locator("svg.map g.order-arrow").count() == 2
+    _shot(page, "11-two-orders-by-click-1280")
+
+    # The third on a phone: N2's units move to N4 (an own region: a move), counts at everything left.
+    phone = _log_in(browser, base, "player", "player-password-1", width=390)
+    phone.goto(f"{base}/c/demo/")
+    phone.click("#region-N2 polygon.area")
+    phone.click("#region-N4 polygon.area")
+    assert phone.input_value("#id_kind") == "move"
+    assert (phone.input_value("#id_units_JV"), phone.input_value("#id_units_TY")) == ("4", "2")
+    _shot(phone, "12-order-by-click-390")
+    phone.click("#order-form button[type=submit]")
+    message = phone.wait_for_selector(".messages li.success")
+    assert message.inner_text() == "Order saved: N2 → N4: move 4 JV, 2 TY."
+    # The saved order's message is in view on the phone, not above the fold.
+    box = message.bounding_box()
+    assert box is not None and 0 <= box["y"] < 844
+    _shot(phone, "13-order-saved-390")
+    phone.close()
+
+    # The GM processes the turn (asked first).
+    gm_page = _log_in(browser, base, "gm", "gm-password-1")
+    gm_page.goto(f"{base}/c/demo/gm/")
+    gm_page.click("#process button[type=submit]")
+    gm_page.click("#confirm button[type=submit]")
+    gm_page.wait_for_selector(".status-resolved", timeout=20_000)
+    gm_page.close()
+
+    # The player's campaign page opens with the banner; it links to the report, where the joint attack's
+    # card says who holds M2 and why.
+    page.goto(f"{base}/c/demo/")
+    banner = page.inner_text("#turn-banner")
+    assert banner.startswith("Turn 1: 2 battles") and "you lost" in banner and "JV at K1" in banner
+    assert page.locator("svg.map a.battle-marker").count() == 2
+    _shot(page, "14-campaign-after-turn-1280")
+    page.click("#turn-banner a")
+    page.wait_for_selector("#battle-M2")
+    card = page.inner_text("#battle-M2")
+    assert "Kingdom of Nordmark: JV 4, PA 3" in card and "Westmark: JV 5, PA 2" in card
+    assert "Kingdom of Nordmark 7, Westmark 7" in card and "drawn by lot among" in card
+    holder = "Westmark" if "so Westmark holds M2" in card else "Kingdom of Nordmark"
+    assert f"so {holder} holds M2 (§7.2)" in card
+    page.close()
+    _both(browser, base, "/c/demo/", "15-campaign-after-turn")
+    _both(browser, base, "/c/demo/turns/1/", "16-turn-report")
+    _both(browser, base, "/c/demo/gm/", "17-gm-dashboard", "gm", "gm-password-1")
+    _both(browser, base, "/c/demo/gm/turns/1/", "18-gm-turn", "gm", "gm-password-1")
+    _both(browser, base, "/c/demo/gm/", "19-403")
+    _both(browser, base, "/c/nowhere/", "20-404")
+    # The map's script is a static file and its data a JSON block: the pages keep to the CSP.
     assert CSP_VIOLATIONS == []

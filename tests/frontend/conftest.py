@@ -39,6 +39,13 @@ def as_role(client, gm, player, rival, outsider):
 
 
 @pytest.fixture
+def as_player(client, player):
+    """The test client logged in as the player (NOR)."""
+    client.force_login(player)
+    return client
+
+
+@pytest.fixture
 def turn1(demo):
     return demo.turns.get(number=1)
 

@@ -126,7 +126,7 @@ def test_it_processes_the_turn_and_shows_the_summary_with_every_report(
 ):
     place_orders(turn1, [("NOR", "attack", "N5", "M2", {"JV": 4, "PA": 3})])
     with django_capture_on_commit_callbacks(execute=True):
-        response = as_gm.post(_url("gm_process"))
+        response = as_gm.post(_url("gm_process"), {"confirm": "yes"})
     assert response["Location"] == _url("gm_turn", 1)
     status = as_gm.get(_url("gm_turn_status", 1)).json()
     assert status == {
@@ -153,11 +153,36 @@ def test_it_shows_the_error_of_a_failed_turn_and_retries_it(
 
     monkeypatch.setattr(services, "_turn_resolve", broken)
     with django_capture_on_commit_callbacks(execute=True):
-        as_gm.post(_url("gm_process"))
+        as_gm.post(_url("gm_process"), {"confirm": "yes"})
     page = as_gm.get(_url("gm_turn", 1)).content.decode()
     assert "the map is on fire" in page and "Retry turn 1" in page
     monkeypatch.undo()
     with django_capture_on_commit_callbacks(execute=True):
-        response = as_gm.post(_url("gm_process"), follow=True)
+        response = as_gm.post(_url("gm_process"), {"confirm": "yes"}, follow=True)
     assert [str(m) for m in response.context["messages"]] == ["Turn 1 queued again."]
     assert Turn.objects.get(pk=turn1.pk).status == "resolved"
+
+
+def test_process_now_asks_first_naming_the_nations_without_orders(as_gm, turn1, player, place_orders):
+    place_orders(turn1, [("NOR", "attack", "N5", "M2", {"JV": 4})])
+    response = as_gm.post(_url("gm_process"))
+    assert response.status_code == 200
+    missing = [n["code"] for n in response.context["missing"]]
+    # Only NOR has a player in this cast, and it has given orders: nobody misses the turn.
+    assert missing == []
+    assert Turn.objects.get(pk=turn1.pk).status == "open"
+    assert "Yes, process turn 1 now" in response.content.decode()
+
+
+def test_process_now_names_a_player_nation_that_gave_no_orders(as_gm, turn1, player, rival):
+    response = as_gm.post(_url("gm_process"))
+    assert [n["code"] for n in response.context["missing"]] == ["NOR", "EST"]
+    assert "the turn counts as missed for them" in response.content.decode()
+    assert Turn.objects.get(pk=turn1.pk).status == "open"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_flash_says_processed_when_the_turn_is_done_at_once(as_gm, turn1):
+    # In process (make run), the task runs when the request's transaction commits: the turn is done.
+    response = as_gm.post(_url("gm_process"), {"confirm": "yes"}, follow=True)
+    assert [str(m) for m in response.context["messages"]] == ["Turn 1 processed; the summary is below."]

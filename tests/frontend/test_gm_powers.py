@@ -445,6 +445,7 @@ def test_it_serves_the_gm_pages_in_a_fixed_number_of_queries(
     assert turn_process(turn_id=conquest_played.pk).status == Turn.Status.RESOLVED
     turn_preview(turn_id=demo.turns.get(number=2).pk, by=gm)
     campaign_pause(campaign=demo, by=gm)
+    # After a rollback the turn page compares results, reading the turn's reports once more for it.
     for url in (_url("gm"), _url("gm_turn", 1), _url("gm_preview", 2)):
-        with django_assert_max_num_queries(CEILING):
+        with django_assert_max_num_queries(CEILING + 1):
             assert as_gm.get(url).status_code == 200, url

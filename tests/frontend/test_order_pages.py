@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-import pytest
 from django.urls import reverse
 from django.utils import timezone
 
@@ -12,12 +11,6 @@ from orders.models import Order
 
 CAMPAIGN = reverse("frontend:campaign", args=["demo"])
 CREATE = reverse("frontend:order_create", args=["demo"])
-
-
-@pytest.fixture
-def as_player(client, player):
-    client.force_login(player)
-    return client
 
 
 def _messages(response):
@@ -30,7 +23,7 @@ def test_it_saves_an_order_and_says_what_it_was(as_player, turn1):
         {"origin": "N5", "kind": "attack", "target": "M2", "units_JV": "4", "units_PA": "3"},
         follow=True,
     )
-    assert _messages(response) == ["Order saved: 4 JV, 3 PA attack M2 from N5."]
+    assert _messages(response) == ["Order saved: N5 → M2: attack with 4 JV, 3 PA."]
     order = Order.objects.get(turn=turn1)
     assert (order.kind, order.origin.code, order.target.code, order.units) == (
         "attack",
@@ -39,7 +32,7 @@ def test_it_saves_an_order_and_says_what_it_was(as_player, turn1):
         {"JV": 4, "PA": 3},
     )
     page = response.content.decode()
-    assert "4 JV, 3 PA attack M2 from N5" in page
+    assert "N5 → M2: attack with 4 JV, 3 PA" in page
     assert "Units without orders hold." in page
     # The order is drawn on the map as a solid arrow.
     assert 'class="arrow arrow-attack"' in page
@@ -85,7 +78,7 @@ def test_a_hold_takes_no_units_from_the_form_or_the_roster(as_player, turn1):
     attack = as_player.post(
         CREATE, {"origin": "N5", "kind": "attack", "target": "M2", "units_JV": "4"}, follow=True
     )
-    assert _messages(attack) == ["Order saved: 4 JV attack M2 from N5."]
+    assert _messages(attack) == ["Order saved: N5 → M2: attack with 4 JV."]
     response = as_player.get(CAMPAIGN + "?origin=N5")
     assert response.context["form"].fields["units_JV"].widget.attrs["max"] == "0", "the attack took them"
     [n5] = [row for row in response.context["roster"]["rows"] if row["code"] == "N5"]
@@ -100,7 +93,7 @@ def test_it_changes_an_order_in_place_and_says_from_what_to_what(as_player, turn
     response = as_player.post(
         url, {"origin": "N5", "kind": "attack", "target": "M1", "units_JV": "3"}, follow=True
     )
-    assert _messages(response) == ["Order changed: 4 JV attack M2 from N5 → 3 JV attack M1 from N5."]
+    assert _messages(response) == ["Order changed: N5 → M2: attack with 4 JV; now N5 → M1: attack with 3 JV."]
     order.refresh_from_db()
     assert (order.target.code, order.units, order.sequence) == ("M1", {"JV": 3}, 1)
 
@@ -110,7 +103,7 @@ def test_it_deletes_an_order_and_says_the_units_hold(as_player, turn1):
     order = Order.objects.get(turn=turn1)
     response = as_player.post(reverse("frontend:order_delete", args=["demo", order.pk]), follow=True)
     assert _messages(response)[-1:] == [
-        "Order deleted: 1 JV move N4 from N5. Those units hold unless you order them again."
+        "Order deleted: N5 → N4: move 1 JV. Those units hold unless you order them again."
     ]
     assert not Order.objects.filter(turn=turn1).exists()
 
@@ -133,7 +126,7 @@ def test_it_lets_a_click_on_the_map_choose_the_origin_without_script(as_player, 
 
 
 def test_it_shows_the_map_with_owners_terrain_forts_and_only_the_stacks_in_sight(as_player, turn1, nations):
-    page = as_player.get(CAMPAIGN).content.decode()
+    page = as_player.get(CAMPAIGN + "?view=table").content.decode()
     # N5 is Nordmark's: its colour; M2 is unowned: light grey.
     assert 'id="region-N5" data-region="N5" data-owner="NOR"' in page
     assert nations["NOR"].color in page
@@ -146,6 +139,16 @@ def test_it_shows_the_map_with_owners_terrain_forts_and_only_the_stacks_in_sight
     assert "JV" not in row_e5 and "—" in row_e5
     row_n5 = page[page.index('<tr id="row-N5">') :].split("</tr>")[0]
     assert "NOR: JV 4 · PA 3 · TY 1" in row_n5
+
+
+def test_it_sends_the_map_as_a_table_only_when_asked_for(as_player, turn1):
+    page = as_player.get(CAMPAIGN).content.decode()
+    assert '<a href="?view=table#map-table">' in page
+    assert 'id="row-N5"' not in page
+
+    table = as_player.get(CAMPAIGN, {"view": "table"}).content.decode()
+    assert '<tr id="row-N5">' in table and "<details open>" in table
+    assert table.count('id="region-') == page.count('id="region-'), "the same map either way"
 
 
 def test_it_shows_the_top_bar_with_turn_deadline_and_nation(as_player, turn1):

@@ -76,7 +76,7 @@ GM_WRITES = {
         "count": "9",
         "reason": "reinforcements",
     },
-    "gm_process": {},
+    "gm_process": {"confirm": "yes"},
     "gm_pause": {"pause-reason": "holiday"},
     "gm_extend": {"extend-extra": "24", "extend-reason": "holiday"},
     "gm_lifecycle": {

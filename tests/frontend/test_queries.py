@@ -9,8 +9,11 @@ from django.urls import reverse
 from rules.services import turn_process
 
 # The campaign page: session, user, campaign, membership, turn, regions, nations, stacks in sight, orders,
-# borders (14); the GM dashboard: its turn inputs, relations, players, missed turns, audit log (16).
-CEILING = 16
+# borders, relations (for the legal targets), the last turn, its reports and changes of hands (for the banner
+# and the battle markers) (18); the GM dashboard: its turn inputs,
+# relations, players, missed turns, audit log, whether there is a preview (17); a turn page: its reports,
+# support rolls and §7.2 settlements.
+CEILING = 18
 
 
 def _pages(slug, turn_number):

@@ -3,14 +3,25 @@ the reader's own support units' chances and rolls, never another nation's."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.urls import reverse
 
-from frontend.reports import battle_card
+from frontend.reports import battle_card, support_block
 from tests.rules.test_report import KARELIA
 from tests.rules.turns import play
 
 NAMES = {"SUOMI": "Suomi", "NEUVOSTO": "Neuvosto"}
+
+
+@pytest.fixture(autouse=True)
+def _english_after():
+    """A request in Finnish leaves Finnish active in this thread: the next test starts in English."""
+    from django.utils import translation
+
+    yield
+    translation.activate("en")
 
 
 @pytest.fixture(scope="module")
@@ -38,7 +49,11 @@ def test_it_explains_the_difference_row_losses_and_why_the_region_changed_hands(
     attacker, defender = card["sides"]
     assert (attacker["losses"], defender["losses"]) == ("JV 2, PA 1", "JV 4, PA 2")
     assert (attacker["after"], defender["after"]) == ("JV 5, PA 2", "none")
-    assert "JV: 20% of 7 × 10/10, rounded up" in attacker["loss_notes"]
+    # The "how" in words: the exact value and what it was rounded to.
+    assert (
+        "JV: 20 % of 7, scaled by the larger side's 10 ground units to this side's 10: 1.4, rounded up to 2"
+        in attacker["loss_notes"]
+    )
     assert card["result"] == "Suomi takes KAR."
     assert "§5 exception 2" in card["decided_by"]
     assert attacker["support"] == ["1 TY of Suomi from LAD", "2 IV of Suomi from VII"]
@@ -50,13 +65,15 @@ def test_it_shows_support_rolls_only_for_the_readers_nation(karelia):
         "chances": [c for c in result["support_chances"] if c["nation"] == "SUOMI"],
         "rolls": [r for r in result["support_rolls"] if r["nation"] == "SUOMI"],
     }
-    card = battle_card(data, names=NAMES, support=own)
-    assert [(r["unit_type"], r["unit"], r["roll"]) for r in card["support_rolls"]] == [
+    block = support_block(own)
+    assert [(r["unit_type"], r["unit"], r["roll"]) for r in block["rolls"]] == [
         ("TY", 1, 14),
         ("IV", 1, 93),
         ("IV", 2, 51),
     ]
-    assert battle_card(data, names=NAMES, support={"chances": [], "rolls": []})["support_rolls"] == []
+    assert support_block({"chances": [], "rolls": []})["rolls"] == []
+    # Rolled once per turn, not once per battle: the cards carry none of it.
+    assert "support_rolls" not in battle_card(data, names=NAMES, support=own)
 
 
 @pytest.fixture
@@ -81,7 +98,8 @@ def test_it_shows_a_player_the_summary_its_battles_and_the_public_changes(client
     assert "Battle of K1" in page and "Battle of M2" in page
     assert "fortune of war" in page and "1d6 rolled" in page and "loss table row" in page
     # KAR's supporting units fought in K1: their loss rolls are KAR's business only.
-    assert not any(card["support_rolls"] for card in response.context["cards"])
+    assert all(c["nation"] == "NOR" for c in response.context["support"]["chances"])
+    assert all(r["nation"] == "NOR" for r in response.context["support"]["rolls"])
     assert [c["region"] for c in response.context["changes"]] == ["M2"]
 
 
@@ -90,9 +108,11 @@ def test_it_shows_the_supporters_own_rolls_to_the_supporter(client, battle_playe
     response = client.get(reverse("frontend:turn", args=["demo", 1]))
     cards = {card["region"]: card for card in response.context["cards"]}
     assert set(cards) == {"K1"}
-    assert cards["K1"]["support_chances"] and all(
-        c["nation"] == "KAR" for c in cards["K1"]["support_chances"]
-    )
+    support = response.context["support"]
+    assert support["chances"] and all(c["nation"] == "KAR" for c in support["chances"])
+    # Once on the page, after the cards, not under each battle.
+    page = response.content.decode()
+    assert page.count('id="support"') == 1 and page.index('id="support"') > page.index('id="battle-K1"')
 
 
 def test_it_keeps_every_past_turn_readable(client, player, battle_played, demo, place_orders):
@@ -217,3 +237,75 @@ def test_it_counts_in_the_turn_list_only_the_battles_a_player_may_read(
         turn = client.get(url).context["turns"][0]
         counts[who.username] = (turn.battles, turn.conquests)
     assert counts == {"player": (2, 1), "rival": (0, 0), "gm": (2, 1)}
+
+
+def test_a_joint_attacks_card_shows_each_nation_and_the_tie_draw_that_decided_the_holder(
+    client, player, demo, turn1, place_orders
+):
+    """NOR and its ally WES both take the empty M2 with 7 ground units each: §7.2 draws the holder by lot."""
+    from rules.services import turn_process
+
+    place_orders(
+        turn1,
+        [
+            ("NOR", "attack", "N5", "M2", {"JV": 4, "PA": 3}),
+            ("WES", "attack", "W2", "M2", {"JV": 5, "PA": 2}),
+        ],
+    )
+    assert turn_process(turn_id=turn1.pk).status == "resolved"
+    holder = demo.regions.get(code="M2").owner.name
+    client.force_login(player)
+    response = client.get(reverse("frontend:turn", args=["demo", 1]))
+    card = next(c for c in response.context["cards"] if c["region"] == "M2")
+    assert card["unopposed"] == [
+        {"nation": "Kingdom of Nordmark", "units": "JV 4, PA 3"},
+        {"nation": "Westmark", "units": "JV 5, PA 2"},
+    ]
+    settlement = card["settlement"]
+    assert "Kingdom of Nordmark 7, Westmark 7" in settlement
+    assert "drawn by lot among Kingdom of Nordmark and Westmark (1d2 = " in settlement
+    assert f"so {holder} holds M2 (§7.2)" in settlement
+    assert settlement in response.content.decode()
+
+
+def test_the_kta_bars_are_proportional_and_in_the_nations_colours(client, player, battle_played, nations):
+    client.force_login(player)
+    response = client.get(reverse("frontend:turn", args=["demo", 1]))
+    card = next(c for c in response.context["cards"] if c["region"] == "K1")
+    assert [s["color"] for s in card["sides"]] == [nations["NOR"].color, nations["KAR"].color]
+    page = response.content.decode()
+    bars = re.findall(r'<svg class="bar" [^>]*><rect width="(\d+)" height="4" fill="([^"]+)"/>', page)
+    ktas = [s["kta"] for s in card["sides"]]
+    expected = [str(int(k / max(ktas) * 100 + 0.5)) for k in ktas]
+    assert [w for w, _ in bars[:2]] == expected
+
+
+@pytest.mark.parametrize(("language", "how"), [("en", "How to play"), ("fi", "Näin pelaat")])
+def test_the_rules_page_is_for_players_with_how_to_play_and_contents(client, db, language, how):
+    client.cookies["django_language"] = language
+    response = client.get(reverse("frontend:rules"))
+    page = response.content.decode()
+    assert f"<h2>{how}</h2>" in page and 'id="how-to-play"' in page
+    toc = response.context["toc"]
+    assert toc[0] == ("s1", "1. Words") and ("s7", "7. Joint attack (yhteishyökkäys)") in toc
+    for anchor, _title in toc:
+        assert f'id="{anchor}"' in page
+    # Nothing meant for developers: the note on source files and issues, the engine's determinism.
+    assert "raise it in a note on your issue" not in page and "seeds/" not in page
+    assert "11. Determinism" not in page
+
+
+def test_a_report_stored_before_the_loss_notes_in_words_still_reads(karelia):
+    from rules.engine.messages import Message
+
+    old = {
+        "code": "iron_fist.loss.rounded_up",
+        "params": {"percent": 20, "count": 7, "larger": 10, "total": 10},
+    }
+    data = {
+        **karelia[0],
+        "sides": [{**karelia[0]["sides"][0], "loss_notes": {"JV": old}}, karelia[0]["sides"][1]],
+    }
+    attacker = battle_card(data, names=NAMES)["sides"][0]
+    assert attacker["loss_notes"] == ["JV: 20% of 7 × 10/10, rounded up"]
+    assert str(Message.from_dict(old)) == "20% of 7 × 10/10, rounded up"

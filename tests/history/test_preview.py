@@ -9,6 +9,7 @@ from campaign.gm.access import GMInputError
 from campaign.models import Turn
 from rules.history import turn_preview, turn_preview_get, turn_publish
 from rules.models import Report, TurnPreview
+from rules.selectors import turn_result
 from tests.history.conftest import world_rows
 
 
@@ -36,7 +37,7 @@ def test_it_publishes_exactly_the_previewed_result_when_nothing_changed(demo, gm
     assert outcome.diff.lines == []
     busy_turn1.refresh_from_db()
     assert busy_turn1.status == Turn.Status.RESOLVED
-    assert busy_turn1.result == TurnPreview.objects.get(pk=preview.pk).result
+    assert turn_result(turn=busy_turn1) == TurnPreview.objects.get(pk=preview.pk).result
     assert [r.data for r in Report.objects.filter(turn=busy_turn1)] == preview.result["battles"]
     preview.refresh_from_db()
     assert (preview.published_matched, preview.published_note) == (True, "")
@@ -53,7 +54,7 @@ def test_it_says_the_orders_changed_when_an_order_came_after_the_preview(demo, g
     assert outcome.matched is False
     assert any(str(line).startswith("M1") for line in outcome.diff.lines), outcome.diff.lines
     busy_turn1.refresh_from_db()
-    assert busy_turn1.result != preview.result
+    assert turn_result(turn=busy_turn1) != preview.result
     preview.refresh_from_db()
     assert (preview.published_matched, preview.published_note) == (False, "orders changed since the preview")
 

@@ -18,6 +18,7 @@ from campaign.scenario import scenario_parse
 from campaign.services import membership_set, scenario_import
 from rules.history import turn_archives, turn_result_diff, turn_rollback
 from rules.models import Report, TurnArchive, TurnSnapshot
+from rules.selectors import turn_result
 from rules.services import turn_process
 from tests.history.conftest import world_rows
 
@@ -55,7 +56,7 @@ def test_it_lets_the_deadline_queue_the_reopened_turn_again(
 def test_it_archives_the_rolled_back_result_for_the_gm_and_hides_its_reports(demo, gm, player, busy_turn1):
     turn_process(turn_id=busy_turn1.pk)
     busy_turn1.refresh_from_db()
-    result = busy_turn1.result
+    result = turn_result(turn=busy_turn1)
 
     turn_rollback(turn_id=busy_turn1.pk, by=gm, reason="a wrong GM modifier in E4")
 

@@ -114,7 +114,7 @@ def test_it_enters_mailed_orders_and_replies_with_what_stands(demo, mailed, mbox
     assert reply.subject == "Re: [The Grenzwald Crisis] Turn 1 orders due in 12 hours"
     assert reply.extra_headers["In-Reply-To"] == "<one@example.org>"
     assert "2 orders entered" in reply.body
-    assert "1. 4 JV, 3 PA attack M2 from N5\n  2. 4 JV hold in N2" in reply.body
+    assert "1. N5 → M2: attack with 4 JV, 3 PA\n  2. N2: 4 JV hold" in reply.body
 
 
 def test_it_changes_nothing_and_lists_every_refused_line(demo, mailed, mbox, place_orders, read):
@@ -127,7 +127,7 @@ def test_it_changes_nothing_and_lists_every_refused_line(demo, mailed, mbox, pla
     assert "your mail changed nothing" in reply.body
     assert "line 4: M3 is not adjacent to N5" in reply.body
     assert "line 5: " in reply.body and "line 2" not in reply.body
-    assert "1. 3 JV hold in N4" in reply.body
+    assert "1. N4: 3 JV hold" in reply.body
 
 
 def test_it_reads_each_message_once_however_often_the_mailbox_is_read(demo, mailed, mbox, tmp_path, read):

@@ -31,7 +31,7 @@ def test_it_saves_a_valid_order_and_describes_it(player, turn) -> None:
     order = order_submit(user=player, turn=turn, draft=draft(JV=4, PA=3))
 
     assert order.nation.code == "NOR" and order.sequence == 1
-    assert str(order_describe(order)) == "4 JV, 3 PA attack M2 from N5"
+    assert str(order_describe(order)) == "N5 → M2: attack with 4 JV, 3 PA"
 
 
 @pytest.mark.parametrize(
@@ -68,7 +68,7 @@ def test_it_rejects_an_invalid_order_naming_the_field(player, turn, bad, field, 
 def test_it_judges_a_rebase_two_borders_away_on_the_map_around_the_origin(player, turn) -> None:
     order = order_submit(user=player, turn=turn, draft=draft(kind="rebase", origin="N1", target="N5", IV=2))
 
-    assert str(order_describe(order)) == "2 IV rebase N5 from N1"
+    assert str(order_describe(order)) == "N1 → N5: rebase 2 IV"
 
 
 def test_it_counts_the_units_the_nations_earlier_orders_took(player, turn) -> None:
@@ -98,7 +98,7 @@ def test_a_change_keeps_the_orders_place(player, turn) -> None:
 
     changed = order_change(user=player, order=first, draft=draft(kind="move", target="N2", JV=4))
 
-    assert (changed.sequence, str(order_describe(changed))) == (1, "4 JV move N2 from N5")
+    assert (changed.sequence, str(order_describe(changed))) == (1, "N5 → N2: move 4 JV")
 
 
 def test_it_refuses_orders_of_another_nation_and_from_the_gm_or_an_outsider(

@@ -15,6 +15,7 @@ from orders.services import orders_place
 from rules.export import campaign_export, campaign_replay
 from rules.history import turn_preview, turn_publish, turn_rollback
 from rules.models import Report
+from rules.selectors import turn_result
 from rules.services import turn_process
 from tests.history.conftest import world_rows
 from tests.history.test_replay import world_as_scenario, world_by_code
@@ -121,7 +122,7 @@ def test_a_rolled_back_turn_resolves_again_to_the_same_result(sampo, sampo_gm):
     before = world_by_code(sampo)["stacks"]
     turn_process(turn_id=turn.pk)
     turn.refresh_from_db()
-    result = turn.result
+    result = turn_result(turn=turn)
     assert any(b.get("actions") for b in result["battles"]), "the turn fought"
     turn_rollback(turn_id=turn.pk, by=sampo_gm, force=True)
     turn.refresh_from_db()
@@ -130,7 +131,7 @@ def test_a_rolled_back_turn_resolves_again_to_the_same_result(sampo, sampo_gm):
     assert list(turn.orders.values_list("kind", flat=True)).count("doctrine") == 2, "its orders stay"
     turn_process(turn_id=turn.pk)
     turn.refresh_from_db()
-    assert turn.result["battles"] == result["battles"]
+    assert turn_result(turn=turn)["battles"] == result["battles"]
 
 
 def test_the_export_replays_to_the_same_reports_and_world(played):

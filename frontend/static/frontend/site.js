@@ -24,47 +24,45 @@
     }
   }
 
-  // Order form: an origin narrows the targets to those in reach and caps the counts at what is left.
-  var origin = document.querySelector("[data-origin-select]");
-  var target = document.querySelector("[data-target-select]");
-  function originChanged() {
-    var option = origin.options[origin.selectedIndex];
-    if (!option) return;
-    var reach = (option.dataset.targets || "").split(" ");
-    Array.prototype.forEach.call(target.options, function (o) {
-      var ok = o.value === "" || reach.indexOf(o.value) >= 0;
-      o.hidden = !ok;
-      o.disabled = !ok;
-      if (!ok && o.selected) target.value = "";
+  // Zoom and pan: + and − make the map wider than its frame, which then scrolls (a finger pans it). On a
+  // phone the map starts at twice the width, so that region codes and counters can be read, centred on
+  // one of the viewer's regions.
+  document.querySelectorAll(".map-frame").forEach(function (frame) {
+    var svg = frame.querySelector("svg.map");
+    if (!svg || svg.style.minWidth) return; // a large map is already drawn big, in a scrolling frame
+    var zoom = 1;
+    var bar = document.createElement("div");
+    bar.className = "map-zoom";
+    [["+", 1], ["−", -1]].forEach(function (pair) {
+      var b = document.createElement("button");
+      b.type = "button";
+      b.textContent = pair[0];
+      b.setAttribute("aria-label", pair[1] > 0 ? "zoom in" : "zoom out");
+      b.addEventListener("click", function () { set(zoom + pair[1]); });
+      bar.appendChild(b);
     });
-    var left = {};
-    (option.dataset.left || "").split(" ").forEach(function (pair) {
-      var parts = pair.split(":");
-      if (parts.length === 2) left[parts[0]] = parts[1];
-    });
-    document.querySelectorAll(".order-form .counts input").forEach(function (input) {
-      input.max = left[input.name.replace("units_", "")] || 0;
-    });
-  }
-  if (origin && target) {
-    origin.addEventListener("change", originChanged);
-    originChanged();
-    // Clicking a region of the map chooses it as the origin, without reloading the page.
-    document.querySelectorAll("svg.map a.pick").forEach(function (link) {
-      link.addEventListener("click", function (event) {
-        var code = link.querySelector("[data-region]").dataset.region;
-        var known = Array.prototype.some.call(origin.options, function (o) { return o.value === code; });
-        if (!known) return;
-        event.preventDefault();
-        origin.value = code;
-        originChanged();
-        document.querySelectorAll("svg.map .region.chosen").forEach(function (g) { g.classList.remove("chosen"); });
-        link.querySelector(".region").classList.add("chosen");
-        document.getElementById("order").scrollIntoView({ behavior: "smooth", block: "nearest" });
-        origin.focus();
-      });
-    });
-  }
+    frame.parentNode.insertBefore(bar, frame);
+    function set(z) {
+      var before = { x: frame.scrollLeft + frame.clientWidth / 2, y: frame.scrollTop + frame.clientHeight / 2 };
+      var old = zoom;
+      zoom = Math.max(1, Math.min(4, z));
+      svg.style.width = zoom * 100 + "%";
+      svg.style.maxHeight = zoom > 1 ? "none" : "";
+      frame.scrollLeft = (before.x * zoom) / old - frame.clientWidth / 2;
+      frame.scrollTop = (before.y * zoom) / old - frame.clientHeight / 2;
+    }
+    if (window.innerWidth < 600) {
+      set(2);
+      var own = svg.querySelector('[data-owner="' + (svg.dataset.own || "") + '"]');
+      if (own) {
+        var box = own.getBoundingClientRect(), outer = frame.getBoundingClientRect();
+        frame.scrollLeft += box.left - outer.left - frame.clientWidth / 2 + box.width / 2;
+        frame.scrollTop += box.top - outer.top - frame.clientHeight / 2 + box.height / 2;
+      }
+    }
+  });
+
+  // Order entry on the map and in the form: orders.js, on the campaign page.
 
   // GM: the processing status updates itself until the turn is resolved or failed.
   var status = document.querySelector("[data-status-url]");

@@ -36,7 +36,13 @@ from frontend.gm_forms import (
     ReasonForm,
     lifecycle_initial,
 )
-from frontend.gm_selectors import nation_by_code, nations_list, region_by_code, turn_last_resolved
+from frontend.gm_selectors import (
+    nation_by_code,
+    nations_list,
+    region_by_code,
+    turn_last_resolved,
+    turn_previewed,
+)
 from frontend.selectors import gm_dashboard_load
 from frontend.terms import said as say
 from frontend.views.common import gm_for, topbar
@@ -102,6 +108,7 @@ def dashboard_render(
         "bar": topbar(viewer, turn),
         "turn": turn,
         "last": turn_last_resolved(campaign=viewer.campaign),
+        "previewed": turn_previewed(turn=turn),
         **gm_dashboard_load(campaign=viewer.campaign, turn=turn),
         **forms,
     }

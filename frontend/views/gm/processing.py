@@ -8,19 +8,20 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import redirect
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from campaign.gm import processing
 from campaign.gm.access import GMInputError
+from campaign.lifecycle import nations_missed as gm_dashboard_nations
 from campaign.models import Turn
 from campaign.selectors import Viewer, turn_current
 from frontend.gm_selectors import report_counts, turn_by_number
 from frontend.terms import said as say
 from frontend.terms import word
-from frontend.views.common import gm_for
+from frontend.views.common import gm_for, topbar
 
 
 @login_required
@@ -39,16 +40,40 @@ def process_post(request: HttpRequest, slug: str) -> HttpResponse:
             else _("The turn was not failed."),
         )
     else:
+        if request.POST.get("confirm") != "yes":
+            # Ask first: who has given no orders, and what that means for them.
+            return render(
+                request,
+                "frontend/gm_process_confirm.html",
+                {"bar": topbar(viewer, turn), "turn": turn, "missing": _without_orders(viewer, turn)},
+            )
         try:
             processing.turn_process_request(by=request.user, turn=turn)
         except GMInputError as error:
             messages.error(request, _("Not queued: %(error)s.") % {"error": say(error.message)})
             return redirect("frontend:gm", slug=slug)
-        messages.success(
-            request,
-            _("Turn %(number)s queued for processing; its status is below.") % {"number": turn.number},
+        turn.refresh_from_db(fields=["status"])
+        # Say what really happened: in process (make run) the turn is done by now; with a worker, queued.
+        if turn.status == Turn.Status.RESOLVED:
+            said = _("Turn %(number)s processed; the summary is below.")
+        elif turn.status == Turn.Status.FAILED:
+            said = _("Turn %(number)s was processed and failed; the error is below.")
+        else:
+            said = _("Turn %(number)s queued for processing; its status is below.")
+        (messages.error if turn.status == Turn.Status.FAILED else messages.success)(
+            request, said % {"number": turn.number}
         )
     return redirect("frontend:gm_turn", slug=slug, number=turn.number)
+
+
+def _without_orders(viewer: Viewer, turn: Turn) -> list[dict[str, Any]]:
+    """The nations with a player and no orders this turn: their units will hold, and it counts as a missed
+    turn (the life cycle's rule), bringing civil disorder nearer."""
+    return [
+        {"name": row["nation"].name, "code": row["nation"].code, "disorder_in": row["disorder_in"]}
+        for row in gm_dashboard_nations(campaign=viewer.campaign, turn=turn)
+        if row["players"] and not row["submitted"] and not row["civil_disorder"]
+    ]
 
 
 def turn_of(viewer: Viewer, number: int) -> Turn:

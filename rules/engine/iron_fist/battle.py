@@ -40,6 +40,15 @@ messages_register(
             "{percent}% of {count} × {larger}/{total}, rounded down: superiority"
         ),
         "iron_fist.loss.all": gettext_noop("{note}, more than it had: all {count}"),
+        # The same in words, with the exact value and what it was rounded to (reports since these codes).
+        "iron_fist.loss.up_to": gettext_noop(
+            "{percent} % of {count}, scaled by the larger side's {larger} ground units to this side's "
+            "{total}: {exact}, rounded up to {loss}"
+        ),
+        "iron_fist.loss.down_to": gettext_noop(
+            "{percent} % of {count}, scaled by the larger side's {larger} ground units to this side's "
+            "{total}: {exact}, rounded down to {loss} (superiority)"
+        ),
     }
 )
 

@@ -45,13 +45,15 @@ def side_losses(
             continue
         numerator, denominator = percent * count * larger, 100 * total
         enemy_count = enemy.get(unit_type, 0)
-        arithmetic = {"percent": percent, "count": count, "larger": larger, "total": total}
+        # The exact value to two places, for the reader (the loss itself is computed in whole numbers).
+        exact = f"{numerator * 100 // denominator / 100:g}"
+        arithmetic = {"percent": percent, "count": count, "larger": larger, "total": total, "exact": exact}
         if superior and count >= ruleset.superiority_ratio * enemy_count:
             loss = numerator // denominator
-            note = Message("iron_fist.loss.superiority", arithmetic)
+            note = Message("iron_fist.loss.down_to", {**arithmetic, "loss": loss})
         else:
             loss = ceil_div(numerator, denominator)
-            note = Message("iron_fist.loss.rounded_up", arithmetic)
+            note = Message("iron_fist.loss.up_to", {**arithmetic, "loss": loss})
         if loss > count:
             loss = count
             note = Message("iron_fist.loss.all", {"note": note.to_dict(), "count": count})
