@@ -6,8 +6,24 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.test_browser import CHROMIUM, CSP_VIOLATIONS, _log_in, _shot, browser  # noqa: F401
+from tests.e2e.test_browser import CHROMIUM, CSP_VIOLATIONS, _shot, browser  # noqa: F401
 from tests.sodankaynti.conftest import kal, poh, sampo, sampo_gm  # noqa: F401
+
+
+def _log_in(chromium, base, username, password):
+    """Logged in to the one campaign the user has: the Sampo War's page."""
+    page = chromium.new_page(viewport={"width": 1280, "height": 900})
+    page.on(
+        "console",
+        lambda m: CSP_VIOLATIONS.append(m.text) if "Content Security Policy" in m.text else None,
+    )
+    page.goto(f"{base}/accounts/login/")
+    page.fill("#id_username", username)
+    page.fill("#id_password", password)
+    page.click("main button[type=submit]")
+    page.wait_for_url(f"{base}/c/sampo/")
+    return page
+
 
 pytestmark = [
     pytest.mark.browser,
@@ -20,7 +36,6 @@ def test_it_plays_a_sodankaynti_turn_from_doctrine_to_report(browser, live_serve
     base = live_server.url
 
     page = _log_in(browser, base, "poh", "poh-password-1")
-    page.click("text=The Sampo War")
     page.wait_for_selector("svg.map")
     assert "CAV d8" in page.inner_text("#roster")
     assert "never retreats while it can act" in page.inner_text("#sodankaynti")
@@ -36,7 +51,7 @@ def test_it_plays_a_sodankaynti_turn_from_doctrine_to_report(browser, live_serve
     page.fill("#id_units_CAV", "3")
     page.fill("#id_units_LEVY", "2")
     page.click("#order-form button[type=submit]")
-    assert "Order saved: 2 LEVY, 3 CAV attack V2 from P2." in page.inner_text(".messages")
+    assert "Order saved: P2 → V2: attack with 2 LEVY, 3 CAV." in page.inner_text(".messages")
     _shot(page, "sodankaynti-02-orders")
 
     defender = _log_in(browser, base, "kal", "kal-password-1")
@@ -57,6 +72,7 @@ def test_it_plays_a_sodankaynti_turn_from_doctrine_to_report(browser, live_serve
     assert "Pohjola: politics 5, tactics 4, doctrine steady." in gm_page.inner_text(".messages")
     _shot(gm_page, "sodankaynti-03-gm-dashboard")
     gm_page.click("#process button[type=submit]")
+    gm_page.click("#confirm button[type=submit]")  # "Process now" asks first
     gm_page.wait_for_selector(".status-resolved", timeout=20_000)
 
     page.goto(f"{base}/c/sampo/turns/1/")
