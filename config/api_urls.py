@@ -5,10 +5,11 @@ from django.urls import path
 from drf_spectacular.views import SpectacularSwaggerSplitView
 
 from campaign import api as campaign_api
+from company import api as company_api
 from config.api_auth import TokenView
 from orders import api as orders_api
 from rules import api as rules_api
-from rules import calculator_api
+from rules import battles_api, calculator_api
 
 app_name = "api"
 
@@ -40,6 +41,48 @@ urlpatterns = [
     path(f"{turn}retry/", rules_api.TurnRetry.as_view(), name="turn-retry"),
     path(f"{turn}reports/", rules_api.ReportList.as_view(), name="report-list"),
     path(f"{turn}reports/<int:position>/", rules_api.ReportDetail.as_view(), name="report-detail"),
+    path(f"{campaign}companies/<str:nation>/roster/", company_api.Roster.as_view(), name="company-roster"),
+    path(
+        f"{campaign}companies/<str:nation>/events/", company_api.RosterEvents.as_view(), name="company-events"
+    ),
+    path(f"{campaign}companies/<str:nation>/orders/", company_api.Orders.as_view(), name="company-orders"),
+    path(
+        f"{campaign}companies/<str:nation>/<str:action>/",
+        company_api.KasarmiAction.as_view(),
+        name="company-action",
+    ),
+    path(f"{campaign}contacts/", company_api.Contacts.as_view(), name="company-contacts"),
+    path(f"{campaign}map/", company_api.CompanyMap.as_view(), name="company-map"),
+    path(f"{turn}company-battles/", company_api.TurnBattles.as_view(), name="company-battles"),
+    path(f"{campaign}battles/<int:pk>/", company_api.BattleDetail.as_view(), name="company-battle"),
+    path(f"{campaign}battles/<int:pk>/rolls/", company_api.BattleRolls.as_view(), name="company-rolls"),
+    path(f"{campaign}battles/<int:pk>/kp/", company_api.BattleKp.as_view(), name="company-kp"),
+    path(
+        f"{campaign}battles/<int:pk>/kp/<str:op>/",
+        company_api.BattleKpOperation.as_view(),
+        name="company-kp-op",
+    ),
+    path(f"{campaign}battles/<int:pk>/verify/", company_api.BattleVerify.as_view(), name="company-verify"),
+    path(
+        f"{campaign}battles/<int:pk>/table-turn/",
+        company_api.BattleTableTurn.as_view(),
+        name="company-table-turn",
+    ),
+    path(f"{campaign}battles/<int:pk>/result/", company_api.BattleResult.as_view(), name="company-result"),
+    path(f"{campaign}battles/<int:pk>/void/", company_api.BattleVoid.as_view(), name="company-void"),
+    path(f"{turn}battles/", battles_api.BattleList.as_view(), name="battle-list"),
+    path(f"{turn}battles/<str:key>/", battles_api.BattleDetail.as_view(), name="battle-detail"),
+    path(f"{turn}battles/<str:key>/results/", battles_api.BattleResultSave.as_view(), name="battle-result"),
+    path(
+        f"{turn}battles/<str:key>/results/<int:version>/<str:action>/",
+        battles_api.BattleResultAction.as_view(),
+        name="battle-result-action",
+    ),
+    path(
+        f"{turn}battles/<str:key>/<str:action>/",
+        battles_api.BattleGMAction.as_view(),
+        name="battle-gm-action",
+    ),
     path("calculator/close-combat/", calculator_api.CloseCombatRound.as_view(), name="close-combat-round"),
 ]
 

@@ -15,22 +15,29 @@ from rest_framework.exceptions import ParseError
 MAX_DEPTH = 32
 
 
-def json_depth_check(data: Any, *, limit: int = MAX_DEPTH) -> None:
-    """Raise ValueError when `data` nests lists and mappings deeper than `limit`; iterative, any size."""
+def json_check(data: Any, *, limit: int = MAX_DEPTH) -> None:
+    """Raise ValueError when `data` nests lists and mappings deeper than `limit`, or holds a string that is
+    not text (a lone surrogate: JSON may escape half a UTF-16 pair, no database stores it). Iterative."""
     stack = [(data, 1)]
     while stack:
         value, depth = stack.pop()
-        if isinstance(value, dict | list):
+        if isinstance(value, str):
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError:
+                raise ValueError("a string that is not text (a lone UTF-16 surrogate)") from None
+        elif isinstance(value, dict | list):
             if depth > limit:
                 raise ValueError(f"nested deeper than {limit} levels")
-            stack.extend((v, depth + 1) for v in (value.values() if isinstance(value, dict) else value))
+            items = [*value.keys(), *value.values()] if isinstance(value, dict) else value
+            stack.extend((v, depth + 1) for v in items)
 
 
 class JSONParser(parsers.JSONParser):
     def parse(self, stream, media_type=None, parser_context=None) -> Any:
         try:
             data = super().parse(stream, media_type, parser_context)
-            json_depth_check(data)
+            json_check(data)
         except RecursionError as error:
             raise ParseError(f"JSON parse error - nested deeper than {MAX_DEPTH} levels") from error
         except ValueError as error:

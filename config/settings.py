@@ -47,6 +47,7 @@ INSTALLED_APPS = [
     "campaign",
     "orders",
     "rules",
+    "company",
     "frontend",
 ]
 
@@ -125,6 +126,7 @@ AXES_FAILURE_LIMIT = env_int("IRONFIST_LOGIN_FAILURES", 5, minimum=1)
 AXES_COOLOFF_TIME = timedelta(minutes=env_int("IRONFIST_LOGIN_COOLOFF_MINUTES", 15, minimum=1))
 AXES_LOCKOUT_PARAMETERS = ["ip_address", "username"]
 AXES_LOCKOUT_CALLABLE = "frontend.views.lockout.lockout_response"
+AXES_USERNAME_CALLABLE = "frontend.views.lockout.axes_username"
 AXES_RESET_ON_SUCCESS = True
 AXES_HTTP_RESPONSE_CODE = 429
 # Failed tries are counted in the database; successful logins are not logged (no table that only grows).
@@ -220,6 +222,7 @@ CELERY_BEAT_SCHEDULE = {
     "remind-due-turns": {"task": "campaign.tasks.remind_due_turns", "schedule": _tick},
     "process-ready-turns": {"task": "campaign.tasks.process_ready_turns", "schedule": _tick},
     "requeue-stale-turns": {"task": "rules.tasks.requeue_stale_turns", "schedule": _tick},
+    "resolve-overdue-battles": {"task": "rules.tasks.resolve_overdue_battles", "schedule": _tick},
 }
 # An open turn queued this long ago, that no worker holds, has lost its job: the sweeper queues it again.
 IRONFIST_REQUEUE_AFTER_SECONDS = env_int("IRONFIST_REQUEUE_AFTER_SECONDS", 300, minimum=1)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
+from frontend.mail.company import company_results_send
 from frontend.mail.turns import turn_reminders_send, turn_results_send
 
 
@@ -19,3 +20,9 @@ def send_turn_reminders(turn_id: int) -> int:
 def send_turn_results(turn_id: int) -> int:
     """Queued once a resolved turn commits; a failure here leaves the turn resolved."""
     return turn_results_send(turn_id=turn_id)
+
+
+@shared_task
+def send_company_results(turn_id: int) -> int:
+    """A company turn's post-battle mail, queued once its completion commits."""
+    return company_results_send(turn_id=turn_id)

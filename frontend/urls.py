@@ -3,7 +3,17 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from frontend.views import accounts, calculator, language, player, settings, sodankaynti, turns
+from frontend.views import (
+    accounts,
+    battles,
+    calculator,
+    company,
+    language,
+    player,
+    settings,
+    sodankaynti,
+    turns,
+)
 from frontend.views.gm import clock, dashboard, diplomacy, inputs, processing, result, roster, system
 
 app_name = "frontend"
@@ -23,6 +33,8 @@ urlpatterns = [
     path("c/<slug:slug>/orders/<int:order_id>/delete/", player.order_remove, name="order_delete"),
     path("c/<slug:slug>/turns/", turns.turn_list, name="turns"),
     path("c/<slug:slug>/turns/<int:number>/", turns.turn_page, name="turn"),
+    path("c/<slug:slug>/turns/<int:number>/battles/", battles.battle_list, name="battles"),
+    path("c/<slug:slug>/turns/<int:number>/battles/<str:key>/", battles.battle_page, name="battle"),
     path("c/<slug:slug>/gm/", dashboard.dashboard, name="gm"),
     path("c/<slug:slug>/gm/deadline/", clock.deadline_post, name="gm_deadline"),
     path("c/<slug:slug>/gm/weather/", inputs.weather_post, name="gm_weather"),
@@ -48,6 +60,12 @@ urlpatterns = [
     path("c/<slug:slug>/gm/turns/<int:number>/publish/", result.publish_post, name="gm_publish"),
     path("c/<slug:slug>/gm/turns/<int:number>/rollback/", result.rollback_post, name="gm_rollback"),
     path("c/<slug:slug>/gm/export.json", result.export_download, name="gm_export"),
+    path("c/<slug:slug>/kasarmi/", company.kasarmi_home, name="company_home"),
+    path("c/<slug:slug>/kasarmi/<str:nation>/", company.kasarmi_page, name="company_kasarmi"),
+    path("c/<slug:slug>/kasarmi/<str:nation>/act/", company.kasarmi_post, name="company_act"),
+    path("c/<slug:slug>/kasarmi/<str:nation>/orders/", company.orders_post, name="company_orders"),
+    path("c/<slug:slug>/battles/<int:pk>/", company.battle_page, name="company_battle"),
+    path("c/<slug:slug>/battles/<int:pk>/verify/", company.verify_page, name="company_verify"),
     path("settings/", settings.settings_page, name="settings"),
     path("settings/token/", settings.token_post, name="settings_token"),
 ]

@@ -11,6 +11,10 @@ messages_register(
         "no_turn_open": gettext_noop("no turn is open for orders"),
         "order_not_yours": gettext_noop("this order is not your nation's"),
         "orders_closed": gettext_noop("turn {number} is {status}: orders are closed"),
+        "orders_wait_for_battles": gettext_noop(
+            "turn {number} waits for the results of its battles fought at the table: orders for the next "
+            "turn open once every battle has its result"
+        ),
         "deadline_passed": gettext_noop("the deadline of turn {number} has passed"),
         "turn_not_open": gettext_noop("turn {number} is not open for orders"),
         "not_a_player": gettext_noop("only a player of a nation in this campaign can give orders"),

@@ -169,6 +169,9 @@ def _turn_held(turn: Turn, now: Callable[[], datetime]) -> None:
 
 
 def _open_refuse(number: int, status: str, overdue: bool) -> None:
+    if status == Turn.Status.BATTLES_PENDING:
+        # The map after this turn is not known yet (TABLETOP.md A2).
+        raise InputError.of("turn", "orders_wait_for_battles", number=number)
     if status != Turn.Status.OPEN:
         raise InputError.of("turn", "orders_closed", number=number, status=status_word(status))
     if overdue:

@@ -17,7 +17,7 @@ from typing import Any
 import yaml
 
 from rules.engine import TurnInput, TurnResult, resolve_turn, ruleset_build
-from rules.engine.casefile import case_turn, mapping, nonzero, turn_mismatches, units_in
+from rules.engine.casefile import battle_keys_mismatches, case_turn, mapping, turn_mismatches, units_in
 from rules.engine.ruleset import Ruleset
 from rules.engine.seam import DiceError, ScriptedDice
 from rules.engine.systems import DEFAULT_SYSTEM, CaseError, SystemUnavailable, system_get
@@ -126,17 +126,7 @@ def _mismatches(expect: Mapping[str, Any], result: TurnResult) -> Iterable[str]:
                     yield f"support_chance.{nation}.{region}.{unit_type}: expected {chance}, got {got}"
 
 
-def _battle_mismatches(want: Mapping[str, Any], got: Mapping[str, Any], where: str) -> Iterable[str]:
-    for key in BATTLE_KEYS:
-        if key not in want:
-            continue
-        expected, actual = want[key], got.get(key)
-        if key == "losses":
-            expected, actual = nonzero(expected), nonzero(actual or {})
-        elif key == "row" and expected is not None:
-            expected = list(expected)
-        if expected != actual:
-            yield f"{where}.{key}: expected {expected}, got {actual}"
+_battle_mismatches = battle_keys_mismatches(BATTLE_KEYS)
 
 
 def cases_run(directories: Iterable[str | Path]) -> tuple[int, list[str]]:

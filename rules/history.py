@@ -26,6 +26,7 @@ from django.utils import timezone
 from campaign.gm.access import User, audit_write, gm_check
 from campaign.messages import status_word
 from campaign.models import GMModifier, Nation, Region, Stack, Turn
+from company.turn import company_snapshot_exists, company_world_restore
 from orders.models import Order
 from rules import engine
 from rules.bulk import rows_insert, rows_update
@@ -169,8 +170,10 @@ def turn_rollback(
             raise InputError.of("turn", "rollback_not_last", number=following.number)
         if following is not None and following.status == Turn.Status.PROCESSING:
             raise InputError.of("turn", "rollback_processing", number=following.number)
+        # A company turn keeps its own snapshot of rosters, balances and owners (company.turn).
+        company = campaign.battle_system == "company_d20"
         snapshot = TurnSnapshot.objects.filter(turn=turn).first()
-        if snapshot is None:
+        if snapshot is None and not (company and company_snapshot_exists(turn=turn)):
             raise InputError.of("turn", "rollback_no_snapshot", number=turn.number)
         removed = _inputs_of(following) if following is not None else {}
         if any(removed.values()) and not force:
@@ -178,19 +181,22 @@ def turn_rollback(
             raise InputError.of("force", "rollback_needs_force", number=following.number, what=what)
         archive = TurnArchive.objects.create(
             turn=turn,
-            fingerprint=snapshot.fingerprint,
+            fingerprint=snapshot.fingerprint if snapshot is not None else "",
             result=turn_result(turn=turn),
             processed_at=turn.processed_at,
             archived_at=now(),
             archived_by=by if by.is_authenticated else None,
             reason=reason[:300],
         )
-        _world_restore(campaign_id=campaign.pk, turn_input=snapshot.turn_input)
-        rows_update(model=Nation, key="id", columns=TurnSnapshot.NATION_FIELDS, rows=snapshot.nations)
+        if company:
+            company_world_restore(turn=turn)
+        else:
+            _world_restore(campaign_id=campaign.pk, turn_input=snapshot.turn_input)
+            rows_update(model=Nation, key="id", columns=TurnSnapshot.NATION_FIELDS, rows=snapshot.nations)
+            snapshot.delete()
         Report.objects.filter(turn=turn).delete()
         if following is not None:
             following.delete()
-        snapshot.delete()
         turn.status = Turn.Status.OPEN
         turn.result = None
         turn.error = ""

@@ -134,3 +134,120 @@ class TurnArchive(models.Model):
 
     def __str__(self) -> str:
         return f"turn {self.turn_id} as rolled back at {self.archived_at:%Y-%m-%d %H:%M}"
+
+
+class Battle(models.Model):
+    """A battle of a tabletop turn (TABLETOP.md A4, A12): its sheet while it is open, its state in the plan.
+
+    Rows follow the engine's plan (rules.battles.battles_record): created when a battle first opens or
+    waits, updated when its sheet changes, never deleted while the turn lives (its versions are history).
+    """
+
+    class State(models.TextChoices):
+        OPEN = "open"
+        WAITING = "waiting"
+        RESOLVED = "resolved"
+        GONE = "gone", "no longer a battle"  # a correction elsewhere made it disappear (A10.2)
+
+    turn = models.ForeignKey(Turn, on_delete=models.CASCADE, related_name="tabletop_battles")
+    key = models.CharField(max_length=120, help_text='The battle key of A4.1, like "region:B".')
+    kind = models.CharField(max_length=12)
+    position = models.PositiveIntegerField(default=0, help_text="Plan order (A4.1).")
+    state = models.CharField(max_length=10, choices=State.choices, default=State.OPEN)
+    sheet = models.JSONField(
+        default=dict, blank=True, help_text="The engine's sheet (A5); empty while waiting."
+    )
+    fingerprint = models.CharField(max_length=64, blank=True)
+    waits_for = models.JSONField(
+        default=list, blank=True, help_text="The meetings a waiting battle waits for."
+    )
+    nations = models.JSONField(default=list, help_text="The codes of the nations of the battle (A1).")
+    opened_at = models.DateTimeField(null=True, blank=True)
+    deadline = models.DateTimeField(null=True, blank=True)
+    # The beat's claim (A8.1): set once when the deadline passes; cleared when the deadline moves.
+    overdue_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["turn", "position", "key"]
+        constraints = [models.UniqueConstraint(fields=["turn", "key"], name="battle_key_unique")]
+
+    def __str__(self) -> str:
+        return f"turn {self.turn_id}: {self.key} ({self.state})"
+
+
+class ResultVersion(models.Model):
+    """One saved result of a battle (A6.2): numbered per battle, every one kept."""
+
+    class State(models.TextChoices):
+        PROPOSED = "proposed"
+        AGREED = "agreed"
+        DISPUTED = "disputed"
+        CONFIRMED = "confirmed"
+        SUPERSEDED = "superseded"
+        WITHDRAWN = "withdrawn"
+        VOIDED = "voided"
+        STALE = "stale"
+
+    class Origin(models.TextChoices):
+        PLAYER = "player"
+        GM = "gm"
+        DEADLINE = "deadline"
+        AUTO = "auto"
+        CARRIED = "carried"
+
+    # The versions that still count for the battle: the current one, or its entry.
+    LIVE = (State.PROPOSED, State.AGREED, State.DISPUTED, State.CONFIRMED)
+
+    battle = models.ForeignKey(Battle, on_delete=models.CASCADE, related_name="versions")
+    number = models.PositiveIntegerField()
+    origin = models.CharField(max_length=10, choices=Origin.choices)
+    state = models.CharField(max_length=10, choices=State.choices)
+    payload = models.JSONField(help_text="The result as entered (A6.1), or {auto_resolve: true}.")
+    fingerprint = models.CharField(max_length=64, help_text="The sheet it was entered against (A5.2).")
+    warnings = models.JSONField(default=list, blank=True)
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    nation = models.ForeignKey(Nation, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    created_at = models.DateTimeField()
+    decided_at = models.DateTimeField(null=True, blank=True)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    reason = models.CharField(
+        max_length=2000, blank=True, help_text="Why it was confirmed, voided, set aside."
+    )
+
+    class Meta:
+        ordering = ["battle", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["battle", "number"], name="result_version_unique"),
+            # A battle has one entry at a time (A12).
+            models.UniqueConstraint(
+                fields=["battle"], condition=models.Q(state="confirmed"), name="result_one_confirmed"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.battle.key} v{self.number} ({self.state})"
+
+
+class ResultAnswer(models.Model):
+    """A nation's answer to the current version (A6.2): agree, or dispute with a comment."""
+
+    class Answer(models.TextChoices):
+        AGREE = "agree"
+        DISPUTE = "dispute"
+
+    version = models.ForeignKey(ResultVersion, on_delete=models.CASCADE, related_name="answers")
+    nation = models.ForeignKey(Nation, on_delete=models.CASCADE, related_name="+")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+")
+    answer = models.CharField(max_length=8, choices=Answer.choices)
+    comment = models.CharField(max_length=2000, blank=True)
+    at = models.DateTimeField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["version", "nation"], name="result_answer_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.nation_id} {self.answer}s {self.version}"

@@ -4,12 +4,14 @@ and a resolved turn's whole result, its battle reports read back from their rows
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 from typing import Any
 
 from campaign.models import Border, GMModifier, Nation, Region, Relation, Stack, Turn
 from orders.models import Order
+from rules.engine.state import TurnInput
 from rules.mapping import Rows
-from rules.models import Report
+from rules.models import Battle, Report, ResultVersion
 
 
 def turn_rows_load(*, turn: Turn) -> Rows:
@@ -80,3 +82,50 @@ def turns_results(*, turns: Iterable[Turn]) -> dict[int, dict[str, Any]]:
     return {
         pk: {**result, "battles": battles[pk]} if pk in battles else result for pk, result in stored.items()
     }
+
+
+def tabletop_entries(*, turn: Turn) -> dict[str, dict]:
+    """The entries of a tabletop turn (TABLETOP.md A4.3): each battle's confirmed version, with the
+    fingerprint of the sheet it was entered against. One query."""
+    confirmed = ResultVersion.objects.filter(
+        battle__turn=turn, state=ResultVersion.State.CONFIRMED
+    ).values_list("battle__key", "payload", "fingerprint")
+    return {key: {**payload, "fingerprint": fingerprint} for key, payload, fingerprint in confirmed}
+
+
+def turn_input_with_entries(*, turn: Turn, turn_input: TurnInput) -> TurnInput:
+    """A tabletop turn's input carries its entries: they are part of what the turn is resolved from, so
+    processing, the GM's preview, replay and export all see them."""
+    if turn.campaign.battle_system != "tabletop":
+        return turn_input
+    entries = tabletop_entries(turn=turn)
+    return replace(turn_input, system_inputs={**turn_input.system_inputs, "entries": entries})
+
+
+def battles_visible(*, viewer, turn: Turn) -> list:
+    """The turn's battles the viewer may see (A5.4, A11.2): the GM all; a player those of its nation, and
+    those its nation supports (whose sheets show it only its own support lines)."""
+    battles = list(Battle.objects.filter(turn=turn).exclude(state=Battle.State.GONE).order_by("position"))
+    if viewer.is_gm:
+        return battles
+    if viewer.nation is None:
+        return []
+    return [b for b in battles if battle_sheet_for(viewer=viewer, battle=b) is not None]
+
+
+def battle_sheet_for(*, viewer, battle) -> dict | None:
+    """The sheet as the viewer may see it: whole for the GM and the battle's nations; for a nation that only
+    supports it, the place and its own support lines; None for anyone else."""
+    if viewer.is_gm:
+        return dict(battle.sheet)
+    code = viewer.nation.code if viewer.nation is not None else None
+    if code is None:
+        return None
+    if code in battle.nations:
+        return dict(battle.sheet)
+    own = [line for line in battle.sheet.get("support", []) if line[0] == code]
+    if not own:
+        return None
+    keep = ("key", "kind", "region", "regions", "place", "decisive_text")
+    shown = {k: battle.sheet[k] for k in keep if k in battle.sheet}
+    return {**shown, "support": own, "sides": [], "forces": {}}

@@ -22,6 +22,7 @@ from django.utils import timezone
 from campaign import lifecycle
 from campaign.models import Campaign, Nation, Region, Stack, Turn
 from campaign.services import turn_create
+from company.turn import company_turn_advance
 from rules import engine
 from rules.bulk import rows_delete, rows_insert, rows_payload, rows_table, rows_update
 from rules.engine.turn import without_gc_pauses
@@ -36,7 +37,7 @@ from rules.mapping import (
     world_ids,
 )
 from rules.models import Report, ReportNation, TurnSnapshot
-from rules.selectors import turn_rows_load
+from rules.selectors import turn_input_with_entries, turn_rows_load
 from rules.snapshot import input_canonical, input_fingerprint
 
 logger = logging.getLogger(__name__)
@@ -109,13 +110,17 @@ def turn_load(*, turn: Turn) -> LoadedTurn:
     """Load the world for the engine (seven queries); shared by processing and the GM's preview."""
     rows = turn_rows_load(turn=turn)
     ids = world_ids(rows)
-    turn_input = turn_input_from_rows(rows, ids)
+    turn_input = turn_input_with_entries(turn=turn, turn_input=turn_input_from_rows(rows, ids))
     canonical = input_canonical(turn_input, turn.seed_value)
     return LoadedTurn(rows, ids, turn_input, canonical, input_fingerprint(canonical))
 
 
 def _turn_resolve(*, turn: Turn, now: Callable[[], datetime], stage: Stage) -> None:
     campaign: Campaign = turn.campaign
+    if campaign.battle_system == "company_d20":
+        # Its own turn: named units, table battles, per-unit results (BATTLE_SYSTEMS.md, company.turn).
+        company_turn_advance(turn=turn, was=turn.status, now=now)
+        return
     with stage("load"):
         loaded = turn_load(turn=turn)
         rows, ids = loaded.rows, loaded.ids
@@ -129,6 +134,7 @@ def _turn_resolve(*, turn: Turn, now: Callable[[], datetime], stage: Stage) -> N
         turn.result = result.to_dict()
         turn.error = ""
         turn.save(update_fields=["status", "result", "error"])
+        _battles_record(turn=turn, loaded=loaded, now=now())
         return
     with stage("write"):
         # The world before the turn, in one row, so that the GM can roll the turn back exactly.
@@ -150,6 +156,21 @@ def _turn_resolve(*, turn: Turn, now: Callable[[], datetime], stage: Stage) -> N
         turn_create(campaign=campaign, number=turn.number + 1, now=now())
         # Missed turns and civil disorder, in this transaction; the results mail once it commits.
         lifecycle.turn_resolved(turn=turn)
+        _battles_record(turn=turn, loaded=loaded, now=now())
+
+
+def _battles_record(*, turn: Turn, loaded: LoadedTurn, now: datetime) -> None:
+    """A tabletop turn's battles as rows: open ones with their sheets and deadlines (TABLETOP A4, A12)."""
+    if turn.campaign.battle_system != "tabletop":
+        return
+    # rules.battles builds on this module's turn_load; imported here, not at the top, to keep one direction.
+    from rules.battles import battles_record
+    from rules.engine.tabletop import plan
+
+    ruleset = turn.campaign.ruleset()
+    entries = loaded.turn_input.system_inputs.get("entries", {})
+    state = plan(loaded.turn_input, ruleset, turn.seed_value, entries)
+    battles_record(turn=turn, state=state, ruleset=ruleset, now=now)
 
 
 def _result_write(*, turn: Turn, rows: Rows, ids: WorldIds, result: engine.TurnResult) -> None:

@@ -8,6 +8,7 @@ from celery import shared_task
 from django.db import InterfaceError, OperationalError
 
 from campaign.queue import tick_record, turn_fault_record, turns_due_queue, turns_stale_requeue
+from rules.battles import battles_overdue
 from rules.engine.messages import Message
 from rules.services import turn_process
 
@@ -45,3 +46,9 @@ def requeue_stale_turns() -> int:
 def process_due_turns() -> int:
     """Run by Celery beat: the deadline processes a turn the GM has not processed by hand."""
     return turns_due_queue()
+
+
+@shared_task
+def resolve_overdue_battles() -> int:
+    """Run by Celery beat: tabletop battles past their result deadline (TABLETOP.md A8)."""
+    return battles_overdue()

@@ -93,6 +93,31 @@ def rival(demo, nations):
 
 
 @pytest.fixture
+def karelian(demo, nations):
+    """Plays KAR, whose Kaarnala (K1) the player's NOR attacks in `tabletop_turn`."""
+    from campaign.services import membership_set
+
+    return membership_set(
+        campaign=demo, username="karelian", password="karelian-password-1", nation=nations["KAR"]
+    ).user
+
+
+@pytest.fixture
+def tabletop_turn(demo, gm, player, rival, outsider, karelian, place_orders):
+    """Turn 1 of the demo as a tabletop campaign (TABLETOP.md): NOR attacks KAR's Kaarnala from N3, and the
+    turn waits in battles_pending for the result of `region:K1`."""
+    from rules.services import turn_process
+
+    demo.battle_system = "tabletop"
+    demo.save(update_fields=["battle_system"])
+    turn = demo.turns.get(number=1)
+    place_orders(turn, [("NOR", "attack", "N3", "K1", {"JV": 2})])
+    turn_process(turn_id=turn.pk)
+    turn.refresh_from_db()
+    return turn
+
+
+@pytest.fixture
 def outsider(db, django_user_model):
     return django_user_model.objects.create_user(username="outsider", password="outsider-password-1")
 

@@ -11,10 +11,24 @@ from datetime import UTC
 from typing import Any
 
 from axes.helpers import get_cool_off
+from django.contrib.auth.models import AbstractUser
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.utils import timezone
 from django.utils.translation import gettext as _
+
+USERNAME_MAX = AbstractUser._meta.get_field("username").max_length
+
+
+def axes_username(request: HttpRequest, credentials: dict | None = None) -> str | None:
+    """The username django-axes counts failed tries by (AXES_USERNAME_CALLABLE), cut to what an account
+    can have: axes stores it in a column of 255 characters, so a longer guess was a 500 on PostgreSQL.
+    Characters no username has (NUL, controls, lone surrogates from a JSON escape) become "?"."""
+    raw = credentials.get("username") if credentials else request.POST.get("username")
+    if raw is None:
+        return None
+    text = "".join(c if c.isprintable() else "?" for c in str(raw))
+    return text[:USERNAME_MAX]
 
 
 def lockout_words(request: HttpRequest) -> tuple[str, int]:

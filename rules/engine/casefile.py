@@ -97,6 +97,28 @@ def nonzero(by_nation: Mapping[str, Any], ignored: Iterable[str] = ()) -> dict[s
     return cleaned
 
 
+def battle_keys_mismatches(
+    keys: Iterable[str],
+) -> Callable[[Mapping[str, Any], Mapping[str, Any], str], Iterable[str]]:
+    """A system's `battle_mismatches` that compares the given keys of each expected battle: losses without
+    their zeros, a loss-table row as a list."""
+    keys = tuple(keys)
+
+    def battle_mismatches(want: Mapping[str, Any], got: Mapping[str, Any], where: str) -> Iterable[str]:
+        for key in keys:
+            if key not in want:
+                continue
+            expected, actual = want[key], got.get(key)
+            if key == "losses":
+                expected, actual = nonzero(expected), nonzero(actual or {})
+            elif key == "row" and expected is not None:
+                expected = list(expected)
+            if expected != actual:
+                yield f"{where}.{key}: expected {expected}, got {actual}"
+
+    return battle_mismatches
+
+
 def turn_mismatches(
     expect: Mapping[str, Any],
     result: TurnResult,

@@ -38,12 +38,20 @@ def meetings_resolve(phase: Phase) -> None:
             _weather(phase, regions),
             sides,
         )
+        if isinstance(outcome, Pending):
+            # Fought elsewhere, no result yet: both armies stay in the meeting, and every battle at either
+            # end waits for it (TABLETOP A4.2): who defends there, and who attacks, depends on its result.
+            for group in groups:
+                phase.groups[group.target].remove(group)
+            for region in regions:
+                phase.blocked.setdefault(region, []).append(outcome.key)
+            phase.battles.append(outcome.report)
+            continue
         continuing = None
-        if not isinstance(outcome, Pending):
-            groups_take_losses(groups, outcome)
-            # §6: a decisive winner (Iron Fist: past the threshold) with units left continues.
-            if outcome.winner is not None and outcome.decisive and groups[outcome.winner].total() > 0:
-                continuing = groups[outcome.winner]
+        groups_take_losses(groups, outcome)
+        # §6: a decisive winner (Iron Fist: past the threshold) with units left continues.
+        if outcome.winner is not None and outcome.decisive and groups[outcome.winner].total() > 0:
+            continuing = groups[outcome.winner]
         # The loser's survivors (and a winner that does not continue) go home at once and defend it.
         for group in groups:
             if group is not continuing:

@@ -50,6 +50,11 @@ class Phase:
     control_rounds: dict[str, int] = field(default_factory=dict)  # region -> control battles fought there
     pending: list[Pending] = field(default_factory=list)  # battles fought elsewhere, still without a result
     inputs: Mapping[str, Any] = field(default_factory=dict)  # the system's own turn inputs
+    seed: int = 0  # the turn seed (BattleCall.seed)
+    # region -> the pending meeting engagements at it; their armies' fate is unknown, so no battle or
+    # occupation there can be fought yet (TABLETOP A4.2)
+    blocked: dict[str, list[str]] = field(default_factory=dict)
+    waiting: dict[str, list[str]] = field(default_factory=dict)  # battle key -> the meetings it waits for
     _supporters_at: dict[str, list[tuple[str, str, int]]] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -135,6 +140,7 @@ class Phase:
             fort=fort,
             home=home,
             inputs=self.inputs,
+            seed=self.seed,
         )
         outcome = self.system.fight(call)
         outcome.report.update({"system": self.system.name, "format": REPORT_FORMAT, "key": key})
@@ -160,6 +166,7 @@ def phase_start(
     orders: Sequence[Order],
     dice: DiceSource,
     inputs: Mapping[str, Any],
+    seed: int = 0,
 ) -> Phase:
     """Apply the accepted orders' movement (§2 step 2) and take the support snapshot (§3)."""
     garrison: dict[str, dict[str, Counts]] = {
@@ -214,4 +221,5 @@ def phase_start(
         groups=by_target,
         supporting=supporting,
         inputs=inputs,
+        seed=seed,
     )

@@ -37,6 +37,10 @@ def region_battles_resolve(phase: Phase) -> None:
         groups = phase.groups_into(region)
         if not groups:
             continue
+        if region in phase.blocked:
+            # An end of a meeting engagement without a result: the battle waits for it (TABLETOP A4.2).
+            phase.waiting[f"region:{region}"] = list(phase.blocked[region])
+            continue
         defender = world.owner[region]
         defending = phase.ground(region, defender) if defender else {}
         attackers = world.nation_order({g.nation for g in groups})

@@ -163,6 +163,7 @@ class BattleCall:
     fort: int = 0
     home: str | None = None
     inputs: Mapping[str, Any] = field(default_factory=dict)  # the system's own turn inputs (TurnInput)
+    seed: int = 0  # the turn seed, for a system that derives a battle's own dice from it (TABLETOP A9.1)
 
 
 @dataclass(frozen=True)
@@ -187,7 +188,11 @@ class BattleOutcome:
 
 @dataclass(frozen=True)
 class Pending:
-    """The battle is fought elsewhere (at the table); the turn waits for its result."""
+    """The battle is fought elsewhere (at the table); the turn waits for its result.
+
+    The pipeline carries on with everything that does not depend on it (TABLETOP A4.2): a pending meeting
+    engagement holds both its armies and makes every battle at either end wait for it (`Phase.blocked`).
+    """
 
     key: str
     report: dict[str, Any] = field(default_factory=dict)

@@ -3,22 +3,22 @@
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import asdict
 
 from .aftermath import aftermath_apply
 from .control import control_battles_resolve, settlements_resolve
 from .meeting import meetings_resolve
-from .phase import phase_start
+from .phase import Phase, phase_start
 from .region_battle import region_battles_resolve
 from .ruleset import Ruleset
 from .seam import DiceSource, SeededDice
-from .state import Stack, TurnInput, TurnResult
+from .state import RejectedOrder, Stack, TurnInput, TurnResult
 from .support_losses import support_losses_roll
 from .systems import system_get
 from .validation import orders_validate
-from .world import World, world_build
+from .world import Counts, World, world_build
 
 
 @contextmanager
@@ -40,12 +40,20 @@ def resolve_turn(
 ) -> TurnResult:
     """Resolve one turn's combat phase. The same input and seed always give the same result.
 
-    `dice` replaces the seeded generator with scripted rolls (a case's `rolls`)."""
+    `dice` replaces the seeded generator with scripted rolls (a case's `rolls`). A system with a turn of
+    its own around the pipeline (tabletop's battle plan) names it `resolve_turn` in its `extra`."""
+    own = system_get(ruleset.battle_system).extra.get("resolve_turn")
+    if own is not None:
+        return own(turn_input, ruleset, seed, dice=dice)
     with without_gc_pauses():
-        return _resolve(turn_input, ruleset, seed, dice or SeededDice(seed))
+        phase, rejected = combat_phase(turn_input, ruleset, seed, dice or SeededDice(seed))
+        return turn_complete(phase, rejected, before=turn_input.stacks)
 
 
-def _resolve(turn_input: TurnInput, ruleset: Ruleset, seed: int, dice: DiceSource) -> TurnResult:
+def combat_phase(
+    turn_input: TurnInput, ruleset: Ruleset, seed: int, dice: DiceSource
+) -> tuple[Phase, list[RejectedOrder]]:
+    """The orders, movement and every battle of the turn, up to the peaceful settlements."""
     system = system_get(ruleset.battle_system)
     world = world_build(turn_input, ruleset)
     # §11: every draw comes from this one source, in the order of the steps below.
@@ -54,10 +62,33 @@ def _resolve(turn_input: TurnInput, ruleset: Ruleset, seed: int, dice: DiceSourc
     inputs = turn_input.system_inputs
     if system.inputs_prepare is not None:  # checked before the first draw
         inputs = system.inputs_prepare(world, ruleset, turn_input, orders)
-    phase = phase_start(world, ruleset, system, orders, dice, inputs)  # §2 movement, §3
+    phase = phase_start(world, ruleset, system, orders, dice, inputs, seed)  # §2 movement, §3
     meetings_resolve(phase)  # §6
     region_battles_resolve(phase)  # §5, §7, §7.1
     control_battles_resolve(phase)  # §7.2
+    return phase, rejected
+
+
+def turn_complete(
+    phase: Phase, rejected: list[RejectedOrder], *, before: tuple[Stack, ...] = ()
+) -> TurnResult:
+    """Settle, roll support losses and apply the aftermath; a turn with pending battles leaves the world
+    as it was and names them (BATTLE_SYSTEMS.md, `Pending`). `before`, the input's stacks, lets a stack
+    the turn did not change be the input's own object."""
+    world = phase.world
+    if phase.pending:
+        return TurnResult(
+            owners=dict(world.owner),
+            stacks=_stacks_after(world.units, world, phase.ruleset, before),
+            battles=tuple(phase.battles),
+            support_chances=(),
+            support_rolls=(),
+            settlements=(),
+            movements=(),
+            rejected_orders=tuple(rejected),
+            seed=phase.seed,
+            pending=tuple(p.key for p in phase.pending),
+        )
     settlements_resolve(phase)  # §7.2 peaceful settlement and its tie draws
     chances, rolls = support_losses_roll(phase)  # §8, §9
     owners = aftermath_apply(phase)  # §10
@@ -71,20 +102,19 @@ def _resolve(turn_input: TurnInput, ruleset: Ruleset, seed: int, dice: DiceSourc
         report["moves"] = [asdict(m) for m in phase.moves_at.get(region, ())]
     return TurnResult(
         owners=owners,
-        stacks=_stacks_after(phase.garrison, world, ruleset, turn_input.stacks),
+        stacks=_stacks_after(phase.garrison, world, phase.ruleset, before),
         battles=tuple(phase.battles),
         support_chances=tuple(chances),
         support_rolls=tuple(rolls),
         settlements=tuple(phase.settlements),
         movements=tuple(phase.movements),
         rejected_orders=tuple(rejected),
-        seed=seed,
-        pending=tuple(p.key for p in phase.pending),
+        seed=phase.seed,
     )
 
 
 def _stacks_after(
-    garrison: dict[str, dict[str, dict[str, int]]], world: World, ruleset: Ruleset, before: tuple[Stack, ...]
+    garrison: Mapping[str, Mapping[str, Counts]], world: World, ruleset: Ruleset, before: tuple[Stack, ...]
 ) -> tuple[Stack, ...]:
     """Every non-empty stack after the turn: by region, nation-id order, then declaration order of types.
 

@@ -125,3 +125,20 @@ def test_the_token_page_needs_a_login(client, db, method):
     response = getattr(client, method)("/settings/token/")
 
     assert response.status_code in (302, 405)
+
+
+@pytest.mark.parametrize("username", ["x" * 300, "ab\x00c"])
+def test_a_username_no_account_can_have_is_a_failed_login_not_a_server_error(client, db, username):
+    """django-axes records the username of each failed try, in a column of 255 characters."""
+    assert _token(username, "wrong").status_code == 400
+    assert _login_page(client, username, "wrong").status_code in (200, 400)
+
+
+def test_a_lone_surrogate_in_json_is_refused_as_not_text(db):
+    """JSON may escape half a UTF-16 pair ("\\ud800"); no database can store it."""
+    response = APIClient().post(
+        "/api/auth/token/", '{"username": "\\ud800", "password": "x"}', content_type="application/json"
+    )
+
+    assert response.status_code == 400
+    assert "not text" in response.json()["detail"]

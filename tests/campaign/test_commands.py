@@ -9,7 +9,7 @@ from django.core.management import call_command
 from django.db import connection
 from django.test import RequestFactory
 
-from campaign.models import Campaign, Membership
+from campaign.models import Campaign, Membership, Turn
 
 
 def test_it_loads_the_demo_once_and_prints_logins_that_work(db, capsys):
@@ -19,14 +19,29 @@ def test_it_loads_the_demo_once_and_prints_logins_that_work(db, capsys):
     assert Campaign.objects.filter(slug="demo").count() == 1
     assert Campaign.objects.get(slug="sampo").battle_system == "sodankaynti"
     logins = re.findall(r"(\w+) / ([\w-]+)", output)
-    assert len(logins) == 2 * ((1 + 5) + (1 + 2)), "twice: the Iron Fist demo and the Sodankäynti one"
+    assert len(logins) == 2 * ((1 + 5) + 2), "twice: the demo's and the Sodankäynti demo's players"
     for username, password in logins:
         login = RequestFactory().post("/accounts/login/")  # a login comes with its request (django-axes)
         assert authenticate(login, username=username, password=password) is not None, username
-    gm = Membership.objects.get(role=Membership.Role.GM, campaign__slug="demo")
+    gm = Membership.objects.get(campaign__slug="demo", role=Membership.Role.GM)
     assert gm.user.is_staff
-    assert Membership.objects.filter(role=Membership.Role.PLAYER, campaign__slug="demo").count() == 5
-    assert Membership.objects.filter(role=Membership.Role.PLAYER, campaign__slug="sampo").count() == 2
+    assert Membership.objects.filter(campaign__slug="demo", role=Membership.Role.PLAYER).count() == 5
+    assert Membership.objects.filter(campaign__slug="sampo", role=Membership.Role.PLAYER).count() == 2
+    first = Campaign.objects.get(slug="sampo").turns.get(number=1)
+    assert list(first.orders.values_list("nation__code", "kind")) == [("KAL", "ambush")]
+
+
+def test_it_loads_a_tabletop_demo_whose_first_turn_waits_for_its_battles(db, capsys):
+    from rules.models import Battle
+
+    call_command("load_demo")
+    tabletop = Campaign.objects.get(slug="tabletop")
+    assert tabletop.battle_system == "tabletop"
+    turn = tabletop.turns.get(number=1)
+    assert turn.status == Turn.Status.BATTLES_PENDING, turn.error
+    open_battles = list(Battle.objects.filter(turn=turn, state="open").values_list("key", flat=True))
+    assert open_battles == ["meeting:E2|K4", "region:E4", "region:K1"]
+    assert Membership.objects.filter(campaign=tabletop, user__username="nor").exists()
 
 
 def test_it_benchmarks_a_turn_and_cleans_up(db, capsys):

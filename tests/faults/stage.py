@@ -38,13 +38,16 @@ def main(command: str) -> None:
         with transaction.atomic():
             turn_queue(turn_id=Turn.objects.get(campaign__slug="demo", number=1).pk)
     elif command == "state":
+        from rules.selectors import turn_result
+
         turn = Turn.objects.get(campaign__slug="demo", number=1)
         print(
             json.dumps(
                 {
                     "status": turn.status,
                     "error": turn.error,
-                    "result": turn.result,
+                    # The whole result: its battle reports are kept once, as rows (rules.selectors).
+                    "result": turn_result(turn=turn),
                     "requeues": turn.requeues,
                     "fault": str(Message.from_dict(turn.fault)) if turn.fault else "",
                     "snapshots": TurnSnapshot.objects.filter(turn=turn).count(),

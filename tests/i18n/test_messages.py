@@ -21,7 +21,7 @@ from rules.services import turn_process
 from tests.i18n.conftest import ORDERS
 from tests.i18n.test_catalog import LOCALE
 
-APPS = ("campaign", "orders", "rules", "frontend")
+APPS = ("campaign", "orders", "rules", "frontend", "company")
 
 
 def _every_module_imported() -> None:

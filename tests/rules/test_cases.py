@@ -33,10 +33,10 @@ def test_it_passes_our_own_case(path: Path) -> None:
 
 @pytest.mark.parametrize(
     "path",
-    _cases(SHARED / "tabletop", "close_combat") + _cases(OWN / "tabletop"),
+    _cases(SHARED / "tabletop") + _cases(OWN / "tabletop"),
     ids=lambda p: p.stem,
 )
-def test_it_passes_the_close_combat_case(path: Path) -> None:
+def test_it_passes_the_tabletop_case(path: Path) -> None:
     assert case_run(path) is None
 
 
@@ -112,7 +112,7 @@ def test_it_exits_zero_when_every_case_passes(tmp_path: Path) -> None:
     assert run.stdout.strip().splitlines() == ["1 passed, 0 failed"]
 
 
-def test_it_routes_by_kind_and_refuses_a_system_not_available(tmp_path: Path) -> None:
+def test_it_routes_by_kind_and_names_what_is_malformed(tmp_path: Path) -> None:
     (tmp_path / "a_round.yaml").write_text(
         "kind: close_combat\ninput: {sides: []}\nexpect: {errors: [sides_count]}\n"
     )
@@ -126,7 +126,7 @@ def test_it_routes_by_kind_and_refuses_a_system_not_available(tmp_path: Path) ->
 
     assert lines == [
         "b_wrong_round.yaml: errors: expected ['dice_malformed'], got ['sides_count']",
-        "c_turn.yaml: battle system tabletop is not available",
+        "c_turn.yaml: missing key 'nations'",
         "d_bad_expect.yaml: expect.totls: not a key of close_combat cases",
         "1 passed, 3 failed",
     ]

@@ -1,3 +1,4 @@
+from dataclasses import replace
 from pathlib import Path
 
 from django.contrib.auth import get_user_model
@@ -7,9 +8,10 @@ from django.db import transaction
 from campaign.models import Campaign
 from campaign.scenario import scenario_read
 from campaign.services import membership_set, scenario_import
+from company.demo import SLUG as COMPANY_SLUG
+from company.demo import company_demo_create
 
-SCENARIOS = Path(__file__).resolve().parents[3] / "campaign" / "scenarios"
-DEMO_FILE = SCENARIOS / "demo.yaml"
+DEMO_FILE = Path(__file__).resolve().parents[3] / "campaign" / "scenarios" / "demo.yaml"
 DEMO_SLUG = "demo"
 # Demo accounts only: printed on the console by `make run`, never used outside a local demo.
 GM = ("gm", "ironfist-gm")
@@ -21,10 +23,23 @@ FIRST_ORDERS = (
     ("WES", "attack", "W2", "M2", {"JV": 5, "PA": 2}),
     ("EST", "attack", "E2", "K4", {"JV": 4, "PA": 3}),
 )
-# The Sodankäynti demo (SODANKAYNTI.md), with the same GM: Kalevala lies in ambush in V2 for an attack
-# from P2, so that Pohjola's obvious first attack meets the ambush and its report shows the +3 dice.
-SAMPO = (SCENARIOS / "sodankaynti.yaml", "sampo", (("KAL", "ambush", "V2", "P2", {}),))
-DEMOS = ((DEMO_FILE, DEMO_SLUG, FIRST_ORDERS), SAMPO)
+# The same map fought at the table (TABLETOP.md): turn 1's orders are in and processed, so its battles wait
+# for results: a meeting engagement, two region battles, and an unopposed occupation settled peacefully.
+# The Sodankäynti demo (SODANKAYNTI.md), its own map and players poh and kal, the same GM: Kalevala lies in
+# ambush in V2 for an attack from P2, so that Pohjola's obvious first attack meets it (+3 tactics dice).
+SAMPO_FILE = DEMO_FILE.parent / "sodankaynti.yaml"
+SAMPO_SLUG = "sampo"
+SAMPO_ORDERS = (("KAL", "ambush", "V2", "P2", {}),)
+TABLETOP_SLUG = "tabletop"
+TABLETOP_NAME = "The Grenzwald Crisis at the table"
+TABLETOP_ORDERS = [
+    ("KAR", "attack", "K4", "E2", {"JV": 4, "PA": 2}),
+    ("EST", "attack", "E2", "K4", {"JV": 3, "PA": 3}),
+    ("SUD", "attack", "S1", "E4", {"JV": 3, "PA": 2}),
+    ("NOR", "attack", "N3", "K1", {"JV": 2}),
+    ("WES", "attack", "W4", "M4", {"JV": 3, "PA": 1}),
+    ("SUD", "attack", "S2", "M4", {"JV": 2, "PA": 1}),
+]
 
 
 def demo_logins() -> list[tuple[str, str, str]]:
@@ -47,22 +62,46 @@ class Command(BaseCommand):
 
     @transaction.atomic
     def handle(self, *args, **options):
-        for path, slug, first in DEMOS:
-            if options["reset"]:
-                self._delete(slug)
-            campaign = Campaign.objects.filter(slug=slug).first()
-            if campaign is None:
-                campaign = self._load(path, slug, first)
-            self._logins(campaign)
-
-    def _logins(self, campaign: Campaign) -> None:
+        if options["reset"]:
+            self._delete()
+        campaign = Campaign.objects.filter(slug=DEMO_SLUG).first()
+        if campaign is None:
+            campaign = self._load()
+        company = Campaign.objects.filter(slug=COMPANY_SLUG).first()
+        if company is None:
+            company = self._company_load()
+        self.stdout.write(f"Demo company campaign {company.name!r} (slug {company.slug}), same logins.")
+        if not Campaign.objects.filter(slug=TABLETOP_SLUG).exists():
+            _tabletop_load()
+        sampo = Campaign.objects.filter(slug=SAMPO_SLUG).first() or _sampo_load()
         self.stdout.write(f"Demo campaign {campaign.name!r} (slug {campaign.slug}). Logins:")
         self.stdout.write(f"  game master: {GM[0]} / {GM[1]}   (also admin at /admin/)")
         for nation in campaign.nations.all():
             self.stdout.write(f"  {nation.name}: {nation.code.lower()} / {PLAYER_PASSWORD}")
+        self.stdout.write(f"Tabletop campaign {TABLETOP_NAME!r} (slug {TABLETOP_SLUG}): the same logins.")
+        self.stdout.write(f"Sodankäynti campaign {sampo.name!r} (slug {sampo.slug}), the same game master:")
+        for nation in sampo.nations.all():
+            self.stdout.write(f"  {nation.name}: {nation.code.lower()} / {PLAYER_PASSWORD}")
 
-    def _delete(self, slug: str) -> None:
-        campaign = Campaign.objects.filter(slug=slug).first()
+    def _company_load(self) -> Campaign:
+        """The company campaign (COMPANY.md) on the same map, played by the same accounts."""
+        company = company_demo_create(scenario=scenario_read(DEMO_FILE))
+        membership_set(campaign=company, username=GM[0], password=GM[1], nation=None)
+        for nation in company.nations.all():
+            membership_set(
+                campaign=company, username=nation.code.lower(), password=PLAYER_PASSWORD, nation=nation
+            )
+        return company
+
+    def _delete(self) -> None:
+        Campaign.objects.filter(slug=COMPANY_SLUG).delete()
+        Campaign.objects.filter(slug=TABLETOP_SLUG).delete()
+        sampo = Campaign.objects.filter(slug=SAMPO_SLUG).first()
+        if sampo is not None:
+            players = [n.code.lower() for n in sampo.nations.all()]
+            sampo.delete()
+            get_user_model().objects.filter(username__in=players, memberships__isnull=True).delete()
+        campaign = Campaign.objects.filter(slug=DEMO_SLUG).first()
         if campaign is None:
             return
         names = [GM[0], *(n.code.lower() for n in campaign.nations.all())]
@@ -70,10 +109,10 @@ class Command(BaseCommand):
         get_user_model().objects.filter(username__in=names, memberships__isnull=True).delete()
         self.stdout.write("The demo campaign was deleted.")
 
-    def _load(self, path: Path, slug: str, first: tuple) -> Campaign:
+    def _load(self) -> Campaign:
         from orders.services import OrderDraft, order_submit
 
-        campaign = scenario_import(scenario=scenario_read(path), slug=slug)
+        campaign = scenario_import(scenario=scenario_read(DEMO_FILE), slug=DEMO_SLUG)
         membership_set(campaign=campaign, username=GM[0], password=GM[1], nation=None)
         get_user_model().objects.filter(username=GM[0]).update(is_staff=True, is_superuser=True)
         users = {}
@@ -82,7 +121,50 @@ class Command(BaseCommand):
                 campaign=campaign, username=nation.code.lower(), password=PLAYER_PASSWORD, nation=nation
             ).user
         turn = campaign.turns.get(number=1)
-        for nation, kind, origin, target, units in first:
+        for nation, kind, origin, target, units in FIRST_ORDERS:
             draft = OrderDraft(kind=kind, origin=origin, target=target, units=units)
             order_submit(user=users[nation], turn=turn, draft=draft)
         return campaign
+
+
+def _tabletop_load() -> Campaign:
+    """The demo map as a tabletop campaign with the same accounts, turn 1 processed: its battles are open."""
+    from orders.services import orders_place
+    from rules.services import turn_process
+
+    scenario = scenario_read(DEMO_FILE)
+    scenario = replace(
+        scenario, ruleset_overrides={**scenario.ruleset_overrides, "battle_system": "tabletop"}
+    )
+    campaign = scenario_import(scenario=scenario, slug=TABLETOP_SLUG, name=TABLETOP_NAME)
+    membership_set(campaign=campaign, username=GM[0], password=GM[1], nation=None)
+    for nation in campaign.nations.all():
+        membership_set(
+            campaign=campaign, username=nation.code.lower(), password=PLAYER_PASSWORD, nation=nation
+        )
+    turn = campaign.turns.get(number=1)
+    orders = [
+        {"nation": nation, "kind": kind, "origin": origin, "target": target, "units": units}
+        for nation, kind, origin, target, units in TABLETOP_ORDERS
+    ]
+    orders_place(turn=turn, orders=orders)
+    turn_process(turn_id=turn.pk)
+    return campaign
+
+
+def _sampo_load() -> Campaign:
+    """The Sodankäynti demo with its players and the demo's GM, Kalevala's ambush already given."""
+    from orders.services import OrderDraft, order_submit
+
+    campaign = scenario_import(scenario=scenario_read(SAMPO_FILE), slug=SAMPO_SLUG)
+    membership_set(campaign=campaign, username=GM[0], password=GM[1], nation=None)
+    users = {
+        n.code: membership_set(
+            campaign=campaign, username=n.code.lower(), password=PLAYER_PASSWORD, nation=n
+        ).user
+        for n in campaign.nations.all()
+    }
+    turn = campaign.turns.get(number=1)
+    for nation, kind, origin, target, units in SAMPO_ORDERS:
+        order_submit(user=users[nation], turn=turn, draft=OrderDraft(kind, origin, target, units))
+    return campaign

@@ -1,35 +1,40 @@
 """The tabletop battle system (TABLETOP.md): battles fought with miniatures; the close-combat calculator.
 
-Only Part B, the calculator, is built: its cases run, and `close_combat_round` serves the calculator's page
-and API. A campaign cannot choose `battle_system: tabletop` until Part A (the turn that waits for entered
-results, `fight` returning `Pending`) exists, so its ruleset refuses to be built.
+Part A: the battle plan (`plan.py`), the sheet and its fingerprint (`sheet.py`), the seam's `fight` that reads
+entries or auto-resolves (`battle.py`), the check of a result (`results.py`). Part B: the calculator
+(`close_combat*.py`). A turn of a tabletop campaign goes through `plan`, registered as the system's own
+`resolve_turn`, so that the shell's processing waits in `battles_pending` while a battle has no entry.
 """
 
-from collections.abc import Mapping
-from typing import Any
-
-from ..ruleset import RulesetError
-from ..systems import BattleSystem, SystemUnavailable, system_register
+from ..systems import BattleSystem, system_register
+from .battle import derive_seed, tabletop_fight
 from .cases import case_check
 from .close_combat import RoundOutcome, close_combat_round
 from .close_combat_settings import CloseCombatSettings, close_combat_settings_build
 from .close_combat_words import steadfast_message
+from .plan import BattlesPending, Complete, plan, tabletop_resolve_turn
+from .settings import TabletopRuleset, TabletopSettings, tabletop_ruleset_build
 
-
-def tabletop_ruleset_build(overrides: Mapping[str, Any]) -> Any:
-    raise RulesetError(
-        f"battle_system: {SystemUnavailable('tabletop')} (only its close-combat calculator is)"
-    )
-
-
-SYSTEM = BattleSystem(name="tabletop", ruleset_build=tabletop_ruleset_build, case_check=case_check)
+SYSTEM = BattleSystem(
+    name="tabletop",
+    ruleset_build=tabletop_ruleset_build,
+    fight=tabletop_fight,
+    case_check=case_check,
+    extra={"resolve_turn": tabletop_resolve_turn, "plan": plan},
+)
 system_register(SYSTEM)
 
 __all__ = [
     "SYSTEM",
+    "BattlesPending",
     "CloseCombatSettings",
+    "Complete",
     "RoundOutcome",
+    "TabletopRuleset",
+    "TabletopSettings",
     "close_combat_round",
     "close_combat_settings_build",
+    "derive_seed",
+    "plan",
     "steadfast_message",
 ]

@@ -1,4 +1,5 @@
-"""The runner of the calculator's cases (`kind: close_combat`, shared/rules/cases/tabletop/README.md).
+"""The runner of tabletop cases (shared/rules/cases/tabletop/README.md): the calculator's (`kind:
+close_combat`) here, turns (`kind: turn`) in turn_cases.py.
 
 `case_check(data, path)` runs one parsed case file: None when it passes, else its first mismatch as one line,
 "where: expected X, got Y". A malformed file raises `CaseError`.
@@ -11,10 +12,11 @@ from pathlib import Path
 from typing import Any
 
 from rules.engine.ruleset import RulesetError
-from rules.engine.systems import CaseError, SystemUnavailable
+from rules.engine.systems import CaseError
 
 from .close_combat import TERMS, close_combat_round
 from .close_combat_settings import close_combat_settings_build
+from .turn_cases import turn_case_check
 
 # The keys an `expect` may give; each is checked only when given.
 EXPECT_KEYS = (
@@ -37,8 +39,10 @@ EXPECT_KEYS = (
 
 def case_check(data: Mapping[str, Any], path: Path) -> str | None:
     """Run one tabletop case; the first mismatch, or None when everything expected is so."""
-    if data.get("kind") != "close_combat":  # a tabletop turn (Part A) is not built yet
-        return str(SystemUnavailable("tabletop"))
+    if data.get("kind") == "turn":
+        return turn_case_check(data)
+    if data.get("kind") != "close_combat":
+        raise CaseError(f"kind: expected close_combat or turn, got {data.get('kind')!r}")
     expect = data.get("expect")
     if not isinstance(expect, Mapping):
         raise CaseError("expect: expected a mapping")

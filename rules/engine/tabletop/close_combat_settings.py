@@ -81,18 +81,31 @@ def close_combat_settings_build(overrides: Mapping[str, Any] | None = None) -> C
     return CloseCombatSettings(**{**asdict(DEFAULTS), **values})
 
 
-def _checked(key: str, value: Any, default: Any) -> Any:
-    name = PREFIX + key
-    if key in CHOICES:
-        if value not in CHOICES[key]:
-            raise RulesetError(f"{name}: expected one of {', '.join(CHOICES[key])}, got {value!r}")
-        return value
+def setting_checked(
+    name: str, value: Any, default: Any, *, choices: tuple[str, ...] | None, minimum: int
+) -> tuple[bool, Any]:
+    """A choice, a yes-or-no or a whole-number setting checked against its default's kind; (False, None)
+    for a setting of another kind, which its block checks itself. Shared by the `tabletop` blocks."""
+    if choices is not None:
+        if value not in choices:
+            raise RulesetError(f"{name}: expected one of {', '.join(choices)}, got {value!r}")
+        return True, value
     if isinstance(default, bool):
         if not isinstance(value, bool):
             raise RulesetError(f"{name}: expected true or false, got {value!r}")
-        return value
+        return True, value
     if isinstance(default, int):
-        return _whole(name, value, MINIMUMS.get(key, 0))
+        return True, _whole(name, value, minimum)
+    return False, None
+
+
+def _checked(key: str, value: Any, default: Any) -> Any:
+    name = PREFIX + key
+    done, checked = setting_checked(
+        name, value, default, choices=CHOICES.get(key), minimum=MINIMUMS.get(key, 0)
+    )
+    if done:
+        return checked
     if key == "discipline_range":
         if not isinstance(value, list | tuple) or len(value) != 2:
             raise RulesetError(f"{name}: expected [lowest, highest], got {value!r}")

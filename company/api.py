@@ -1,0 +1,273 @@
+"""Company campaigns in the REST API (COMPANY.md §11.3), under /api/campaigns/<slug>/: rosters and the
+Kasarmi, orders, the battles of a turn, a battle's sheet, dice, result and report, and the map's contacts.
+
+Anything the viewer may not see is a 404, as if it did not exist (§10.3); every refusal is a 400 with
+{"errors": [{"code", "ref", "message"}]} in the reader's language.
+"""
+
+from __future__ import annotations
+
+from django.http import Http404
+from django.utils import translation
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from campaign.api import SLUG, CampaignScoped
+from campaign.messages import said_in
+from company import models
+from company.dice import battle_stream_text, dice_roll, dice_verify, table_turn_set
+from company.kp import kp_operate, ledger_of
+from company.results import result_confirm, result_preview
+from company.selectors import (
+    battle_side,
+    battle_visible,
+    battles_of,
+    contacts_of,
+    event_row,
+    events_of,
+    is_company,
+    map_of,
+    rolls_of,
+    roster_nation,
+    roster_view,
+    seed_revealed,
+    sheet_of,
+)
+from company.services import company_ruleset, kasarmi_act, orders_submit, turn_in_play
+from rules.engine.company_d20.problems import Problem
+
+# The API's names for the Kasarmi actions (§11.3), and the engine's.
+ACTIONS = {
+    "repair": "repair",
+    "buy": "buy",
+    "abilities": "choose_ability",
+    "appoint": "appoint_commander",
+    "adjust-tp": "adjust_tp",
+    "edit": "gm_edit",
+    "restore": "gm_restore",
+    "remove-ability": "gm_remove_ability",
+}
+
+
+def problems_response(problems: list[Problem]) -> Response:
+    language = translation.get_language() or "en"
+    return Response(
+        {
+            "errors": [
+                {"code": p.code, "ref": p.ref, "message": said_in(language, p.message)} for p in problems
+            ]
+        },
+        status=400,
+    )
+
+
+# The bodies are the engine's JSON as COMPANY.md §11.3 shows it: no serializer of ours stands between.
+JSON = extend_schema(parameters=[SLUG], request=OpenApiTypes.OBJECT, responses=OpenApiTypes.OBJECT)
+
+
+class CompanyScoped(CampaignScoped):
+    """A company campaign's endpoint; in a campaign of another system it does not exist."""
+
+    def initial(self, request: Request, *args, **kwargs) -> None:
+        super().initial(request, *args, **kwargs)
+        if not is_company(self.viewer.campaign):
+            raise Http404("not a company campaign")
+
+    def nation_get(self):
+        nation = roster_nation(viewer=self.viewer, code=self.kwargs["nation"])
+        if nation is None:
+            raise Http404("no such roster")
+        return nation
+
+    def battle_get(self) -> models.Battle:
+        battle = battle_visible(viewer=self.viewer, pk=self.kwargs["pk"])
+        if battle is None:
+            raise Http404("no such battle")
+        return battle
+
+
+@JSON
+class Roster(CompanyScoped):
+    def get(self, request: Request, slug: str, nation: str) -> Response:
+        return Response(roster_view(campaign=self.viewer.campaign, nation=self.nation_get()))
+
+
+@JSON
+class RosterEvents(CompanyScoped):
+    def get(self, request: Request, slug: str, nation: str) -> Response:
+        events = events_of(campaign=self.viewer.campaign, nation=self.nation_get())
+        return Response([event_row(e) for e in events])
+
+
+@JSON
+class KasarmiAction(CompanyScoped):
+    def post(self, request: Request, slug: str, nation: str, action: str) -> Response:
+        target = self.nation_get()
+        if action not in ACTIONS:
+            raise Http404("no such action")
+        params = request.data if isinstance(request.data, dict) else {}
+        done = kasarmi_act(
+            campaign=self.viewer.campaign,
+            nation=target,
+            action=ACTIONS[action],
+            params=dict(params),
+            actor=request.user,
+            by_gm=self.viewer.is_gm,
+        )
+        if isinstance(done, Problem):
+            return problems_response([done])
+        return Response(
+            {"unit": done.unit, "roster": roster_view(campaign=self.viewer.campaign, nation=target)}
+        )
+
+
+@JSON
+class Orders(CompanyScoped):
+    def put(self, request: Request, slug: str, nation: str) -> Response:
+        target = self.nation_get()
+        if self.viewer.nation != target:
+            return problems_response([Problem("not_your_unit", nation)])
+        turn = turn_in_play(self.viewer.campaign)
+        orders = request.data.get("orders") if isinstance(request.data, dict) else None
+        if turn is None or not isinstance(orders, list):
+            return problems_response([Problem("not_orders_phase")])
+        problems = orders_submit(turn=turn, nation=target, orders=orders)
+        if problems:
+            return problems_response(problems)
+        return Response({"orders": models.OrderSet.objects.get(turn=turn, nation=target).orders})
+
+
+@JSON
+class Contacts(CompanyScoped):
+    def get(self, request: Request, slug: str) -> Response:
+        return Response(contacts_of(viewer=self.viewer))
+
+
+@JSON
+class CompanyMap(CompanyScoped):
+    """Every region with the viewer's recon contacts (COMPANY.md §10.3); the GM's with every unit."""
+
+    def get(self, request: Request, slug: str) -> Response:
+        return Response(map_of(viewer=self.viewer))
+
+
+@JSON
+class TurnBattles(CompanyScoped):
+    def get(self, request: Request, slug: str, number: int) -> Response:
+        turn = self.turn_get()
+        return Response(
+            [
+                {"id": b.pk, "key": b.key, "kind": b.kind, "sides": b.data["sides"], "status": b.status}
+                for b in battles_of(campaign=self.viewer.campaign, turn=turn)
+            ]
+        )
+
+
+@JSON
+class BattleDetail(CompanyScoped):
+    def get(self, request: Request, slug: str, pk: int) -> Response:
+        battle = self.battle_get()
+        data = sheet_of(viewer=self.viewer, battle=battle)
+        if seed_revealed(battle=battle):
+            data["report"] = battle.report
+            data["stream"] = battle_stream_text(battle)
+        return Response(data)
+
+
+@JSON
+class BattleRolls(CompanyScoped):
+    def get(self, request: Request, slug: str, pk: int) -> Response:
+        return Response(rolls_of(viewer=self.viewer, battle=self.battle_get()))
+
+    def post(self, request: Request, slug: str, pk: int) -> Response:
+        battle = self.battle_get()
+        data = request.data if isinstance(request.data, dict) else {}
+        made = dice_roll(
+            battle=battle,
+            user=request.user,
+            side=battle_side(viewer=self.viewer, battle=battle),
+            function=data.get("function"),
+            inputs=data.get("inputs") or {},
+            purpose=data.get("purpose"),
+        )
+        if isinstance(made, Problem):
+            return problems_response([made])
+        return Response(rolls_of(viewer=self.viewer, battle=battle)[-len(made) :], status=201)
+
+
+@JSON
+class BattleKp(CompanyScoped):
+    """The KP ledger (COMPANY.md §9): its pools and its operations, each with who asked."""
+
+    def get(self, request: Request, slug: str, pk: int) -> Response:
+        battle = self.battle_get()
+        ruleset = company_ruleset(self.viewer.campaign)
+        if not ruleset.get("kp.tracking"):
+            raise Http404("no KP ledger in this campaign")
+        ledger = ledger_of(battle, ruleset)
+        return Response({**ledger.view(), "operations": battle.kp or []})
+
+
+@JSON
+class BattleKpOperation(CompanyScoped):
+    def post(self, request: Request, slug: str, pk: int, op: str) -> Response:
+        battle = self.battle_get()
+        done = kp_operate(
+            battle=battle,
+            user=request.user,
+            side=battle_side(viewer=self.viewer, battle=battle),
+            op=op.replace("-", "_"),
+            params=request.data if isinstance(request.data, dict) else {},
+        )
+        if isinstance(done, Problem):
+            return problems_response([done])
+        return Response(done.view())
+
+
+@JSON
+class BattleVerify(CompanyScoped):
+    def get(self, request: Request, slug: str, pk: int) -> Response:
+        battle = self.battle_get()
+        if not seed_revealed(battle=battle):
+            return problems_response([Problem("battle_not_open", battle.key)])
+        return Response(dice_verify(battle=battle))
+
+
+@JSON
+class BattleTableTurn(CompanyScoped):
+    def post(self, request: Request, slug: str, pk: int) -> Response:
+        battle = self.battle_get()
+        value = request.data.get("table_turn") if isinstance(request.data, dict) else None
+        if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 99:
+            return problems_response(
+                [Problem("not_an_integer", "table_turn", {"field": "table_turn", "value": value})]
+            )
+        table_turn_set(battle=battle, table_turn=value)
+        return Response({"table_turn": value})
+
+
+@JSON
+class BattleResult(CompanyScoped):
+    """The GM's final result (until the shared results entry): POST to confirm, ?preview=1 to preview."""
+
+    def post(self, request: Request, slug: str, pk: int) -> Response:
+        battle = self.battle_get()
+        if request.query_params.get("preview"):
+            preview = result_preview(battle=battle, entry=request.data)
+            return problems_response(preview) if isinstance(preview, list) else Response(preview)
+        if not self.viewer.is_gm:
+            return problems_response([Problem("gm_only", "result")])
+        problems = result_confirm(battle=battle, entry=request.data)
+        return problems_response(problems) if problems else Response({"status": "resolved"})
+
+
+@JSON
+class BattleVoid(CompanyScoped):
+    def post(self, request: Request, slug: str, pk: int) -> Response:
+        battle = self.battle_get()
+        if not self.viewer.is_gm:
+            return problems_response([Problem("gm_only", "void")])
+        problems = result_confirm(battle=battle, entry="void")
+        return problems_response(problems) if problems else Response({"status": "void"})

@@ -1,0 +1,89 @@
+"""The dice service of a table battle (COMPANY.md §8): each request runs on the battle's own stream, and its
+entries and the stream's new state are stored in one transaction before the answer goes back, so no die can
+be rolled again in secret: asking again draws the next number of the same stream.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.utils import timezone
+
+from company import models
+from company.kp import ledger_of
+from company.mapping import battle_of, roll_columns, roll_of, stream_columns, stream_of
+from company.services import company_ruleset
+from rules.engine.company_d20.dice import battle_stream
+from rules.engine.company_d20.log import RollEntry, dice_only_replay, log_replay, roll_make
+from rules.engine.company_d20.problems import Problem
+
+
+def battle_stream_text(battle: models.Battle) -> str:
+    """The stream's seed string (§8.1): it contains the campaign's seed, so it is shown only when final."""
+    return battle_stream(battle.turn.campaign.seed, battle.turn.number, battle.key)
+
+
+def dice_roll(
+    *,
+    battle: models.Battle,
+    user: AbstractBaseUser,
+    side: str | None,
+    function: str,
+    inputs: Mapping[str, Any],
+    purpose: str | None = None,
+) -> list[RollEntry] | Problem:
+    """One request for `side` (a nation code; None: the GM). The caller has checked who may ask for whom."""
+    with transaction.atomic():
+        battle = models.Battle.objects.select_for_update().select_related("turn__campaign").get(pk=battle.pk)
+        if battle.status != models.Battle.Status.OPEN or battle.archived:
+            return Problem("battle_not_open", battle.key)
+        if side is not None and side not in battle.data["sides"]:
+            return Problem("not_in_battle", battle.key)
+        ruleset = company_ruleset(battle.turn.campaign)
+        stream = stream_of(battle_stream_text(battle), battle.stream_state, battle.next_seq)
+        entries = [roll_of(r) for r in battle.rolls.all()]
+        # What the KP ledger knows of the side is the server's to fill in, never the request's (§8.5.6).
+        ledger_side = ledger_of(battle, ruleset).sides.get(side) if ruleset.get("kp.tracking") else None
+        made, stream = roll_make(
+            stream,
+            entries,
+            function=function,
+            inputs=dict(inputs) if isinstance(inputs, Mapping) else {},
+            ruleset=ruleset,
+            snapshot=battle_of(battle.data, ruleset).units,
+            side=side,
+            purpose=purpose,
+            table_turn=battle.table_turn,
+            commander_lost=bool(ledger_side and ledger_side.commander_lost),
+            promoted=ledger_side.promoted if ledger_side else None,
+        )
+        if isinstance(made, Problem):
+            return made
+        now = timezone.now()
+        models.DiceRoll.objects.bulk_create(
+            models.DiceRoll(battle=battle, requested_by=user, created_at=now, **roll_columns(e)) for e in made
+        )
+        models.Battle.objects.filter(pk=battle.pk).update(**stream_columns(stream))
+    return made
+
+
+@transaction.atomic
+def table_turn_set(*, battle: models.Battle, table_turn: int) -> None:
+    """The table's turn counter, which the fire-support delay and the KP ledger read (§8.5.6)."""
+    models.Battle.objects.filter(pk=battle.pk, status=models.Battle.Status.OPEN).update(table_turn=table_turn)
+
+
+def dice_verify(*, battle: models.Battle) -> dict[str, Any]:
+    """The replay of a battle's log from its seed (§8.4): every die and every output, and the dice alone."""
+    ruleset = company_ruleset(battle.turn.campaign)
+    text = battle_stream_text(battle)
+    entries = [roll_of(r) for r in battle.rolls.all()]
+    return {
+        "stream": text,
+        "entries": len(entries),
+        "mismatches": log_replay(text, entries, ruleset, battle_of(battle.data, ruleset).units),
+        "dice_mismatches": dice_only_replay(text, entries),
+    }

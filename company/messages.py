@@ -1,0 +1,17 @@
+"""The company shell's own refusals, beside the engine's (rules.engine.company_d20.problems): the same
+prefix, so a `Problem` of either renders the same way."""
+
+from rules.engine.company_d20.problems import PREFIX
+from rules.engine.messages import gettext_noop, messages_register
+
+messages_register(
+    {
+        PREFIX + "kasarmi_action_unknown": gettext_noop("There is no Kasarmi action {ref}."),
+        PREFIX + "params_invalid": gettext_noop("{ref} does not take these fields."),
+        PREFIX + "battle_not_open": gettext_noop("Battle {ref} is no longer being fought."),
+        PREFIX + "not_in_battle": gettext_noop("Your nation is not a side of battle {ref}."),
+        PREFIX + "turn_not_pending": gettext_noop("The turn is not waiting for battle results."),
+        PREFIX + "kp_off": gettext_noop("This campaign does not keep a KP ledger."),
+        PREFIX + "results_missing": gettext_noop("Battle {ref} has no final result yet."),
+    }
+)

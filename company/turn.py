@@ -1,0 +1,201 @@
+"""The company turn in the database (COMPANY.md §4.3, §6; BATTLE_SYSTEMS.md): processing assigns the table
+battles and the turn waits in `battles_pending`; completion applies every final result; a rollback restores
+the world before the turn exactly, archiving (never deleting) its battles, dice logs and audit entries.
+
+rules.services.turn_process claims the turn and calls `company_turn_advance` in its transaction.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any
+
+from django.utils import timezone
+
+from campaign.models import Campaign, Nation, Region, Turn
+from campaign.queue import task_queue
+from campaign.services import turn_create
+from company import models
+from company.mapping import (
+    battle_data,
+    battle_of,
+    snapshot_columns,
+    state_load,
+    unit_columns,
+)
+from company.services import company_ruleset, events_append, snapshot_ensure
+from rules.engine.company_d20.dice import stream_seed, turn_stream
+from rules.engine.company_d20.orders import Order
+from rules.engine.company_d20.problems import Problem
+from rules.engine.company_d20.results import final_view
+from rules.engine.company_d20.roster import unit_view
+from rules.engine.company_d20.turn import VOID, complete_turn, process_turn
+
+SEND_COMPANY_RESULTS = "frontend.tasks.send_company_results"  # queued by name: the mail is the interface's
+
+
+def company_turn_advance(*, turn: Turn, was: str, now: Callable[[], datetime] = timezone.now) -> None:
+    """The claimed turn's next step: processing from `open`, completion from `battles_pending`."""
+    if was == Turn.Status.BATTLES_PENDING:
+        if company_turn_complete(turn=turn, now=now) is not None:
+            Turn.objects.filter(pk=turn.pk).update(status=Turn.Status.BATTLES_PENDING)
+        return
+    company_turn_process(turn=turn, now=now)
+
+
+def company_turn_process(*, turn: Turn, now: Callable[[], datetime] = timezone.now) -> None:
+    """§4.3: re-check the orders, move, roll recon from the turn stream, and create the table battles."""
+    campaign = turn.campaign
+    ruleset = company_ruleset(campaign)
+    snapshot_ensure(turn=turn)
+    state = state_load(campaign, turn.number)
+    nations = {n.code: n for n in campaign.nations.all()}
+    position = {code: n.position for code, n in nations.items()}
+    orders = [
+        Order.from_data(data)
+        for order_set in sorted(
+            turn.company_orders.select_related("nation"), key=lambda o: position[o.nation.code]
+        )
+        for data in order_set.orders
+    ]
+    dice = random.Random(stream_seed(turn_stream(campaign.seed, turn.number)))
+    processed = process_turn(state, orders, ruleset, dice)
+    _units_write(campaign=campaign, nations=nations, units=processed.state.units)
+    _recon_write(campaign=campaign, snapshots=processed.state.snapshots)
+    events_append(campaign=campaign, turn=turn.number, events=processed.events, actor=None, by_engine=True)
+    for position_, battle in enumerate(processed.battles, start=1):
+        row = models.Battle.objects.create(
+            turn=turn,
+            position=position_,
+            key=battle.key,
+            kind=battle.kind,
+            data=battle_data(battle),
+            status=models.Battle.Status.RESOLVED if battle.kind == "unopposed" else models.Battle.Status.OPEN,
+        )
+        row.nations.set([nations[n] for n in battle.sides])
+    turn.result = {
+        "system": "company_d20",
+        "format": 1,
+        "accepted": [[i, o.to_dict()] for i, o in processed.accepted],
+        "rejected": [[i, p.to_dict()] for i, p in processed.rejected],
+        "recon": [_plain(r) for r in processed.recon],
+        "dice": [list(d) for d in processed.dice],
+    }
+    turn.status = Turn.Status.BATTLES_PENDING
+    turn.error = ""
+    turn.save(update_fields=["result", "status", "error"])
+    if not turn.company_battles.filter(status=models.Battle.Status.OPEN).exists():
+        company_turn_complete(turn=turn, now=now)
+
+
+def _plain(value: Any) -> Any:
+    """The engine's values as JSON stores them (messages by their dict form)."""
+    if hasattr(value, "to_dict"):
+        return value.to_dict()
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _units_write(*, campaign: Campaign, nations: dict[str, Nation], units: dict) -> None:
+    rows = {u.number: u for u in models.Unit.objects.filter(campaign=campaign)}
+    for number, unit in units.items():
+        columns = unit_columns(unit)
+        row = rows[number]
+        if any(getattr(row, k) != v for k, v in columns.items()):
+            models.Unit.objects.filter(pk=row.pk).update(**columns)
+
+
+def _recon_write(*, campaign: Campaign, snapshots) -> None:
+    models.ReconSnapshot.objects.filter(campaign=campaign).delete()
+    models.ReconSnapshot.objects.bulk_create(
+        models.ReconSnapshot(campaign=campaign, **snapshot_columns(s)) for s in snapshots
+    )
+
+
+def company_turn_complete(*, turn: Turn, now: Callable[[], datetime] = timezone.now) -> Problem | None:
+    """§6: once every battle is final or void, apply them in battle order, then ownership, returns,
+    retreats and recon expiry; the turn is resolved and the next opens. A battle still open: the Problem."""
+    battles = list(turn.company_battles.filter(archived=False).order_by("position"))
+    waiting = next((b for b in battles if b.status == models.Battle.Status.OPEN), None)
+    if waiting is not None:
+        return Problem("results_missing", waiting.key)
+    campaign = turn.campaign
+    ruleset = company_ruleset(campaign)
+    state = state_load(campaign, turn.number)  # with every GM edit made while the battles were fought
+    engine_battles = [battle_of(b.data, ruleset) for b in battles]
+    results = {
+        b.key: VOID if b.status == models.Battle.Status.VOID else b.result
+        for b in battles
+        if b.kind != "unopposed"
+    }
+    completed = complete_turn(state, engine_battles, results, ruleset)
+    nations = {n.code: n for n in campaign.nations.all()}
+    _units_write(campaign=campaign, nations=nations, units=completed.state.units)
+    for code, tp in completed.state.tp.items():
+        models.Balance.objects.update_or_create(nation=nations[code], defaults={"tp": tp})
+    for region in Region.objects.filter(campaign=campaign):
+        owner = completed.state.regions[region.code].owner
+        owner_id = nations[owner].pk if owner else None
+        if region.owner_id != owner_id:
+            Region.objects.filter(pk=region.pk).update(owner_id=owner_id)
+    _recon_write(campaign=campaign, snapshots=completed.state.snapshots)
+    events_append(campaign=campaign, turn=turn.number, events=completed.events, actor=None, by_engine=True)
+    for row, battle in zip(battles, engine_battles, strict=True):
+        final = completed.finals.get(battle.key)
+        row.report = {
+            "system": "company_d20",
+            "format": 1,
+            "key": battle.key,
+            "kind": battle.kind,
+            "outcome": _plain(completed.outcomes.get(battle.key, {})),
+            "before": {str(u): unit_view(unit, ruleset) for u, unit in battle.units.items()},
+            "final": _plain(final_view(final, ruleset)) if final is not None else None,
+            "retreats": {str(u): list(r) for u, r in completed.retreats.items() if u in battle.units},
+        }
+        row.save(update_fields=["report"])
+    turn.status = Turn.Status.RESOLVED
+    turn.processed_at = now()
+    turn.result = {**(turn.result or {}), "cut_off": list(completed.cut_off)}
+    turn.save(update_fields=["status", "processed_at", "result"])
+    turn_create(campaign=campaign, number=turn.number + 1, now=now())
+    task_queue(SEND_COMPANY_RESULTS, turn.pk, robust=True)  # a failed mail never undoes the turn
+    return None
+
+
+def company_snapshot_exists(*, turn: Turn) -> bool:
+    return models.TurnSnapshot.objects.filter(turn=turn).exists()
+
+
+def company_world_restore(*, turn: Turn) -> None:
+    """Put the rosters, balances, owners and recon back as the turn found them, Kasarmi actions of the
+    turn included (rules.history.turn_rollback does the rest). The battles, their dice and the audit
+    entries since are archived: kept, no longer counted."""
+    campaign = Campaign.objects.select_for_update().get(pk=turn.campaign_id)
+    snapshot = models.TurnSnapshot.objects.get(turn=turn)
+    nations = {n.code: n for n in campaign.nations.all()}
+    models.Unit.objects.filter(campaign=campaign).delete()
+    models.Unit.objects.bulk_create(
+        models.Unit(
+            campaign=campaign, nation=nations[u["nation"]], **{k: v for k, v in u.items() if k != "nation"}
+        )
+        for u in snapshot.state["units"]
+    )
+    for code, tp in snapshot.state["tp"].items():
+        models.Balance.objects.update_or_create(nation=nations[code], defaults={"tp": tp})
+    for region in Region.objects.filter(campaign=campaign):
+        owner = snapshot.state["owners"].get(region.code)
+        Region.objects.filter(pk=region.pk).update(owner=nations[owner] if owner else None)
+    models.ReconSnapshot.objects.filter(campaign=campaign).delete()
+    models.ReconSnapshot.objects.bulk_create(
+        models.ReconSnapshot(campaign=campaign, **s) for s in snapshot.state["recon"]
+    )
+    models.RosterEvent.objects.filter(
+        campaign=campaign, seq__gt=snapshot.last_event, archived_by=None
+    ).update(archived_by=turn)
+    turn.company_battles.update(archived=True)
+    snapshot.delete()

@@ -1,0 +1,178 @@
+"""A tabletop turn's battles (TABLETOP.md A5, A6, A8, A12): the list (the GM's queue), the printable sheet,
+and the result form with the answers and the GM's decisions. Plain HTML forms; views parse, check who is
+looking, call one service of rules.battles and render."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.utils.translation import gettext
+
+from campaign.models import Turn
+from campaign.selectors import Viewer
+from frontend.terms import said
+from frontend.views.common import topbar, viewer_for
+from rules import battles as services
+from rules.models import Battle, ResultVersion
+from rules.selectors import battle_sheet_for, battles_visible
+
+INTEGER = re.compile(r"^[+-]?[0-9]+$")
+LIVE = (ResultVersion.State.PROPOSED, ResultVersion.State.AGREED, ResultVersion.State.DISPUTED)
+
+
+def _turn(viewer: Viewer, number: int) -> Turn:
+    return get_object_or_404(Turn.objects.defer("result"), campaign=viewer.campaign, number=number)
+
+
+@login_required
+def battle_list(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    viewer = viewer_for(request, slug)
+    turn = _turn(viewer, number)
+    now = timezone.now()
+    rows = []
+    for battle in battles_visible(viewer=viewer, turn=turn):
+        current = battle.versions.filter(state__in=(*LIVE, ResultVersion.State.CONFIRMED)).last()
+        rows.append(
+            {
+                "battle": battle,
+                "result": current,
+                "overdue": battle.state == Battle.State.OPEN
+                and battle.deadline is not None
+                and battle.deadline < now,
+            }
+        )
+    context = {"bar": topbar(viewer, turn), "turn": turn, "rows": rows, "is_gm": viewer.is_gm}
+    return render(request, "frontend/battle_list.html", context)
+
+
+def result_from_form(post: Any, sheet: dict[str, Any]) -> dict[str, Any]:
+    """The form as A6.1's result: a base-10 integer becomes a number, other text is passed on."""
+    losses: dict[str, dict[str, Any]] = {}
+    for nation in sheet["nations"]:
+        mine = losses.setdefault(nation, {})
+        for unit_type in sorted({t for n in sheet["forces"].values() for t in n} | {"JV", "PA", "TY"}):
+            text = post.get(f"loss-{nation}-{unit_type}", "").strip()
+            if text:
+                mine[unit_type] = int(text) if INTEGER.match(text) else text
+    result: dict[str, Any] = {
+        "winner": post.get("winner") or None,
+        "decisive": bool(post.get("decisive")),
+        "losses": losses,
+        "fingerprint": post.get("fingerprint", ""),
+    }
+    for field in ("score", "notes"):
+        if post.get(field, "").strip():
+            result[field] = post[field].strip()
+    return result
+
+
+def _act(request: HttpRequest, viewer: Viewer, battle: Battle, sheet: dict[str, Any]) -> None:
+    """One action of the form, by its button; raises BattleError when the service refuses it."""
+    action = request.POST.get("action", "")
+    version = None
+    if request.POST.get("version", "").isdigit():
+        version = battle.versions.filter(number=int(request.POST["version"])).first()
+        if version is None:
+            raise Http404("no such version")
+    if action == "save":
+        services.battle_result_save(
+            viewer=viewer, battle=battle, result=result_from_form(request.POST, sheet)
+        )
+    elif action == "auto_resolve":
+        services.battle_auto_resolve(viewer=viewer, battle=battle, why=request.POST.get("why", ""))
+    elif action == "reopen":
+        services.battle_reopen(viewer=viewer, battle=battle, reason=request.POST.get("reason", ""))
+    elif version is not None and action == "agree":
+        services.battle_result_agree(viewer=viewer, version=version)
+    elif version is not None and action == "dispute":
+        services.battle_result_dispute(
+            viewer=viewer, version=version, comment=request.POST.get("comment", "")
+        )
+    elif version is not None and action == "withdraw":
+        services.battle_result_withdraw(viewer=viewer, version=version)
+    elif version is not None and action == "confirm":
+        services.battle_result_confirm(viewer=viewer, version=version)
+    elif version is not None and action == "void":
+        services.battle_result_void(viewer=viewer, version=version, reason=request.POST.get("reason", ""))
+    else:
+        raise Http404("no such action")
+
+
+@login_required
+def battle_page(request: HttpRequest, slug: str, number: int, key: str) -> HttpResponse:
+    viewer = viewer_for(request, slug)
+    turn = _turn(viewer, number)
+    battle = Battle.objects.filter(turn=turn, key=key).first()
+    sheet = battle_sheet_for(viewer=viewer, battle=battle) if battle else None
+    if sheet is None:
+        raise Http404("no such battle")
+    errors = []
+    if request.method == "POST":
+        try:
+            _act(request, viewer, battle, sheet)
+        except services.BattleError as error:
+            errors = [(str(e), said(e.message)) for e in error.errors]
+        else:
+            return redirect(request.path)
+    full = viewer.is_gm or (viewer.nation is not None and viewer.nation.code in battle.nations)
+    versions = (
+        list(battle.versions.select_related("nation").prefetch_related("answers__nation")) if full else []
+    )
+    current = next((v for v in reversed(versions) if v.state in LIVE), None)
+    names = {n.code: n.name for n in viewer.campaign.nations.all()}
+    context = {
+        "bar": topbar(viewer, turn),
+        "turn": turn,
+        "battle": battle,
+        "sheet": sheet,
+        "sides": _sides(sheet, names),
+        "place_name": _place(viewer, battle),
+        "full": full,
+        "versions": versions,
+        "current": current,
+        "errors": errors,
+        "form": request.POST if errors else None,
+        "may_enter": battle.state == Battle.State.OPEN
+        and turn.status == Turn.Status.BATTLES_PENDING
+        and (viewer.is_gm or (viewer.nation is not None and viewer.nation.code in battle.nations)),
+        "is_gm": viewer.is_gm,
+        "my_nation": viewer.nation.code if viewer.nation else None,
+        "ground_types": ["JV", "PA", "TY"],
+        "overdue": battle.deadline is not None and battle.deadline < timezone.now(),
+        "auto_preview": services.battle_auto_preview(battle=battle)
+        if viewer.is_gm and battle.state == Battle.State.OPEN
+        else None,
+    }
+    return render(request, "frontend/battle.html", context, status=400 if errors else 200)
+
+
+def _sides(sheet: dict[str, Any], names: dict[str, str]) -> list[dict[str, Any]]:
+    """Each side with its groups and, under it, the support lines of its nations (A5.1)."""
+    return [
+        {
+            **side,
+            "names": [names.get(n, n) for n in side["nations"]],
+            "support": [line for line in sheet["support"] if line[0] in side["nations"]],
+            "points": (sheet.get("points") or {}).get(side["id"]),
+        }
+        for side in sheet["sides"]
+    ]
+
+
+def _place(viewer: Viewer, battle: Battle) -> str:
+    """The battle's title from the region names: "Battle of Karelia", or the meeting's border."""
+    codes = battle.key.partition(":")[2]
+    regions = dict(viewer.campaign.regions.values_list("code", "name"))
+    if battle.kind == "meeting":
+        low, _, high = codes.partition("|")
+        return gettext("Meeting engagement on the %(a)s–%(b)s border") % {
+            "a": regions.get(low, low),
+            "b": regions.get(high, high),
+        }
+    region = codes.rpartition(":")[0] if battle.kind == "control" else codes
+    return gettext("Battle of %(region)s") % {"region": regions.get(region, region)}

@@ -1,0 +1,267 @@
+"""The company pages (COMPANY.md §11.2): the Kasarmi per nation, a battle with its dice panel and report,
+and "verify the dice". Views parse, check who looks, call one service, render; what a viewer may not see is
+a 404 as in the API."""
+
+from __future__ import annotations
+
+import json
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST
+
+from campaign.messages import said
+from campaign.selectors import turn_current
+from company.dice import battle_stream_text, dice_roll, dice_verify
+from company.results import result_confirm
+from company.selectors import (
+    battle_side,
+    battle_visible,
+    battles_of,
+    contacts_view_of,
+    event_row,
+    events_of,
+    is_company,
+    orders_of,
+    rolls_of,
+    roster_nation,
+    roster_view,
+    seed_revealed,
+    sheet_of,
+)
+from company.services import PLAYER_ACTIONS, company_ruleset, kasarmi_act, orders_submit
+from frontend.company_pages import kasarmi_choices, report_rows
+from frontend.views.common import topbar, viewer_for
+from rules.engine.company_d20.log import FUNCTIONS, OWN_UNITS
+from rules.engine.company_d20.problems import Problem
+
+WHOLE = ("unit", "tp", "group")  # form fields that are numbers in the engine's terms
+
+
+def _company_viewer(request: HttpRequest, slug: str):
+    viewer = viewer_for(request, slug)
+    if not is_company(viewer.campaign):
+        raise Http404("not a company campaign")
+    return viewer
+
+
+@login_required
+def kasarmi_home(request: HttpRequest, slug: str) -> HttpResponse:
+    """The viewer's own Kasarmi; the GM's first, with every other one a link away."""
+    viewer = _company_viewer(request, slug)
+    nation = viewer.nation or viewer.campaign.nations.order_by("position").first()
+    if nation is None:
+        raise Http404("no nation")
+    return redirect(reverse("frontend:company_kasarmi", args=[slug, nation.code]))
+
+
+@login_required
+def kasarmi_page(request: HttpRequest, slug: str, nation: str) -> HttpResponse:
+    viewer = _company_viewer(request, slug)
+    target = roster_nation(viewer=viewer, code=nation)
+    if target is None:
+        raise Http404("no such roster")
+    campaign = viewer.campaign
+    roster = roster_view(campaign=campaign, nation=target)
+    turn = turn_current(campaign=campaign)
+    step_tt, step_slot = roster["settings"]["tt_step"], roster["settings"]["xp_step"]
+    for card in roster["units"]:
+        card["tk_percent"] = round(100 * card["tk"] / card["tk_max"])
+        card["tt_percent"] = round(100 * (card["xp"] % step_tt) / step_tt)
+        card["slot_percent"] = round(100 * (card["xp"] % step_slot) / step_slot)
+    events = [event_row(e) for e in events_of(campaign=campaign, nation=target)]
+    context = {
+        "bar": topbar(viewer, turn),
+        "nation": target,
+        "roster": roster,
+        "choices": kasarmi_choices(campaign=campaign, nation=target, roster=roster),
+        "events": events,
+        "orders": orders_of(turn=turn, nation=target) if turn else [],
+        "regions": sorted(campaign.regions.values_list("code", flat=True)),
+        "can_order": viewer.nation == target and turn is not None and turn.status == "open",
+        # A player's own recon (§10.3); the GM's page shows the nation's, as that nation sees it.
+        "contacts": contacts_view_of(campaign=campaign, nation=target),
+        "nations": campaign.nations.order_by("position") if viewer.is_gm else [],
+        # The GM's page lists every battle of the turn; a player's, its own nation's.
+        "battles": [
+            b
+            for b in (battles_of(campaign=campaign, turn=turn) if turn else [])
+            if viewer.is_gm or target.code in b.data["sides"]
+        ],
+    }
+    return render(request, "frontend/company/kasarmi.html", context)
+
+
+@login_required
+@require_POST
+def kasarmi_post(request: HttpRequest, slug: str, nation: str) -> HttpResponse:
+    viewer = _company_viewer(request, slug)
+    target = roster_nation(viewer=viewer, code=nation)
+    if target is None:
+        raise Http404("no such roster")
+    action = request.POST.get("action", "")
+    if action not in PLAYER_ACTIONS:
+        raise Http404("no such action")
+    params = {k: v for k, v in request.POST.items() if k not in ("action", "csrfmiddlewaretoken")}
+    for key in WHOLE:
+        if key in params and params[key].lstrip("-").isdigit():
+            params[key] = int(params[key])
+    done = kasarmi_act(
+        campaign=viewer.campaign,
+        nation=target,
+        action=action,
+        params=params,
+        actor=request.user,
+        by_gm=viewer.is_gm,
+    )
+    if isinstance(done, Problem):
+        messages.error(request, said(done.message))
+    else:
+        messages.success(request, _("Done."))
+    return redirect(reverse("frontend:company_kasarmi", args=[slug, target.code]))
+
+
+@login_required
+@require_POST
+def orders_post(request: HttpRequest, slug: str, nation: str) -> HttpResponse:
+    """Add one order to the nation's orders of the open turn, or clear them; judged as processing will."""
+    viewer = _company_viewer(request, slug)
+    target = roster_nation(viewer=viewer, code=nation)
+    if target is None or viewer.nation != target:
+        raise Http404("no such roster")
+    turn = turn_current(campaign=viewer.campaign)
+    standing = list(orders_of(turn=turn, nation=target)) if turn else []
+    if request.POST.get("clear"):
+        orders = []
+    else:
+        units = [int(u) for u in request.POST.getlist("units") if u.isdigit()]
+        order = {"kind": request.POST.get("kind"), "from": request.POST.get("from"), "units": units}
+        if request.POST.get("to"):
+            order["to"] = request.POST["to"]
+        orders = [*standing, order]
+    problems = (
+        orders_submit(turn=turn, nation=target, orders=orders) if turn else [Problem("not_orders_phase")]
+    )
+    for problem in problems:
+        messages.error(request, said(problem.message))
+    return redirect(reverse("frontend:company_kasarmi", args=[slug, target.code]) + "#orders")
+
+
+def _inputs(function: str, unit: str, extra: str) -> dict | Problem:
+    """The unit picked from the side's own units goes where the function reads it (`OWN_UNITS`); the rest
+    is the request's other fields as JSON."""
+    try:
+        inputs = json.loads(extra) if extra.strip() else {}
+    except ValueError:
+        return Problem("params_invalid", function)
+    if not isinstance(inputs, dict):
+        return Problem("params_invalid", function)
+    paths = OWN_UNITS.get(function, ())
+    if unit.isdigit() and paths:
+        *outer, last = paths[0].split(".")
+        place = inputs
+        for key in outer:
+            place = place.setdefault(key, {})
+        place[last] = int(unit)
+    return inputs
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def battle_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    viewer = _company_viewer(request, slug)
+    battle = battle_visible(viewer=viewer, pk=pk)
+    if battle is None:
+        raise Http404("no such battle")
+    if request.method == "POST" and "result" in request.POST:
+        return _result_post(request, viewer, battle)
+    if request.method == "POST":
+        function = request.POST.get("function", "")
+        inputs = _inputs(function, request.POST.get("unit", ""), request.POST.get("inputs", ""))
+        made = (
+            inputs
+            if isinstance(inputs, Problem)
+            else dice_roll(
+                battle=battle,
+                user=request.user,
+                side=battle_side(viewer=viewer, battle=battle),
+                function=function,
+                inputs=inputs,
+                purpose=request.POST.get("purpose") or None,
+            )
+        )
+        if isinstance(made, Problem):
+            messages.error(request, said(made.message))
+        return redirect(reverse("frontend:company_battle", args=[slug, pk]))
+    campaign = viewer.campaign
+    sheet = sheet_of(viewer=viewer, battle=battle)
+    own = [u for side in sheet["sides"] for u in side.get("units", [])]
+    final = seed_revealed(battle=battle)
+    context = {
+        "bar": topbar(viewer, turn_current(campaign=campaign)),
+        "battle": battle,
+        "sheet": sheet,
+        "own_units": own,
+        "functions": sorted(FUNCTIONS) + ["scatter_decide"],
+        "rolls": rolls_of(viewer=viewer, battle=battle),
+        "final": final,
+        "stream": battle_stream_text(battle) if final else None,
+        "entry_template": json.dumps(
+            {
+                "units": [
+                    {"unit": int(u), "tk_lost": 0, "destroyed": False, "states": [], "vp": 0}
+                    for u in battle.data["units"]
+                ],
+                "sides": {},
+            },
+            indent=1,
+        ),
+        "report": report_rows(
+            battle.report,
+            ruleset=company_ruleset(campaign),
+            viewer=None if viewer.is_gm else viewer.nation.code,
+        )
+        if battle.report
+        else None,
+    }
+    return render(request, "frontend/company/battle.html", context)
+
+
+def _result_post(request: HttpRequest, viewer, battle) -> HttpResponse:
+    """The GM's final result or void, until the shared results entry (tabletop's) is on main."""
+    if not viewer.is_gm:
+        raise PermissionDenied("only the game master confirms a result")
+    if request.POST.get("void"):
+        problems = result_confirm(battle=battle, entry="void")
+    else:
+        try:
+            entry = json.loads(request.POST["result"])
+        except ValueError:
+            entry = None
+        problems = result_confirm(battle=battle, entry=entry)
+    for problem in problems:
+        messages.error(
+            request,
+            f"{problem.ref}: {said(problem.message)}" if problem.ref is not None else said(problem.message),
+        )
+    return redirect(reverse("frontend:company_battle", args=[viewer.campaign.slug, battle.pk]))
+
+
+@login_required
+def verify_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    viewer = _company_viewer(request, slug)
+    battle = battle_visible(viewer=viewer, pk=pk)
+    if battle is None or not seed_revealed(battle=battle):
+        raise Http404("no such battle, or not final yet")
+    context = {
+        "bar": topbar(viewer, turn_current(campaign=viewer.campaign)),
+        "battle": battle,
+        "verify": dice_verify(battle=battle),
+        "rolls": rolls_of(viewer=viewer, battle=battle),
+    }
+    return render(request, "frontend/company/verify.html", context)

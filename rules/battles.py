@@ -1,0 +1,495 @@
+"""Tabletop battles in the database (TABLETOP.md A4, A6, A8, A10.2, A12): the plan's battles as rows, and
+the results workflow around them.
+
+battles_record(turn=, turn_input=, ruleset=, now=)   the plan of the moment as Battle rows (processing)
+battle_result_save(by=, battle=, result=, now=)       a player's version, or the GM's entry (confirmed)
+battle_result_withdraw / _agree / _dispute            the players' answers to the current version (A6.2)
+battle_result_confirm / _void                         the GM's decisions on the current version
+battle_auto_resolve / battle_reopen / battle_deadline_move   the GM on a battle
+battles_overdue(now=)                                 the beat: deadlines passed, once each (A8.1-A8.3)
+
+Every check of a result is the engine's (rules.engine.tabletop.results, A6.3), made against the plan as it
+stands with the stored entries; a refused action raises `BattleError` with every error. When the last
+battle gets its entry, the turn's processing is queued: it completes the turn (A9.4).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from campaign.models import Membership, Turn
+from campaign.queue import turn_queue
+from campaign.selectors import Viewer
+from rules.engine.messages import Message, gettext_noop, messages_register
+from rules.engine.tabletop import BattlesPending, Complete, plan
+from rules.engine.tabletop.results import Entrant, EntryError, result_check
+from rules.engine.tabletop.settings import TabletopRuleset
+from rules.models import Battle, ResultAnswer, ResultVersion
+from rules.services import turn_load
+
+Clock = Callable[[], datetime]
+COMMENT_LIMIT = 2000
+
+messages_register(
+    {
+        "tabletop.comment_missing": gettext_noop("Say what is wrong with this result."),
+        "tabletop.comment_too_long": gettext_noop("A comment is at most 2000 characters."),
+        "tabletop.version_not_current": gettext_noop(
+            "Version {number} of the battle of {place} is not the current one: answer the current version."
+        ),
+        "tabletop.withdraw_not_allowed": gettext_noop(
+            "Only its author may withdraw a version, and only until it is agreed."
+        ),
+        "tabletop.gm_only": gettext_noop("Only the GM may do this."),
+        "tabletop.reason_missing": gettext_noop("Give a reason: it is kept in the battle's history."),
+        "tabletop.not_resolved": gettext_noop("The battle of {place} has no result to reopen."),
+    }
+)
+
+
+class BattleError(Exception):
+    """A refused action on a battle: every error, each a code, its ref and its message (A6.3's order)."""
+
+    def __init__(self, errors: list[EntryError]) -> None:
+        super().__init__("; ".join(str(e) for e in errors))
+        self.errors = errors
+
+
+def _refuse(code: str, **params: Any) -> BattleError:
+    return BattleError([EntryError(code, (), Message(f"tabletop.{code}", params))])
+
+
+def turn_state(*, turn: Turn) -> tuple[BattlesPending | Complete, TabletopRuleset]:
+    """The plan with the stored entries (A4.3), as processing would compute it now."""
+    loaded = turn_load(turn=turn)
+    ruleset = turn.campaign.ruleset()
+    entries = loaded.turn_input.system_inputs.get("entries", {})
+    return plan(loaded.turn_input, ruleset, turn.seed_value, entries), ruleset
+
+
+def battles_record(
+    *, turn: Turn, state: BattlesPending | Complete, ruleset: TabletopRuleset, now: datetime
+) -> None:
+    """Bring the turn's Battle rows in line with the plan: open battles with their sheets and deadlines,
+    waiting ones with what they wait for; stale entries and versions set aside (A10.3)."""
+    rows = {b.key: b for b in Battle.objects.filter(turn=turn)}
+    keys = list(state.battle_keys())
+    hours = timedelta(hours=ruleset.tabletop.result_deadline_hours)
+    seen = set()
+    for position, key in enumerate(keys):
+        seen.add(key)
+        battle = rows.get(key) or Battle(turn=turn, key=key)
+        battle.position = position
+        if key in state.waiting:
+            battle.state, battle.waits_for, battle.kind = (
+                Battle.State.WAITING,
+                list(state.waiting[key]),
+                "normal",
+            )
+        else:
+            sheet = state.sheets[key]
+            battle.kind, battle.sheet, battle.waits_for = sheet["kind"], sheet, []
+            battle.nations = list(sheet["nations"])
+            if battle.fingerprint and battle.fingerprint != sheet["fingerprint"]:
+                _set_aside(battle, sheet["fingerprint"], now)
+            battle.fingerprint = sheet["fingerprint"]
+            resolved = key in state.resolved
+            if (not resolved and battle.state != Battle.State.OPEN) or battle.opened_at is None:
+                battle.opened_at, battle.deadline, battle.overdue_at = now, now + hours, None
+            battle.state = Battle.State.RESOLVED if resolved else Battle.State.OPEN
+        battle.save()
+    for key in state.stale:
+        if key in rows:
+            reason = "forces changed" if key in seen else "battle no longer exists"
+            rows[key].versions.filter(state=ResultVersion.State.CONFIRMED).update(
+                state=ResultVersion.State.STALE, reason=reason, decided_at=now
+            )
+    for key, battle in rows.items():
+        if key in seen or battle.state == Battle.State.GONE:
+            continue
+        # Taken away by a correction elsewhere (A10.2): gone, unless a pending meeting may bring it back.
+        if isinstance(state, Complete) or not _may_reappear(key, state):
+            battle.state = Battle.State.GONE
+            battle.save(update_fields=["state"])
+
+
+def _may_reappear(key: str, state: BattlesPending) -> bool:
+    region = key.partition(":")[2].rpartition(":")[0] if key.startswith("control:") else key.partition(":")[2]
+    return any(
+        region in meeting.partition(":")[2].split("|")
+        for meeting in state.open
+        if meeting.startswith("meeting:")
+    )
+
+
+def _set_aside(battle: Battle, fingerprint: str, now: datetime) -> None:
+    """A current version made against other forces is stale: set aside, its answers with it (A10.3)."""
+    battle.versions.filter(state__in=ResultVersion.LIVE[:3]).exclude(fingerprint=fingerprint).update(
+        state=ResultVersion.State.STALE, reason="forces changed", decided_at=now
+    )
+
+
+# ---- the results workflow (A6.2) --------------------------------------------------------------------
+
+
+def _locked(battle: Battle) -> Turn:
+    """Lock the battle's turn: one change to a turn's entries at a time, and none while it processes."""
+    return Turn.objects.select_for_update().select_related("campaign").get(pk=battle.turn_id)
+
+
+def _entrant(viewer: Viewer) -> Entrant:
+    return Entrant(gm=viewer.is_gm, nation=viewer.nation.code if viewer.nation else None)
+
+
+def _check(viewer: Viewer, battle: Battle, turn: Turn, result: dict[str, Any], now: datetime):
+    state, ruleset = turn_state(turn=turn)
+    deadline = battle.deadline
+    check = result_check(
+        state,
+        battle.key,
+        result,
+        by=_entrant(viewer),
+        ruleset=ruleset,
+        turn=turn.number,
+        turn_pending=turn.status == Turn.Status.BATTLES_PENDING,
+        deadline_passed=deadline is not None and now > deadline,
+        deadline=deadline.isoformat() if deadline else "",
+    )
+    if check.errors:
+        raise BattleError(list(check.errors))
+    return check, ruleset
+
+
+def _gm_with_reason(viewer: Viewer, reason: str) -> None:
+    if not viewer.is_gm:
+        raise _refuse("gm_only")
+    if not (reason or "").strip():
+        raise _refuse("reason_missing")
+
+
+def _must_be_current(battle: Battle, version: ResultVersion) -> None:
+    """Answers and decisions are about the current version only (A6.2 item 3)."""
+    current = _current(battle)
+    if current is None or current.pk != version.pk:
+        raise _refuse("version_not_current", number=version.number, place=battle.key.partition(":")[2])
+
+
+def _current(battle: Battle) -> ResultVersion | None:
+    return battle.versions.filter(state__in=ResultVersion.LIVE[:3]).order_by("-number").first()
+
+
+def _next_number(battle: Battle) -> int:
+    last = battle.versions.order_by("-number").values_list("number", flat=True).first()
+    return (last or 0) + 1
+
+
+def _supersede(battle: Battle, now: datetime) -> None:
+    battle.versions.filter(state__in=ResultVersion.LIVE[:3]).update(
+        state=ResultVersion.State.SUPERSEDED, decided_at=now
+    )
+
+
+def battle_result_save(
+    *, viewer: Viewer, battle: Battle, result: dict[str, Any], now: Clock = timezone.now
+) -> ResultVersion:
+    """A new version (A6.2 item 1). A player's is proposed, its nation agreeing; the GM's is confirmed."""
+    moment = now()
+    with transaction.atomic():
+        turn = _locked(battle)
+        check, ruleset = _check(viewer, battle, turn, result, moment)
+        _supersede(battle, moment)
+        gm_entry = viewer.is_gm or ruleset.tabletop.result_entry == "gm_only"
+        version = ResultVersion.objects.create(
+            battle=battle,
+            number=_next_number(battle),
+            origin=ResultVersion.Origin.GM if gm_entry else ResultVersion.Origin.PLAYER,
+            state=ResultVersion.State.CONFIRMED if gm_entry else ResultVersion.State.PROPOSED,
+            payload={k: v for k, v in result.items() if k != "fingerprint"},
+            fingerprint=result["fingerprint"],
+            warnings=[str(w) for w in check.warnings],
+            author=viewer.user,
+            nation=viewer.nation,
+            created_at=moment,
+            decided_at=moment if gm_entry else None,
+            decided_by=viewer.user if gm_entry else None,
+            reason="entered by the GM" if gm_entry else "",
+        )
+        if not gm_entry:
+            ResultAnswer.objects.create(
+                version=version, nation=viewer.nation, user=viewer.user, answer="agree", at=moment
+            )
+            _settle(version, ruleset, moment)
+        _advance(turn, ruleset, moment)
+    return version
+
+
+def battle_result_withdraw(*, viewer: Viewer, version: ResultVersion, now: Clock = timezone.now) -> None:
+    with transaction.atomic():
+        turn = _locked(version.battle)
+        version.refresh_from_db()
+        withdrawable = (ResultVersion.State.PROPOSED, ResultVersion.State.DISPUTED)
+        if version.author_id != viewer.user.pk or version.state not in withdrawable:
+            raise _refuse("withdraw_not_allowed")
+        version.state, version.decided_at = ResultVersion.State.WITHDRAWN, now()
+        version.save(update_fields=["state", "decided_at"])
+        _advance(turn, turn.campaign.ruleset(), version.decided_at)
+
+
+def _answerable(viewer: Viewer, version: ResultVersion, now: datetime) -> tuple[Turn, TabletopRuleset]:
+    battle = version.battle
+    turn = _locked(battle)
+    _must_be_current(battle, version)
+    if viewer.is_gm or viewer.nation is None:
+        place = battle.key.partition(":")[2]
+        raise _refuse("not_permitted", nations=", ".join(battle.nations), place=place)
+    result = {**version.payload, "fingerprint": version.fingerprint}
+    _, ruleset = _check(viewer, battle, turn, result, now)
+    return turn, ruleset
+
+
+def battle_result_agree(*, viewer: Viewer, version: ResultVersion, now: Clock = timezone.now) -> None:
+    moment = now()
+    with transaction.atomic():
+        turn, ruleset = _answerable(viewer, version, moment)
+        ResultAnswer.objects.update_or_create(
+            version=version,
+            nation=viewer.nation,
+            defaults={"user": viewer.user, "answer": "agree", "comment": "", "at": moment},
+        )
+        version.refresh_from_db()
+        _settle(version, ruleset, moment)
+        _advance(turn, ruleset, moment)
+
+
+def battle_result_dispute(
+    *, viewer: Viewer, version: ResultVersion, comment: str, now: Clock = timezone.now
+) -> None:
+    moment = now()
+    comment = (comment or "").strip()
+    if not comment:
+        raise _refuse("comment_missing")
+    if len(comment) > COMMENT_LIMIT:
+        raise _refuse("comment_too_long")
+    with transaction.atomic():
+        _, ruleset = _answerable(viewer, version, moment)
+        ResultAnswer.objects.update_or_create(
+            version=version,
+            nation=viewer.nation,
+            defaults={"user": viewer.user, "answer": "dispute", "comment": comment, "at": moment},
+        )
+        version.refresh_from_db()
+        _settle(version, ruleset, moment)
+
+
+def _needed(version: ResultVersion) -> set[int]:
+    """The nations whose agreement makes a version agreed: those of the battle with an active player."""
+    return set(
+        Membership.objects.filter(
+            campaign_id=version.battle.turn.campaign_id,
+            role=Membership.Role.PLAYER,
+            nation__code__in=version.battle.nations,
+            nation__civil_disorder=False,
+        ).values_list("nation_id", flat=True)
+    )
+
+
+def _settle(version: ResultVersion, ruleset: TabletopRuleset, now: datetime) -> None:
+    """proposed, disputed or agreed from the answers; an agreed version confirmed at once when the GM
+    does not confirm agreements (A6.2 item 4)."""
+    answers = dict(version.answers.values_list("nation_id", "answer"))
+    if "dispute" in answers.values():
+        state = ResultVersion.State.DISPUTED
+    elif _needed(version) <= {n for n, a in answers.items() if a == "agree"}:
+        state = ResultVersion.State.AGREED
+        if not ruleset.tabletop.gm_confirms_agreed:
+            state = ResultVersion.State.CONFIRMED
+            version.reason, version.decided_at = "agreed by every nation of the battle", now
+    else:
+        state = ResultVersion.State.PROPOSED
+    version.state = state
+    version.save(update_fields=["state", "reason", "decided_at"])
+
+
+def battle_result_confirm(*, viewer: Viewer, version: ResultVersion, now: Clock = timezone.now) -> None:
+    """The GM confirms the current version, agreed or not (recorded as a GM decision, A6.2 item 5)."""
+    moment = now()
+    if not viewer.is_gm:
+        raise _refuse("gm_only")
+    with transaction.atomic():
+        battle = version.battle
+        turn = _locked(battle)
+        _must_be_current(battle, version)
+        _, ruleset = _check(
+            viewer, battle, turn, {**version.payload, "fingerprint": version.fingerprint}, moment
+        )
+        answers = dict(version.answers.values_list("nation__code", "answer"))
+        missing = [n for n in battle.nations if answers.get(n) != "agree"]
+        disputed = [n for n, a in answers.items() if a == "dispute"]
+        version.state, version.decided_at, version.decided_by = (
+            ResultVersion.State.CONFIRMED,
+            moment,
+            viewer.user,
+        )
+        version.reason = (
+            "confirmed by the GM"
+            + (f"; not agreed by {', '.join(missing)}" if missing else "")
+            + (f"; disputed by {', '.join(disputed)}" if disputed else "")
+        )
+        version.save(update_fields=["state", "decided_at", "decided_by", "reason"])
+        _advance(turn, ruleset, moment)
+
+
+def battle_result_void(
+    *, viewer: Viewer, version: ResultVersion, reason: str, now: Clock = timezone.now
+) -> None:
+    """The GM sets the current version aside: the battle is open again without one."""
+    moment = now()
+    _gm_with_reason(viewer, reason)
+    with transaction.atomic():
+        _locked(version.battle)
+        _must_be_current(version.battle, version)
+        version.state, version.reason, version.decided_at, version.decided_by = (
+            ResultVersion.State.VOIDED,
+            reason.strip(),
+            moment,
+            viewer.user,
+        )
+        version.save(update_fields=["state", "reason", "decided_at", "decided_by"])
+
+
+def battle_auto_resolve(
+    *, viewer: Viewer, battle: Battle, why: str = "", now: Clock = timezone.now
+) -> ResultVersion:
+    """The GM has the Iron Fist resolver decide an open battle, from its derived seed (A8.4)."""
+    moment = now()
+    if not viewer.is_gm:
+        raise _refuse("gm_only")
+    with transaction.atomic():
+        turn = _locked(battle)
+        _, ruleset = _check(
+            viewer,
+            battle,
+            turn,
+            {"winner": None, "losses": {n: {} for n in battle.nations}, "fingerprint": battle.fingerprint},
+            moment,
+        )
+        _supersede(battle, moment)
+        version = ResultVersion.objects.create(
+            battle=battle,
+            number=_next_number(battle),
+            origin=ResultVersion.Origin.AUTO,
+            state=ResultVersion.State.CONFIRMED,
+            payload={"auto_resolve": True, "by": "gm", "why": why},
+            fingerprint=battle.fingerprint,
+            author=viewer.user,
+            created_at=moment,
+            decided_at=moment,
+            decided_by=viewer.user,
+            reason=f"auto-resolved by the GM{': ' + why if why else ''}",
+        )
+        _advance(turn, ruleset, moment)
+    return version
+
+
+def battle_reopen(*, viewer: Viewer, battle: Battle, reason: str, now: Clock = timezone.now) -> None:
+    """The GM reopens a resolved battle (A10.2): its entry is archived, the battle is open again."""
+    moment = now()
+    _gm_with_reason(viewer, reason)
+    with transaction.atomic():
+        turn = _locked(battle)
+        battle.refresh_from_db()
+        if turn.status != Turn.Status.BATTLES_PENDING or battle.state != Battle.State.RESOLVED:
+            raise _refuse("not_resolved", place=battle.key.partition(":")[2])
+        battle.versions.filter(state=ResultVersion.State.CONFIRMED).update(
+            state=ResultVersion.State.VOIDED, reason=f"reopened: {reason.strip()}", decided_at=moment
+        )
+        state, ruleset = turn_state(turn=turn)
+        battles_record(turn=turn, state=state, ruleset=ruleset, now=moment)
+
+
+def battle_deadline_move(*, viewer: Viewer, battle: Battle, deadline: datetime) -> None:
+    if not viewer.is_gm:
+        raise _refuse("gm_only")
+    battle.deadline, battle.overdue_at = deadline, None  # a new deadline is met, or missed, anew
+    battle.save(update_fields=["deadline", "overdue_at"])
+
+
+def battle_auto_preview(*, battle: Battle) -> dict[str, Any] | None:
+    """The GM's preview of an open battle's auto-resolution (A10.1): the derived seed makes it the report
+    that auto-resolving would give, while the GM's inputs stay as they are. Nothing is stored."""
+    turn = battle.turn
+    loaded = turn_load(turn=turn)
+    entries = {**loaded.turn_input.system_inputs.get("entries", {}), battle.key: {"auto_resolve": True}}
+    state = plan(loaded.turn_input, turn.campaign.ruleset(), turn.seed_value, entries)
+    reports = state.turn_result.battles if isinstance(state, Complete) else state.reports
+    return next((r for r in reports if r.get("key") == battle.key and "kta" in r), None)
+
+
+def battles_overdue(*, now: Clock = timezone.now) -> int:
+    """Beat (A8.1): each open battle whose deadline has passed becomes overdue exactly once per deadline,
+    however many beats run; with `on_missing_result: auto_resolve` it is decided at once (A8.3)."""
+    moment = now()
+    due = Battle.objects.filter(
+        state=Battle.State.OPEN,
+        deadline__lte=moment,
+        overdue_at__isnull=True,
+        turn__status=Turn.Status.BATTLES_PENDING,
+    ).values_list("pk", "deadline")
+    claimed = 0
+    for pk, deadline in list(due):
+        if (
+            Battle.objects.filter(pk=pk, deadline=deadline, overdue_at__isnull=True).update(overdue_at=moment)
+            != 1
+        ):
+            continue  # another beat got there first
+        claimed += 1
+        battle = Battle.objects.select_related("turn__campaign").get(pk=pk)
+        if battle.turn.campaign.ruleset().tabletop.on_missing_result == "auto_resolve":
+            _deadline_decide(battle, moment)
+    return claimed
+
+
+def _deadline_decide(battle: Battle, now: datetime) -> None:
+    """A8.3: an agreed current version is confirmed as it stands; otherwise the battle is auto-resolved,
+    and a current version that was not agreed is archived with the battle, not used."""
+    with transaction.atomic():
+        turn = _locked(battle)
+        current = _current(battle)
+        if current is not None and current.state == ResultVersion.State.AGREED:
+            current.state, current.decided_at, current.reason = (
+                ResultVersion.State.CONFIRMED,
+                now,
+                "confirmed at the deadline",
+            )
+            current.save(update_fields=["state", "decided_at", "reason"])
+        else:
+            battle.versions.filter(state__in=ResultVersion.LIVE[:3]).update(
+                state=ResultVersion.State.SUPERSEDED,
+                reason="archived at the deadline: not agreed",
+                decided_at=now,
+            )
+            ResultVersion.objects.create(
+                battle=battle,
+                number=_next_number(battle),
+                origin=ResultVersion.Origin.DEADLINE,
+                state=ResultVersion.State.CONFIRMED,
+                payload={"auto_resolve": True, "by": "deadline", "why": "no agreed result"},
+                fingerprint=battle.fingerprint,
+                created_at=now,
+                decided_at=now,
+                reason="auto-resolved at the deadline: no agreed result",
+            )
+        _advance(turn, turn.campaign.ruleset(), now)
+
+
+def _advance(turn: Turn, ruleset: TabletopRuleset, now: datetime) -> None:
+    """Re-plan with the entries now stored: new battles open; when none is left, the turn completes."""
+    state, ruleset = turn_state(turn=turn)
+    battles_record(turn=turn, state=state, ruleset=ruleset, now=now)
+    if isinstance(state, Complete) and ruleset.tabletop.complete_automatically:
+        turn_queue(turn_id=turn.pk)

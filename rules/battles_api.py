@@ -1,0 +1,188 @@
+"""Tabletop battles through the API (TABLETOP.md A12): the turn's battles, a battle's sheet and history, and
+the results workflow. Same services as the pages (rules.battles); a refused action is a 400 with
+`{"errors": [{"code", "ref", "message"}]}` (BATTLE_SYSTEMS.md, results entry).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import Http404
+from django.utils.translation import gettext
+from drf_spectacular.utils import extend_schema
+from rest_framework import status
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from campaign.api import IsGM
+from rules.api import TurnScoped
+from rules.battles import (
+    BattleError,
+    battle_auto_resolve,
+    battle_reopen,
+    battle_result_agree,
+    battle_result_confirm,
+    battle_result_dispute,
+    battle_result_save,
+    battle_result_void,
+    battle_result_withdraw,
+)
+from rules.models import Battle, ResultVersion
+from rules.selectors import battle_sheet_for, battles_visible
+
+
+def errors_response(error: BattleError) -> Response:
+    return Response(
+        {
+            "errors": [
+                {"code": e.code, "ref": ":".join(e.ref), "message": e.message.render(translate=gettext)}
+                for e in error.errors
+            ]
+        },
+        status=status.HTTP_400_BAD_REQUEST,
+    )
+
+
+def battle_summary(battle: Battle) -> dict[str, Any]:
+    current = battle.versions.exclude(state__in=("superseded", "withdrawn", "voided", "stale")).last()
+    return {
+        "key": battle.key,
+        "kind": battle.kind,
+        "state": battle.state,
+        "deadline": battle.deadline.isoformat() if battle.deadline else None,
+        "waits_for": battle.waits_for,
+        "nations": battle.nations,
+        "result": None if current is None else {"version": current.number, "state": current.state},
+    }
+
+
+def version_data(version: ResultVersion) -> dict[str, Any]:
+    return {
+        "version": version.number,
+        "state": version.state,
+        "origin": version.origin,
+        "result": version.payload,
+        "fingerprint": version.fingerprint,
+        "warnings": version.warnings,
+        "nation": version.nation.code if version.nation else None,
+        "created_at": version.created_at.isoformat(),
+        "reason": version.reason,
+        "answers": [
+            {"nation": a.nation.code, "answer": a.answer, "comment": a.comment}
+            for a in version.answers.select_related("nation")
+        ],
+    }
+
+
+class BattleScoped(TurnScoped):
+    queryset = Battle.objects.none()
+
+    def battle_get(self) -> tuple[Battle, dict[str, Any]]:
+        """The battle and its sheet as the viewer may see it; a 404 for a battle the viewer may not see."""
+        battle = Battle.objects.filter(turn=self.turn_get(), key=self.kwargs["key"]).first()
+        sheet = battle_sheet_for(viewer=self.viewer, battle=battle) if battle else None
+        if sheet is None:
+            raise Http404("no such battle")
+        return battle, sheet
+
+    def version_get(self, battle: Battle, number: int) -> ResultVersion:
+        version = battle.versions.filter(number=number).first()
+        if version is None:
+            raise Http404("no such version")
+        return version
+
+
+class BattleList(TurnScoped):
+    """The turn's battles you may see, in plan order, with their state, deadline and current result."""
+
+    queryset = Battle.objects.none()
+
+    @extend_schema(request=None, responses=dict, operation_id="battles_list")
+    def get(self, request: Request, slug: str, number: int) -> Response:
+        battles = battles_visible(viewer=self.viewer, turn=self.turn_get())
+        return Response([battle_summary(b) for b in battles])
+
+
+class BattleDetail(BattleScoped):
+    """A battle's sheet (fog of war: a supporting nation sees only its own support lines) and, for its
+    nations and the GM, the history of its results."""
+
+    @extend_schema(request=None, responses=dict, operation_id="battle_retrieve")
+    def get(self, request: Request, slug: str, number: int, key: str) -> Response:
+        battle, sheet = self.battle_get()
+        data = {**battle_summary(battle), "sheet": sheet}
+        if self.viewer.is_gm or (self.viewer.nation and self.viewer.nation.code in battle.nations):
+            data["versions"] = [version_data(v) for v in battle.versions.select_related("nation")]
+        return Response(data)
+
+
+class BattleResultSave(BattleScoped):
+    """Save a result (A6.1): a player's proposal, or the GM's entry, confirmed at once."""
+
+    @extend_schema(request=dict, responses=dict, operation_id="battle_result_save")
+    def post(self, request: Request, slug: str, number: int, key: str) -> Response:
+        battle, _ = self.battle_get()
+        if not isinstance(request.data, dict):
+            return Response(
+                {"errors": [{"code": "not_a_mapping", "ref": "", "message": "send a JSON object"}]}, 400
+            )
+        try:
+            version = battle_result_save(viewer=self.viewer, battle=battle, result=dict(request.data))
+        except BattleError as error:
+            return errors_response(error)
+        return Response(version_data(version), status=status.HTTP_201_CREATED)
+
+
+ACTIONS = ("withdraw", "agree", "dispute", "confirm", "void")
+
+
+class BattleResultAction(BattleScoped):
+    """Answer or decide a version: withdraw (its author), agree or dispute (with a `comment`), confirm or
+    void (the GM, a void with a `reason`)."""
+
+    @extend_schema(request=dict, responses=dict, operation_id="battle_result_action")
+    def post(self, request: Request, slug: str, number: int, key: str, version: int, action: str) -> Response:
+        battle, _ = self.battle_get()
+        found = self.version_get(battle, version)
+        body = request.data if isinstance(request.data, dict) else {}
+        viewer = self.viewer
+        try:
+            if action == "withdraw":
+                battle_result_withdraw(viewer=viewer, version=found)
+            elif action == "agree":
+                battle_result_agree(viewer=viewer, version=found)
+            elif action == "dispute":
+                battle_result_dispute(viewer=viewer, version=found, comment=str(body.get("comment", "")))
+            elif action == "confirm":
+                battle_result_confirm(viewer=viewer, version=found)
+            elif action == "void":
+                battle_result_void(viewer=viewer, version=found, reason=str(body.get("reason", "")))
+            else:
+                raise Http404("no such action")
+        except BattleError as error:
+            return errors_response(error)
+        found.refresh_from_db()
+        return Response(version_data(found))
+
+
+class BattleGMAction(BattleScoped):
+    """The GM on a battle: `auto-resolve` (A8.4) or `reopen` (A10.2, with a `reason`)."""
+
+    permission_classes = [IsAuthenticated, IsGM]
+
+    @extend_schema(request=dict, responses=dict, operation_id="battle_gm_action")
+    def post(self, request: Request, slug: str, number: int, key: str, action: str) -> Response:
+        battle, _ = self.battle_get()
+        body = request.data if isinstance(request.data, dict) else {}
+        try:
+            if action == "auto-resolve":
+                battle_auto_resolve(viewer=self.viewer, battle=battle, why=str(body.get("why", "")))
+            elif action == "reopen":
+                battle_reopen(viewer=self.viewer, battle=battle, reason=str(body.get("reason", "")))
+            else:
+                raise Http404("no such action")
+        except BattleError as error:
+            return errors_response(error)
+        battle.refresh_from_db()
+        return Response(battle_summary(battle))

@@ -1,0 +1,165 @@
+"""The permission matrix of a tabletop turn's battles (TABLETOP.md A5.4, A6.2, A12): who reads a sheet, who
+proposes, agrees, disputes, confirms, voids, auto-resolves and reopens. A refused write changes nothing."""
+
+from __future__ import annotations
+
+import pytest
+
+from campaign.models import Turn
+from rules.models import Battle, ResultAnswer, ResultVersion
+from tests.api.conftest import client_for
+
+A = "/api/campaigns/demo/turns/1/battles"
+K1 = f"{A}/region:K1"
+# gm, the attacker's player (NOR), the defender's (KAR), a rival not in the battle (EST), outsider, anonymous
+ROLES = ("gm", "player", "karelian", "rival", "outsider", "anonymous")
+
+
+@pytest.fixture
+def battle(tabletop_turn) -> Battle:
+    assert tabletop_turn.status == Turn.Status.BATTLES_PENDING
+    return Battle.objects.get(turn=tabletop_turn, key="region:K1")
+
+
+@pytest.fixture
+def users(gm, player, karelian, rival, outsider):
+    return {
+        "gm": gm,
+        "player": player,
+        "karelian": karelian,
+        "rival": rival,
+        "outsider": outsider,
+        "anonymous": None,
+    }
+
+
+def _result(battle: Battle) -> dict:
+    return {
+        "winner": "NOR",
+        "decisive": True,
+        "losses": {"NOR": {"JV": 1}, "KAR": {"JV": 3, "PA": 1}},
+        "fingerprint": battle.fingerprint,
+    }
+
+
+def _proposed(battle: Battle, player) -> ResultVersion:
+    from campaign.selectors import viewer_get
+    from rules.battles import battle_result_save
+
+    return battle_result_save(
+        viewer=viewer_get(user=player, campaign=battle.turn.campaign), battle=battle, result=_result(battle)
+    )
+
+
+def _state() -> tuple:
+    return (
+        sorted(ResultVersion.objects.values_list("battle_id", "number", "state")),
+        sorted(ResultAnswer.objects.values_list("version_id", "nation_id", "answer")),
+        sorted(Battle.objects.values_list("key", "state")),
+        sorted(Turn.objects.values_list("id", "status")),
+    )
+
+
+@pytest.mark.parametrize(
+    ("path", "statuses"),
+    [
+        (f"{A}/", (200, 200, 200, 200, 404, 401)),
+        (f"{K1}/", (200, 200, 200, 404, 404, 401)),
+        (f"{A}/region:N1/", (404, 404, 404, 404, 404, 401)),
+    ],
+)
+def test_it_shows_a_sheet_to_the_battles_nations_and_the_gm(battle, users, path, statuses) -> None:
+    for role, expected in zip(ROLES, statuses, strict=True):
+        response = client_for(users[role]).get(path)
+        assert response.status_code == expected, (role, response.content)
+
+
+def test_the_battle_list_shows_a_rival_none_of_the_battles_it_is_not_in(battle, users) -> None:
+    assert [b["key"] for b in client_for(users["player"]).get(f"{A}/").json()] == ["region:K1"]
+    assert client_for(users["rival"]).get(f"{A}/").json() == []
+    sheet = client_for(users["karelian"]).get(f"{K1}/").json()["sheet"]
+    assert sheet["fingerprint"] == battle.fingerprint
+
+
+@pytest.mark.parametrize(
+    ("role", "expected"),
+    [("gm", 201), ("player", 201), ("karelian", 201), ("rival", 404), ("outsider", 404), ("anonymous", 401)],
+)
+def test_who_may_save_a_result(battle, users, role, expected) -> None:
+    before = _state()
+    response = client_for(users[role]).post(f"{K1}/results/", _result(battle), format="json")
+    assert response.status_code == expected, response.content
+    if expected != 201:
+        assert _state() == before
+
+
+def test_a_refused_result_lists_every_error_with_code_ref_and_message(battle, users) -> None:
+    bad = {**_result(battle), "winner": "EST", "losses": {"NOR": {"JV": 9}}}
+    response = client_for(users["player"]).post(f"{K1}/results/", bad, format="json")
+    assert response.status_code == 400
+    errors = response.json()["errors"]
+    assert [(e["code"], e["ref"]) for e in errors] == [
+        ("winner_not_a_side", ""),
+        ("losses_exceed_forces", "NOR:JV"),
+        ("losses_missing_nation", "KAR"),
+    ]
+    assert errors[1]["message"] == "NOR lost 9 JV but had 2 JV in the battle of K1."
+
+
+@pytest.mark.parametrize(
+    ("role", "action", "body", "expected"),
+    [
+        ("karelian", "agree", {}, 200),
+        ("player", "agree", {}, 200),  # its own nation's version: agreeing again changes nothing
+        ("rival", "agree", {}, 404),
+        ("gm", "agree", {}, 400),
+        ("karelian", "dispute", {"comment": "We held."}, 200),
+        ("karelian", "dispute", {}, 400),
+        ("rival", "dispute", {"comment": "x"}, 404),
+        ("gm", "confirm", {}, 200),
+        ("player", "confirm", {}, 400),
+        ("karelian", "confirm", {}, 400),
+        ("gm", "void", {"reason": "wrong battle"}, 200),
+        ("player", "void", {"reason": "x"}, 400),
+        ("player", "withdraw", {}, 200),
+        ("karelian", "withdraw", {}, 400),
+        ("outsider", "agree", {}, 404),
+        ("anonymous", "agree", {}, 401),
+    ],
+)
+def test_who_may_answer_or_decide_a_version(battle, users, role, action, body, expected) -> None:
+    version = _proposed(battle, users["player"])
+    before = _state()
+    response = client_for(users[role]).post(f"{K1}/results/{version.number}/{action}/", body, format="json")
+    assert response.status_code == expected, response.content
+    if expected != 200:
+        assert _state() == before
+
+
+@pytest.mark.parametrize(
+    ("role", "expected"),
+    [("gm", 200), ("player", 403), ("karelian", 403), ("rival", 403), ("outsider", 404), ("anonymous", 401)],
+)
+def test_only_the_gm_auto_resolves(battle, users, role, expected, django_capture_on_commit_callbacks) -> None:
+    before = _state()
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client_for(users[role]).post(f"{K1}/auto-resolve/", {}, format="json")
+    assert response.status_code == expected, response.content
+    if expected != 200:
+        assert _state() == before
+    else:
+        assert Turn.objects.get(pk=battle.turn_id).status == Turn.Status.RESOLVED
+
+
+@pytest.mark.parametrize(("role", "expected"), [("gm", 200), ("player", 403), ("outsider", 404)])
+def test_only_the_gm_reopens(battle, demo, users, role, expected) -> None:
+    demo.ruleset_overrides = {"tabletop": {"complete_automatically": False}}
+    demo.save(update_fields=["ruleset_overrides"])
+    client_for(users["gm"]).post(f"{K1}/results/", _result(battle), format="json")
+    before = _state()
+    response = client_for(users[role]).post(f"{K1}/reopen/", {"reason": "mistyped"}, format="json")
+    assert response.status_code == expected, response.content
+    if expected != 200:
+        assert _state() == before
+    else:
+        assert Battle.objects.get(pk=battle.pk).state == Battle.State.OPEN

@@ -1,0 +1,76 @@
+"""A company campaign for the tests: the demo map with company_d20 rules, NOR (the player) facing EST (the
+rival) across the border N5-M1, with named units on both sides."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pytest
+
+from campaign.models import Campaign, Nation, Region, Stack
+
+
+@dataclass
+class World:
+    campaign: Campaign
+    nor: Nation
+    est: Nation
+    units: dict  # name -> company.models.Unit
+
+
+@pytest.fixture
+def company(demo, nations, regions, gm, player, rival, outsider) -> World:
+    from company.services import balances_ensure, roster_unit_create
+
+    Campaign.objects.filter(pk=demo.pk).update(
+        battle_system="company_d20", ruleset_overrides={"tp": {"starting": 30}}
+    )
+    demo.refresh_from_db()
+    Stack.objects.filter(nation__campaign=demo).delete()
+    Region.objects.filter(pk=regions["M1"].pk).update(owner=nations["EST"])
+    balances_ensure(campaign=demo)
+    nor, est = nations["NOR"], nations["EST"]
+    units = {}
+    for nation, name, kind, region, group in [
+        (nor, "Päällikkö", "KOMP", "N5", 0),
+        (nor, "Ryhmä 1", "JR", "N5", 1),
+        (nor, "Ryhmä 2", "JR", "N5", 1),
+        (nor, "Tiedustelu", "SISSI", "N5", 1),
+        (est, "Chef", "KOMP", "M1", 0),
+        (est, "Gruppe 1", "JR", "M1", 1),
+        (est, "MG", "KK", "M1", 1),
+    ]:
+        units[name] = roster_unit_create(
+            campaign=demo, nation=nation, type=kind, name=name, region=region, group=group, actor=gm
+        )
+    return World(demo, nor, est, units)
+
+
+@pytest.fixture
+def clients(company, gm, player, rival, outsider):
+    from tests.api.conftest import client_for
+
+    users = {"gm": gm, "player": player, "rival": rival, "outsider": outsider, "anonymous": None}
+    return {role: client_for(user) for role, user in users.items()}
+
+
+@pytest.fixture
+def battle(company, gm):
+    """Turn 1 processed: NOR attacks M1 (EST) with two squads and scouts it; the battle awaits its result."""
+    from company import models
+    from company.services import orders_submit
+    from rules.services import turn_process
+
+    u = company.units
+    turn = company.campaign.turns.get(number=1)
+    problems = orders_submit(
+        turn=turn,
+        nation=company.nor,
+        orders=[
+            {"kind": "attack", "from": "N5", "to": "M1", "units": [u["Ryhmä 1"].number, u["Ryhmä 2"].number]},
+            {"kind": "recon", "from": "N5", "to": "M1", "units": [u["Tiedustelu"].number]},
+        ],
+    )
+    assert problems == []
+    turn_process(turn_id=turn.pk)
+    return models.Battle.objects.get(turn=turn, archived=False)

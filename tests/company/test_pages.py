@@ -1,0 +1,206 @@
+"""The company pages and who may open them (COMPANY.md §11.2): the Kasarmi per nation, a battle with its
+dice panel, and "verify the dice"; what a viewer may not see is a 404, as in the API."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.test import Client
+
+from company import models
+
+
+def login(user) -> Client:
+    client = Client()
+    if user is not None:
+        client.force_login(user)
+    return client
+
+
+@pytest.fixture
+def pages(company, gm, player, rival, outsider):
+    return {
+        "gm": login(gm),
+        "player": login(player),
+        "rival": login(rival),
+        "outsider": login(outsider),
+        "anonymous": login(None),
+    }
+
+
+@pytest.mark.parametrize(
+    "role, nor, est",
+    [
+        ("gm", 200, 200),
+        ("player", 200, 404),
+        ("rival", 404, 200),
+        ("outsider", 404, 404),
+        ("anonymous", 302, 302),
+    ],
+)
+def test_a_kasarmi_page_is_its_nations_and_the_gms(pages, role, nor, est):
+    assert pages[role].get("/c/demo/kasarmi/NOR/").status_code == nor
+    assert pages[role].get("/c/demo/kasarmi/EST/").status_code == est
+
+
+def test_the_top_bar_leads_each_player_to_its_own_kasarmi(pages):
+    assert pages["player"].get("/c/demo/kasarmi/").url == "/c/demo/kasarmi/NOR/"
+    assert pages["rival"].get("/c/demo/kasarmi/").url == "/c/demo/kasarmi/EST/"
+    assert 'href="/c/demo/kasarmi/"' in pages["player"].get("/c/demo/kasarmi/NOR/").content.decode()
+    assert pages["outsider"].get("/c/demo/kasarmi/").status_code == 404
+
+
+def test_the_kasarmi_shows_cards_a_table_costs_and_the_audit_trail(pages, company):
+    models.Unit.objects.filter(pk=company.units["Ryhmä 1"].pk).update(tk=6)
+    html = pages["player"].get("/c/demo/kasarmi/NOR/").content.decode()
+    assert "Ryhmä 1" in html and "Chef" not in html, "the rival's units are not on the player's page"
+    assert "Repair Ryhmä 1: +2 TK for 1 TP (balance after 29)" in html
+    assert "Repair Ryhmä 1: +4 TK for 2 TP (balance after 28)" in html
+    client = pages["player"]
+    client.cookies["django_language"] = "fi"
+    finnish = client.get("/c/demo/kasarmi/NOR/").content.decode()
+    assert "Korjaa Ryhmä 1: +2 TK hintaan 1 TP (saldo jälkeen 29)" in finnish
+    assert "Buy JR for 15 TP (balance after 15)" in html
+    assert "unit_created" in html and 'class="tk-bar' in html and "next TT at 10" in html
+
+
+def test_a_player_buys_and_repairs_from_the_page_and_the_trail_names_them(pages, company, player):
+    models.Unit.objects.filter(pk=company.units["Ryhmä 1"].pk).update(tk=6)
+    client = pages["player"]
+    client.post(
+        "/c/demo/kasarmi/NOR/act/", {"action": "repair", "unit": company.units["Ryhmä 1"].number, "tp": 2}
+    )
+    client.post(
+        "/c/demo/kasarmi/NOR/act/",
+        {"action": "buy", "type": "KK", "group": "1", "name": "Konekivääri", "region": "N4"},
+    )
+    assert models.Unit.objects.get(pk=company.units["Ryhmä 1"].pk).tk == 10
+    assert models.Unit.objects.filter(name="Konekivääri", nation=company.nor, type="KK").exists()
+    assert models.Balance.objects.get(nation=company.nor).tp == 30 - 2 - 18
+    kinds = list(models.RosterEvent.objects.filter(actor=player).values_list("kind", flat=True))
+    assert kinds == ["tk_repaired", "tp_spent", "unit_purchased", "tp_spent"]
+    assert pages["rival"].post("/c/demo/kasarmi/NOR/act/", {"action": "buy", "type": "KK"}).status_code == 404
+    assert (
+        pages["player"].post("/c/demo/kasarmi/NOR/act/", {"action": "adjust_tp", "delta": "9"}).status_code
+        == 404
+    )
+
+
+def test_the_finnish_kasarmi_speaks_finnish_in_its_refusals(pages, company):
+    client = pages["player"]
+    client.cookies["django_language"] = "fi"
+    page = client.post(
+        "/c/demo/kasarmi/NOR/act/",
+        {"action": "buy", "type": "JR", "group": "1", "name": "Ryhmä 1", "region": "N4"},
+        follow=True,
+    )
+    assert "Komppanian toisen yksikön nimi on Ryhmä 1." in page.content.decode()
+
+
+@pytest.mark.parametrize("role, code", [("gm", 200), ("player", 200), ("rival", 200), ("outsider", 404)])
+def test_a_battle_page_is_its_sides_and_the_gms(pages, battle, role, code):
+    assert pages[role].get(f"/c/demo/battles/{battle.pk}/").status_code == code
+
+
+def test_a_roll_from_the_page_is_logged_and_shown_and_verified_when_final(pages, battle, company):
+    mg = company.units["MG"].number
+    pages["rival"].post(
+        f"/c/demo/battles/{battle.pk}/",
+        {"function": "morale", "unit": mg, "inputs": '{"reason": "indirect_fire"}'},
+    )
+    [roll] = models.DiceRoll.objects.filter(battle=battle)
+    assert roll.requested_by.username == "rival" and roll.side == "EST" and roll.inputs["unit"] == mg
+    page = pages["player"].get(f"/c/demo/battles/{battle.pk}/").content.decode()
+    assert f"d20={roll.dice[0][1]}" in page
+    assert pages["player"].get(f"/c/demo/battles/{battle.pk}/verify/").status_code == 404, "not before final"
+    from company.results import result_confirm
+
+    assert (
+        result_confirm(battle=battle, entry={"units": [{"unit": int(u)} for u in battle.data["units"]]}) == []
+    )
+    verify = pages["player"].get(f"/c/demo/battles/{battle.pk}/verify/").content.decode()
+    assert "1 roll replayed: every die and every result matches." in verify
+    assert ":1:M1" in verify
+    report = pages["player"].get(f"/c/demo/battles/{battle.pk}/").content.decode()
+    assert "Battle report" in report and "0 + 0 = 0" in report
+
+
+def test_each_player_gets_the_post_battle_mail_of_its_own_battles(
+    battle, company, gm, player, rival, outsider, django_capture_on_commit_callbacks
+):
+    from django.core import mail
+
+    from company.results import result_confirm
+
+    for user in (gm, player, rival):
+        user.email = f"{user.username}@example.org"
+        user.save()
+    u = company.units
+    entry = {
+        "units": [
+            {"unit": int(n), "vp": 3 if int(n) == u["Ryhmä 1"].number else 0} for n in battle.data["units"]
+        ]
+    }
+    with django_capture_on_commit_callbacks(execute=True):
+        assert result_confirm(battle=battle, entry=entry) == []
+    by = {m.to[0]: m for m in mail.outbox}
+    assert set(by) == {"gm@example.org", "player@example.org", "rival@example.org"}
+    text = by["player@example.org"].body
+    assert by["player@example.org"].subject == "[The Grenzwald Crisis] Turn 1 battles — Kingdom of Nordmark"
+    assert "NOR: 3 VP × 1 = 3 TP" in text and "Battle M1" in text
+    assert "/c/demo/kasarmi/NOR/" in text
+
+
+def test_the_gm_confirms_a_result_from_the_battle_page_and_a_player_cannot(pages, battle, company):
+    entry = json.dumps({"units": [{"unit": int(u)} for u in battle.data["units"]]})
+    assert pages["player"].post(f"/c/demo/battles/{battle.pk}/", {"result": entry}).status_code == 403
+    bad = pages["gm"].post(f"/c/demo/battles/{battle.pk}/", {"result": '{"units": []}'}, follow=True)
+    assert "No entry for" in bad.content.decode()
+    battle.refresh_from_db()
+    assert battle.status == "open"
+    pages["gm"].post(f"/c/demo/battles/{battle.pk}/", {"result": entry})
+    battle.refresh_from_db()
+    assert battle.status == "resolved" and battle.turn.status == "resolved"
+
+
+def test_the_kasarmi_lists_the_nations_own_recon_contacts_and_the_targets_page_does_not(
+    pages, battle, company
+):
+    [snapshot] = models.ReconSnapshot.objects.filter(viewer="NOR", region="M1")
+    nor = pages["player"].get("/c/demo/kasarmi/NOR/").content.decode()
+    est = pages["rival"].get("/c/demo/kasarmi/EST/").content.decode()
+    assert "Recon contacts" in nor and "Recon contacts" not in est
+    for unit, level in snapshot.levels.items():
+        name = snapshot.units[unit]["name"]
+        assert (name in nor) == (level == "observed"), f"{name} is {level}: named only when observed"
+
+
+def test_the_kasarmi_and_the_battle_page_read_in_finnish(pages, battle, company):
+    client = pages["player"]
+    client.cookies["django_language"] = "fi"
+    models.Unit.objects.filter(pk=company.units["Ryhmä 2"].pk).update(tk=8)
+    html = client.get("/c/demo/kasarmi/NOR/").content.decode()
+    assert "TP-saldo: 30" in html
+    assert "Ei korjattavaa, tai TP ei riitä." in html, "the Kasarmi is closed while the battles are fought"
+    assert "Historia ja muutosloki" in html and "History and audit trail" not in html
+    page = client.get(f"/c/demo/battles/{battle.pk}/").content.decode()
+    assert "Noppaloki" in page and "Dice log" not in page
+
+
+def test_a_player_gives_orders_from_its_kasarmi_and_a_bad_one_is_refused(pages, company):
+    scout = company.units["Tiedustelu"].number
+    client = pages["player"]
+    client.post("/c/demo/kasarmi/NOR/orders/", {"kind": "recon", "from": "N5", "to": "M1", "units": [scout]})
+    bad = client.post(
+        "/c/demo/kasarmi/NOR/orders/",
+        {"kind": "move", "from": "N5", "to": "M1", "units": [scout]},
+        follow=True,
+    )
+    [orders] = models.OrderSet.objects.filter(nation=company.nor).values_list("orders", flat=True)
+    assert orders == [{"nation": "NOR", "kind": "recon", "from": "N5", "to": "M1", "units": [scout]}]
+    assert "#orders" in bad.redirect_chain[-1][0] and "recon N5 → M1" in bad.content.decode()
+    assert pages["rival"].post("/c/demo/kasarmi/NOR/orders/", {"clear": "1"}).status_code == 404
+    assert pages["gm"].post("/c/demo/kasarmi/NOR/orders/", {"clear": "1"}).status_code == 404
+    client.post("/c/demo/kasarmi/NOR/orders/", {"clear": "1"})
+    assert models.OrderSet.objects.get(nation=company.nor).orders == []

@@ -1,0 +1,82 @@
+"""Properties of the company shell over generated inputs (issue 12): XP and TP awarded equal the VP entered;
+no TP balance below 0; a stored dice log, replayed from its seed, reproduces every roll."""
+
+from __future__ import annotations
+
+from django.db import transaction
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from company import models
+from company.dice import dice_roll, dice_verify
+from company.results import result_confirm
+from company.services import kasarmi_act
+from rules.engine.company_d20.problems import Problem
+
+SETTINGS = settings(
+    max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+
+
+@SETTINGS
+@given(vps=st.lists(st.integers(0, 12), min_size=5, max_size=5), objective=st.integers(0, 5))
+def test_xp_and_tp_awarded_equal_the_vp_entered(battle, company, vps, objective):
+    """No unit damaged or destroyed: nothing is halved or forfeited, so XP = VP and TP = VP × tp.per_vp."""
+    with transaction.atomic():
+        units = sorted(int(u) for u in battle.data["units"])
+        xp_before = dict(models.Unit.objects.filter(campaign=company.campaign).values_list("number", "xp"))
+        tp_before = dict(models.Balance.objects.values_list("nation__code", "tp"))
+        entry = {
+            "units": [{"unit": u, "vp": vp} for u, vp in zip(units, vps, strict=True)],
+            "sides": {"NOR": {"objective_vp": objective}},
+        }
+        assert result_confirm(battle=battle, entry=entry) == []
+        nation_of = {u: battle.data["units"][str(u)]["nation"] for u in units}
+        xp_after = dict(models.Unit.objects.filter(campaign=company.campaign).values_list("number", "xp"))
+        tp_after = dict(models.Balance.objects.values_list("nation__code", "tp"))
+        for nation in ("NOR", "EST"):
+            vp = sum(v for u, v in zip(units, vps, strict=True) if nation_of[u] == nation)
+            vp += objective if nation == "NOR" else 0
+            gained = sum(xp_after[u] - xp_before[u] for u in units if nation_of[u] == nation)
+            assert gained == vp
+            assert tp_after[nation] - tp_before[nation] == vp
+        transaction.set_rollback(True)
+
+
+@SETTINGS
+@given(deltas=st.lists(st.integers(-60, 60), min_size=1, max_size=6))
+def test_no_tp_balance_below_zero_whatever_the_gm_adjusts(company, gm, deltas):
+    with transaction.atomic():
+        for delta in deltas:
+            kasarmi_act(
+                campaign=company.campaign,
+                nation=company.nor,
+                action="adjust_tp",
+                params={"delta": delta, "reason": "test"},
+                actor=gm,
+                by_gm=True,
+            )
+            assert models.Balance.objects.get(nation=company.nor).tp >= 0
+        transaction.set_rollback(True)
+
+
+REQUESTS = st.one_of(
+    st.tuples(st.just("roll"), st.sampled_from(["1d20", "2d6+1", "1d8", "3d4"])),
+    st.tuples(st.just("morale"), st.sampled_from(["indirect_fire", "casualties", "bogus"])),
+)
+
+
+@SETTINGS
+@given(requests=st.lists(REQUESTS, min_size=1, max_size=8))
+def test_a_stored_dice_log_replays_to_every_roll(battle, company, rival, requests):
+    with transaction.atomic():
+        mg = company.units["MG"].number
+        made = 0
+        for function, value in requests:
+            inputs = {"expression": value} if function == "roll" else {"unit": mg, "reason": value}
+            result = dice_roll(battle=battle, user=rival, side="EST", function=function, inputs=inputs)
+            made += 0 if isinstance(result, Problem) else len(result)
+        verify = dice_verify(battle=models.Battle.objects.get(pk=battle.pk))
+        assert verify["entries"] == made == models.DiceRoll.objects.filter(battle=battle).count()
+        assert verify["mismatches"] == [] and verify["dice_mismatches"] == []
+        transaction.set_rollback(True)

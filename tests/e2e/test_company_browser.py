@@ -1,0 +1,121 @@
+"""A real browser plays a company turn (issue 12): the player buys a unit and repairs another, orders a
+recon and an attack, the turn is processed into a table battle, the GM enters and confirms the result, and
+the player reads the report and sees the XP on the roster. Screenshots to tests/e2e/screenshots/."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.company.conftest import company  # noqa: F401 - the fixture
+
+CHROMIUM = Path("/usr/bin/chromium")
+SCREENSHOTS = Path(__file__).parent / "screenshots"
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium: apt-get install -y chromium"),
+    pytest.mark.django_db(transaction=True),
+]
+
+
+@pytest.fixture
+def chromium(monkeypatch):
+    """Debian's chromium under Playwright, turns processed in the live server's thread (eager Celery)."""
+    from playwright.sync_api import sync_playwright
+
+    from config.celery import app
+
+    eager, app.conf.task_always_eager = app.conf.task_always_eager, True
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # Playwright's sync API runs an event loop here
+    SCREENSHOTS.mkdir(exist_ok=True)
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), args=["--headless", "--no-sandbox"]
+        )
+        yield browser
+        browser.close()
+    app.conf.task_always_eager = eager
+
+
+def _log_in(browser, base, username, password, violations):
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.on("console", lambda m: violations.append(m.text) if "Content Security Policy" in m.text else None)
+    page.goto(f"{base}/accounts/login/")
+    page.fill("#id_username", username)
+    page.fill("#id_password", password)
+    page.click("main button[type=submit]")
+    page.wait_for_load_state()
+    return page
+
+
+def _shot(page, name):
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+
+
+def test_a_company_turn_in_the_browser_from_the_kasarmi_to_the_report(chromium, live_server, company):  # noqa: F811
+    from company import models
+    from rules.services import turn_process
+
+    base = live_server.url
+    u = company.units
+    models.Unit.objects.filter(pk=u["Ryhmä 2"].pk).update(tk=6)
+
+    violations: list[str] = []
+    page = _log_in(chromium, base, "player", "player-password-1", violations)
+    page.goto(f"{base}/c/demo/kasarmi/")
+    page.wait_for_url(f"{base}/c/demo/kasarmi/NOR/")
+    _shot(page, "company_kasarmi_before")
+    page.click("text=Repair Ryhmä 2: +4 TK for 2 TP (balance after 28)")
+    assert models.Unit.objects.get(pk=u["Ryhmä 2"].pk).tk == 10
+    buy = page.locator("form", has_text="Buy JR for 15 TP (balance after 13)")
+    buy.locator("select[name=group]").select_option("1")
+    buy.locator("input[name=name]").fill("Ryhmä Uusi")
+    buy.locator("button").click()
+    page.wait_for_selector("text=Ryhmä Uusi")
+    assert models.Balance.objects.get(nation=company.nor).tp == 30 - 2 - 15
+
+    orders = page.locator("#orders form").first
+    orders.locator("select[name=kind]").select_option("recon")
+    orders.locator("select[name=from]").select_option("N5")
+    orders.locator("select[name=to]").select_option("M1")
+    orders.locator("select[name=units]").select_option(str(u["Tiedustelu"].number))
+    orders.locator("button").click()
+    page.wait_for_selector("text=recon N5 → M1")
+    orders = page.locator("#orders form").first
+    orders.locator("select[name=kind]").select_option("attack")
+    orders.locator("select[name=from]").select_option("N5")
+    orders.locator("select[name=to]").select_option("M1")
+    orders.locator("select[name=units]").select_option([str(u["Ryhmä 1"].number), str(u["Ryhmä 2"].number)])
+    orders.locator("button").click()
+    page.wait_for_selector("text=attack N5 → M1")
+    _shot(page, "company_kasarmi_orders")
+
+    turn = company.campaign.turns.get(number=1)
+    turn_process(turn_id=turn.pk)
+    battle = models.Battle.objects.get(turn=turn, archived=False)
+
+    gm = _log_in(chromium, base, "gm", "gm-password-1", violations)
+    gm.goto(f"{base}/c/demo/battles/{battle.pk}/")
+    vp = {u["Ryhmä 1"].number: 4, u["Ryhmä 2"].number: 2}
+    entry = {"units": [{"unit": int(n), "vp": vp.get(int(n), 0)} for n in battle.data["units"]]}
+    gm.fill("textarea[name=result]", json.dumps(entry))
+    _shot(gm, "company_battle_gm")
+    gm.click("text=Confirm the result")
+    gm.wait_for_selector("#report")
+
+    page.goto(f"{base}/c/demo/battles/{battle.pk}/")
+    report = page.locator("#report").inner_text()
+    assert "NOR" in report and "6 × 1 = 6" in report
+    _shot(page, "company_battle_report")
+    page.goto(f"{base}/c/demo/kasarmi/NOR/")
+    xp = {row.name: row.xp for row in models.Unit.objects.filter(nation=company.nor)}
+    assert xp["Ryhmä 1"] + xp["Ryhmä 2"] == 6
+    card = page.locator(f"#unit-{u['Ryhmä 1'].number}").inner_text()
+    assert f"XP {xp['Ryhmä 1']}" in card
+    _shot(page, "company_kasarmi_after")
+    page.goto(f"{base}/c/demo/battles/{battle.pk}/verify/")
+    assert "every die and every result matches" in page.content()
+    assert violations == []
