@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.test_browser import CHROMIUM, CSP_VIOLATIONS, _shot, browser  # noqa: F401
+from tests.e2e.test_browser import CHROMIUM, CSP_VIOLATIONS, _shot
 from tests.sodankaynti.conftest import kal, poh, sampo, sampo_gm  # noqa: F401
 
 
@@ -32,7 +32,14 @@ pytestmark = [
 ]
 
 
-def test_it_plays_a_sodankaynti_turn_from_doctrine_to_report(browser, live_server, sampo, poh, kal, sampo_gm):  # noqa: F811
+def test_it_plays_a_sodankaynti_turn_from_doctrine_to_report(
+    browser,
+    live_server,
+    sampo,  # noqa: F811  (the fixtures of tests/sodankaynti/conftest.py)
+    poh,  # noqa: F811
+    kal,  # noqa: F811
+    sampo_gm,  # noqa: F811
+):
     base = live_server.url
 
     page = _log_in(browser, base, "poh", "poh-password-1")
