@@ -60,6 +60,8 @@ messages_register(
         "no_such_user": gettext_noop("no user is called {name}"),
         "system_ruleset_misfit": gettext_noop("the campaign's ruleset does not fit {name}: {error}"),
         "system_unit_types_missing": gettext_noop("{name} has no unit type {types}, which the map has"),
+        "system_inputs_unused": gettext_noop("{name} has no nation ratings, doctrines or GM advantages"),
+        "system_inputs_invalid": gettext_noop("the turn would refuse this: {error}"),
         # The audit log's summaries.
         "audit.deadline": gettext_noop("turn {number}: {before} → {after} UTC"),
         "audit.weather": gettext_noop("turn {number}: {weather}; by region: {local}"),
@@ -82,6 +84,12 @@ messages_register(
         "audit.disorder_after": gettext_noop("civil disorder after {count} missed turns"),
         "audit.no_disorder": gettext_noop("no civil disorder"),
         "audit.battle_system": gettext_noop("battle system: {before} → {name}"),
+        "audit.nation_attributes": gettext_noop(
+            "{nation}: politics {politics}, tactics {tactics}, doctrine {doctrine}"
+        ),
+        "audit.system_inputs": gettext_noop(
+            "turn {number}: {advantages} GM advantages; politics skipped in {skipped}"
+        ),
         "audit.assigned": gettext_noop("{nation}: played by {user}"),
         "audit.assigned_instead": gettext_noop("{nation}: played by {user} in place of {before}"),
     }

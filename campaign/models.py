@@ -111,6 +111,8 @@ class Nation(models.Model):
     civil_disorder = models.BooleanField(
         default=False, help_text="Holds and defends; takes no orders until the GM assigns a new player."
     )
+    # A battle system's nation attributes, set by the GM (Sodankäynti §5: politics, tactics, doctrine).
+    attributes = models.JSONField(default=dict, blank=True)
 
     class Meta:
         ordering = ["campaign", "position"]
@@ -284,6 +286,9 @@ class Turn(models.Model):
     region_weather = models.JSONField(
         default=dict, blank=True, help_text='{"A1": "snow"}: replaces the weather'
     )
+    # The GM's inputs of a battle system for this turn beyond the nations' attributes (Sodankäynti §6.4,
+    # §7: {"gm_advantages": [{region, nation, roll, dice, reason}], "skip_politics": ["A", "A|B"]}).
+    system_inputs = models.JSONField(default=dict, blank=True)
     error = models.TextField(blank=True)
     result = models.JSONField(
         null=True, blank=True, editable=False, help_text="The engine's whole TurnResult."

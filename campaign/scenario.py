@@ -6,7 +6,7 @@ The format (YAML or JSON; see docs in README "Scenario files"):
     seed: 1939                       # optional; every turn's seed derives from it
     ruleset: {kta_die: 1d6}          # optional overrides of the Iron Fist defaults
     nations:                         # in nation-id order
-      - {code: RED, name: Red Empire, color: "#c0392b"}
+      - {code: RED, name: Red Empire, color: "#c0392b"}   # optional: attributes: {politics: 4}
     regions:
       - {code: A1, name: Tallinn, terrain: city, fort: 2, home: RED, owner: RED,
          shape: [[0, 0], [10, 0], [10, 10]], label: [5, 4]}
@@ -64,6 +64,7 @@ messages_register(
         "scenario.duplicate_nation_code": gettext_noop("{where}.code: duplicate nation code {value}"),
         "scenario.duplicate_region_code": gettext_noop("{where}.code: duplicate region code {value}"),
         "scenario.color": gettext_noop("{where}.color: expected a colour like #c0392b, got {value}"),
+        "scenario.attributes": gettext_noop("{where}.attributes: expected a mapping, got {value}"),
         "scenario.terrain": gettext_noop("{where}.terrain: expected one of {allowed}, got {value}"),
         "scenario.fort": gettext_noop("{where}.fort: expected a whole number from 0 to {limit}, got {value}"),
         "scenario.unknown_nation": gettext_noop("{where}: unknown nation {value}"),
@@ -124,6 +125,9 @@ class ScenarioNation:
     code: str
     name: str
     color: str
+    # A battle system's nation attributes (Sodankäynti §5: politics, tactics, doctrine), judged by the
+    # engine when a turn is processed and by the GM's form when changed.
+    attributes: Mapping[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -287,7 +291,11 @@ class _Checker:
             color = entry.get("color", "#888888")
             if not (isinstance(color, str) and len(color) == 7 and color.startswith("#")):
                 self.fail("color", where, value=_short(color))
-            nations.append(ScenarioNation(code, self.name(entry, where, code), str(color)))
+            attributes = entry.get("attributes") or {}
+            if not isinstance(attributes, Mapping):
+                self.fail("attributes", where, value=_short(attributes))
+                attributes = {}
+            nations.append(ScenarioNation(code, self.name(entry, where, code), str(color), dict(attributes)))
         return nations
 
     def regions(self, value: Any, nations: set[str]) -> list[ScenarioRegion]:

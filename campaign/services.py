@@ -64,7 +64,14 @@ def scenario_import(
     campaign.full_clean()
     campaign.save()
     nations = Nation.objects.bulk_create(
-        Nation(campaign=campaign, code=n.code, name=n.name, color=n.color, position=i)
+        Nation(
+            campaign=campaign,
+            code=n.code,
+            name=n.name,
+            color=n.color,
+            position=i,
+            attributes=dict(n.attributes),
+        )
         for i, n in enumerate(scenario.nations)
     )
     nation_ids = {n.code: n.pk for n in nations}

@@ -12,7 +12,7 @@ from django.utils.translation import gettext_lazy
 from campaign.models import INT_COLUMN_MAX, Relation, Turn
 from frontend.terms import WORDS, said
 from orders.models import Order
-from orders.services import OrderDraft
+from orders.services import UNITLESS, OrderDraft
 from rules.engine.messages import Message
 
 NO_TARGET = ("", gettext_lazy("— none (hold, stand down) —"))
@@ -35,7 +35,11 @@ class OrderForm(forms.Form):
     """Origin, kind, target and a count per unit type; unit types come from the campaign's ruleset."""
 
     origin = RegionField(label=gettext_lazy("From"))
-    kind = forms.ChoiceField(label=gettext_lazy("Order"), choices=_choices(Order.Kind.choices, "order"))
+    # The orders with units; a doctrine or an ambush has a form of its own (frontend.sodankaynti_forms).
+    kind = forms.ChoiceField(
+        label=gettext_lazy("Order"),
+        choices=_choices([c for c in Order.Kind.choices if c[0] not in UNITLESS], "order"),
+    )
     target = RegionField(label=gettext_lazy("To"), required=False)
     # The turn the form was made for: a form posted after that turn was processed is refused, not saved
     # into the next turn (frontend.views.player). Absent (an older page, a script): the turn that is open.
@@ -97,7 +101,7 @@ class OrderForm(forms.Form):
 
 def order_initial(order: Order) -> dict[str, Any]:
     initial = {
-        "origin": order.origin.code,
+        "origin": order.origin.code if order.origin_id else "",
         "kind": order.kind,
         "target": order.target.code if order.target_id else "",
     }

@@ -10,6 +10,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
+from frontend.cards_sodankaynti import sodankaynti_card
 from frontend.rules_doc import rule_anchor
 from frontend.terms import and_list, kta_term, message_rule, message_text, word
 from rules.engine.systems import DEFAULT_SYSTEM
@@ -164,6 +165,7 @@ def iron_fist_card(
 # A battle system's card: the function that lays the report out, and its page and mail templates.
 CARDS = {
     "iron_fist": (iron_fist_card, "frontend/_battle_card.html", "frontend/email/_battle_card.txt"),
+    "sodankaynti": (sodankaynti_card, "frontend/cards/sodankaynti.html", "frontend/cards/sodankaynti.txt"),
 }
 PLAIN_CARD = (plain_card, "frontend/cards/plain.html", "frontend/cards/plain.txt")
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -29,7 +30,7 @@ from campaign.models import (
 )
 from campaign.selectors import Viewer, stacks_visible
 from frontend.outline import outline_of
-from frontend.terms import said, word
+from frontend.terms import said, unit_heading, word
 from orders.models import Order
 from rules.engine.graph import within
 from rules.engine.order_words import order_description
@@ -61,8 +62,11 @@ def nations_of(*, campaign_id: int) -> dict[int, dict[str, Any]]:
     }
 
 
-def map_load(*, viewer: Viewer, turn: Turn | None, unit_order: list[str]) -> MapData:
-    """The current map as the viewer may see it; the viewer's own orders for `turn` as arrows."""
+def map_load(
+    *, viewer: Viewer, turn: Turn | None, unit_order: list[str], dice: Mapping[str, str] | None = None
+) -> MapData:
+    """The current map as the viewer may see it; the viewer's own orders for `turn` as arrows. With
+    `dice` (frontend.terms.unit_dice), each counter says its units' die: "CAV d8 3"."""
     campaign = viewer.campaign
     nations = nations_of(campaign_id=campaign.pk)
     regions = _drawn(
@@ -79,7 +83,7 @@ def map_load(*, viewer: Viewer, turn: Turn | None, unit_order: list[str]) -> Map
     for region_id, by_nation in grouped.items():
         # The viewer's own units first, then the others in nation order.
         ids = sorted(by_nation, key=lambda n: (n != own, nations[n]["code"]))
-        data.stacks[region_id] = [_counter(nations[n], by_nation[n], rank) for n in ids]
+        data.stacks[region_id] = [_counter(nations[n], by_nation[n], rank, dice or {}) for n in ids]
     if turn is not None and viewer.nation is not None:
         data.orders = order_rows(turn=turn, nation=viewer.nation)
     return data
@@ -94,13 +98,15 @@ def _drawn(regions: QuerySet[Region]) -> list[dict[str, Any]]:
     return rows
 
 
-def _counter(nation: dict[str, Any], units: dict[str, int], rank: dict[str, int]) -> dict[str, Any]:
+def _counter(
+    nation: dict[str, Any], units: dict[str, int], rank: dict[str, int], dice: Mapping[str, str]
+) -> dict[str, Any]:
     ordered = sorted(units.items(), key=lambda item: (rank.get(item[0], len(rank)), item[0]))
     return {
         "nation": nation["code"],
         "color": nation["color"],
         "units": ordered,
-        "label": " · ".join(f"{t} {c}" for t, c in ordered),
+        "label": " · ".join(f"{unit_heading(t, dice)} {c}" for t, c in ordered),
     }
 
 
@@ -110,7 +116,7 @@ def order_rows(*, turn: Turn, nation: Nation) -> list[dict[str, Any]]:
     rows = (
         Order.objects.filter(turn=turn, nation=nation)
         .order_by("sequence")
-        .values_list("id", "sequence", "kind", "origin__code", "target__code", "units")
+        .values_list("id", "sequence", "kind", "origin__code", "target__code", "units", "params")
     )
     return [
         {
@@ -120,9 +126,11 @@ def order_rows(*, turn: Turn, nation: Nation) -> list[dict[str, Any]]:
             "origin": origin,
             "target": target,
             "units": dict(units),
-            "describe": said(order_description(kind=kind, origin=origin, target=target, units=units)),
+            "describe": said(
+                order_description(kind=kind, origin=origin, target=target, units=units, params=params)
+            ),
         }
-        for pk, sequence, kind, origin, target, units in rows
+        for pk, sequence, kind, origin, target, units, params in rows
     ]
 
 

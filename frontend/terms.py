@@ -146,6 +146,16 @@ def unit_name(ruleset: Ruleset, code: str) -> str:
     return unit_type.names.get(get_language() or "en") or unit_type.names.get("en") or code
 
 
+def unit_dice(ruleset: Ruleset) -> dict[str, str]:
+    """Each unit type's die where the battle system makes units dice (Sodankäynti §3.1: CAV -> "d8")."""
+    return {code: str(t.values["die"]) for code, t in ruleset.unit_types.items() if "die" in t.values}
+
+
+def unit_heading(code: str, dice: Mapping[str, str]) -> str:
+    """A unit type as a column or counter shows it: "CAV d8" where units are dice, else "CAV"."""
+    return f"{code} {dice[code]}" if code in dice else code
+
+
 def and_list(names: Iterable[str]) -> str:
     """ "Suomi and Neuvosto" / "Suomi ja Neuvosto" """
     return gettext(" and ").join(names)

@@ -3,7 +3,17 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from frontend.views import accounts, battles, calculator, company, language, player, settings, turns
+from frontend.views import (
+    accounts,
+    battles,
+    calculator,
+    company,
+    language,
+    player,
+    settings,
+    sodankaynti,
+    turns,
+)
 from frontend.views.gm import clock, dashboard, diplomacy, inputs, processing, result, roster, system
 
 app_name = "frontend"
@@ -32,6 +42,10 @@ urlpatterns = [
     path("c/<slug:slug>/gm/relations/", diplomacy.relation_post, name="gm_relation"),
     path("c/<slug:slug>/gm/roster/", roster.roster_post, name="gm_roster"),
     path("c/<slug:slug>/gm/system/", system.system_post, name="gm_system"),
+    path("c/<slug:slug>/gm/ratings/", sodankaynti.ratings_post, name="gm_ratings"),
+    path("c/<slug:slug>/gm/advantages/", sodankaynti.advantages_post, name="gm_advantages"),
+    path("c/<slug:slug>/orders/doctrine/", sodankaynti.doctrine_post, name="doctrine_create"),
+    path("c/<slug:slug>/orders/ambush/", sodankaynti.ambush_post, name="ambush_create"),
     path("c/<slug:slug>/gm/process/", processing.process_post, name="gm_process"),
     path("c/<slug:slug>/gm/turns/<int:number>/", result.turn_status_page, name="gm_turn"),
     path(

@@ -99,9 +99,10 @@ class OrderDetail(CampaignScoped, generics.RetrieveUpdateDestroyAPIView):
             # A PATCH names only what changes; the rest is the order as it stands.
             current = {
                 "kind": order.kind,
-                "origin": order.origin.code,
+                "origin": order.origin.code if order.origin_id else "",
                 "target": order.target.code if order.target_id else None,
                 "units": order.units,
+                "params": order.params,
             }
             entered = OrderInputSerializer(data={**current, **request.data})
         else:

@@ -9,18 +9,26 @@ from django.db.models import Q
 from campaign.models import Nation, Region, Turn
 from rules.engine.state import OrderKind
 
+# The pipeline's kinds, then the battle systems' own (Sodankäynti's `ambush` and `doctrine`, §4): which of
+# them a campaign takes is its system's to say (rules.engine.validation judges every order).
+KINDS = (*(k.value for k in OrderKind), "ambush", "doctrine")
+
 
 class Order(models.Model):
     # Labels are the game's own words, lower case as players write them: "move", "stand down".
-    Kind = models.TextChoices("Kind", [(k.name, (k.value, k.value.replace("_", " "))) for k in OrderKind])
+    Kind = models.TextChoices("Kind", [(k.upper(), (k, k.replace("_", " "))) for k in KINDS])
 
     turn = models.ForeignKey(Turn, on_delete=models.CASCADE, related_name="orders")
     nation = models.ForeignKey(Nation, on_delete=models.CASCADE, related_name="orders")
     kind = models.CharField(max_length=12, choices=Kind.choices)
-    origin = models.ForeignKey(Region, on_delete=models.CASCADE, related_name="+")
+    # Empty only for a doctrine (SODANKAYNTI.md §4.1): it names a region in its params, or none for all.
+    origin = models.ForeignKey(Region, on_delete=models.CASCADE, null=True, blank=True, related_name="+")
     target = models.ForeignKey(Region, on_delete=models.CASCADE, null=True, blank=True, related_name="+")
     # {"JV": 3, "PA": 1}: unit types are ruleset data, so a mapping rather than a column per type.
     units = models.JSONField(default=dict)
+    # A system's own order fields, as the engine's Order.params: {"doctrine": "steady", "params": {...},
+    # "region": "B"} for a doctrine.
+    params = models.JSONField(default=dict, blank=True)
     # Submission order within the turn: IRON_FIST.md §2.1 checks orders in this order.
     sequence = models.PositiveIntegerField()
     submitted_at = models.DateTimeField(auto_now_add=True)
@@ -31,15 +39,18 @@ class Order(models.Model):
         indexes = [models.Index(fields=["turn", "nation", "origin"], name="order_turn_nation_origin")]
         constraints = [
             models.UniqueConstraint(fields=["turn", "sequence"], name="order_sequence_unique"),
-            models.CheckConstraint(condition=Q(kind__in=[k.value for k in OrderKind]), name="order_kind"),
+            models.CheckConstraint(condition=Q(kind__in=list(KINDS)), name="order_kind"),
         ]
 
     def __str__(self) -> str:
         target = self.target.code if self.target_id else "-"
-        return f"#{self.sequence} {self.nation.code} {self.kind} {self.origin.code}->{target}"
+        origin = self.origin.code if self.origin_id else "-"
+        return f"#{self.sequence} {self.nation.code} {self.kind} {origin}->{target}"
 
     def clean(self) -> None:
         # The rules re-check everything at processing time; this only keeps malformed rows out.
+        if self.kind in ("ambush", "doctrine"):
+            return  # they name no units (SODANKAYNTI.md §4)
         if not isinstance(self.units, dict) or not self.units:
             raise ValidationError({"units": 'name at least one unit type with a count, like {"JV": 3}'})
         for unit_type, count in self.units.items():

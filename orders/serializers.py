@@ -7,22 +7,33 @@ from rest_framework.reverse import reverse
 
 from campaign.models import INT_COLUMN_MAX, UNIT_TYPE_MAX
 from orders.models import Order
-from orders.services import OrderDraft, order_describe
+from orders.services import UNITLESS, OrderDraft, order_describe
 
 
 class OrderInputSerializer(serializers.Serializer):
     """An order as a player enters it: region codes and counts per unit type, like the order form."""
 
-    kind = serializers.CharField(help_text="hold, move, rebase, attack or stand_down")
-    origin = serializers.CharField(help_text="The region code the units leave from (or hold in).")
+    kind = serializers.CharField(
+        help_text="hold, move, rebase, attack or stand_down; in Sodankäynti also doctrine and ambush"
+    )
+    origin = serializers.CharField(
+        allow_blank=True,
+        help_text="The region code the units leave from (or hold in); an ambush's region; a doctrine's "
+        "region, or empty for all the nation's battles.",
+    )
     target = serializers.CharField(
         required=False, allow_null=True, allow_blank=True, default=None, help_text="A region code."
     )
     units = serializers.DictField(
         # Bounded as the stacks' count column is: a larger number would not fit (nor exist).
         child=serializers.IntegerField(min_value=-INT_COLUMN_MAX, max_value=INT_COLUMN_MAX),
-        allow_empty=False,
-        help_text='Counts per unit type: {"JV": 3}.',
+        allow_empty=True,
+        help_text='Counts per unit type: {"JV": 3}; {} for a doctrine or an ambush.',
+    )
+    params = serializers.DictField(
+        required=False,
+        default=dict,
+        help_text='A doctrine\'s fields: {"doctrine": "steady", "params": {"retreat_below": 75}}.',
     )
 
     def validate_units(self, units: dict[str, int]) -> dict[str, int]:
@@ -32,10 +43,19 @@ class OrderInputSerializer(serializers.Serializer):
                 raise serializers.ValidationError(f"{unit_type!r} is not a unit type")
         return units
 
+    def validate(self, data: dict) -> dict:
+        if not data["units"] and data["kind"] not in UNITLESS:
+            raise serializers.ValidationError({"units": "name at least one unit type with a count"})
+        return data
+
     def draft(self) -> OrderDraft:
         data = self.validated_data
         return OrderDraft(
-            kind=data["kind"], origin=data["origin"], target=data["target"] or None, units=data["units"]
+            kind=data["kind"],
+            origin=data["origin"],
+            target=data["target"] or None,
+            units=data["units"],
+            params=data["params"],
         )
 
 
@@ -47,11 +67,12 @@ class OrderSerializer(serializers.Serializer):
     nation = serializers.CharField(source="nation.code")
     sequence = serializers.IntegerField(help_text="The order's place in the turn's submission order.")
     kind = serializers.ChoiceField(choices=Order.Kind.choices)
-    origin = serializers.CharField(source="origin.code")
+    origin = serializers.CharField(source="origin.code", allow_null=True, default=None)
     target = serializers.CharField(source="target.code", allow_null=True, default=None)
     units = serializers.DictField(
         child=serializers.IntegerField(), help_text='Counts per unit type: {"JV": 3}.'
     )
+    params = serializers.DictField(help_text="A doctrine's fields (Sodankäynti); empty otherwise.")
     description = serializers.SerializerMethodField(help_text='"V3 → K7: attack with 6 JV, 2 PA"')
     submitted_at = serializers.DateTimeField()
     url = serializers.SerializerMethodField()

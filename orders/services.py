@@ -8,7 +8,7 @@ A3 after your other orders, not 3", "NOR is at peace with WES".
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -18,15 +18,19 @@ from django.utils import timezone
 
 from campaign.messages import status_word
 from campaign.models import Nation, Turn
-from orders.models import Order
+from orders.models import KINDS, Order
 from orders.selectors import Spot, order_world_load, orders_consuming, spots_by_code
 from orders.sql import db_moment, nation_player_lock, order_insert, turn_hold
 from rules.engine import Order as EngineOrder
 from rules.engine import OrderKind, TurnInputError, orders_check
 from rules.engine.messages import InputError, Message
 from rules.engine.order_words import kind_word, order_description
+from rules.engine.state import TurnInput
+from rules.engine.systems import system_get
 
 TARGETLESS = frozenset((OrderKind.HOLD, OrderKind.STAND_DOWN))
+# The battle systems' own kinds (Sodankäynti §4.1, §4.2): they name no units and consume none.
+UNITLESS = frozenset(("ambush", "doctrine"))
 
 
 # The one error class of the services (a GM's input raises it too): a field and a Message.
@@ -41,6 +45,9 @@ class OrderDraft:
     origin: str
     target: str | None
     units: Mapping[str, Any]
+    # A doctrine's fields: {"doctrine": "bold", "params": {"retreat_below": 75}}; its region is `origin`
+    # (empty: all the nation's other battles).
+    params: Mapping[str, Any] = field(default_factory=dict)
 
 
 def order_submit(
@@ -50,7 +57,12 @@ def order_submit(
     with transaction.atomic():
         _turn_held(turn, now)
         nation = _nation_locked(user, turn)
-        _kind_check(draft)
+        _kind_check(draft, turn)
+        if draft.kind in UNITLESS:
+            new = _unitless_judged(turn, nation, draft, Order(turn=turn, nation=nation))
+            new.submitted_at = now()
+            new.pk, new.sequence = _order_insert(new, now)
+            return new
         earlier = orders_consuming(turn_id=turn.pk, nation=nation, origin=draft.origin)
         origin, target, units, named = _parsed(nation, draft, earlier)
         # A provisional place after the nation's earlier orders: the real one is taken under the turn lock.
@@ -82,15 +94,19 @@ def order_change(
         nation = _nation_locked(user, turn)
         if order.nation_id != nation.pk:
             raise InputError.of("order", "order_not_yours")
-        _kind_check(draft)
+        _kind_check(draft, turn)
+        if draft.kind in UNITLESS:
+            _unitless_judged(turn, nation, draft, order)
+            order.save(update_fields=["kind", "origin", "target", "units", "params"])
+            return order
         # Only the orders out of the new origin can suffer: the old origin just has more units left.
         before = orders_consuming(turn_id=turn.pk, nation=nation, origin=draft.origin, leaving_out=order.pk)
         origin, target, units, named = _parsed(nation, draft, before)
-        order.kind, order.units = draft.kind, units
+        order.kind, order.units, order.params = draft.kind, units, {}
         order.origin, order.target = origin.region, target.region if target is not None else None
         after = sorted([*before, _engine_order(nation, order)], key=lambda o: o.ref)
         _judge(turn, nation, origin, named, before=before, after=after, subject=order.sequence)
-        order.save(update_fields=["kind", "origin", "target", "units"])
+        order.save(update_fields=["kind", "origin", "target", "units", "params"])
         return order
 
 
@@ -106,15 +122,19 @@ def order_delete(*, user: AbstractBaseUser, order: Order, now: Callable[[], date
 def order_describe(order: Order) -> Message:
     """One line a player reads back: "V3 → K7: attack with 6 JV, 2 PA"."""
     target = order.target.code if order.target_id is not None else None
-    return order_description(kind=order.kind, origin=order.origin.code, target=target, units=order.units)
+    origin = order.origin.code if order.origin_id is not None else ""
+    return order_description(
+        kind=order.kind, origin=origin, target=target, units=order.units, params=order.params
+    )
 
 
 def orders_place(*, turn: Turn, orders: Iterable[Mapping[str, Any]]) -> list[Order]:
     """Write orders for `turn` without judging them, in list order, after any the turn has: one statement.
 
-    Each is a mapping of region and nation codes: {"nation", "kind", "origin", "target" (absent or None
-    for hold and stand down), "units"}. For what was judged elsewhere or need not be: a replayed export
-    (judged when it was entered), generated benchmark turns (campaign.generate.orders_generate), tests.
+    Each is a mapping of region and nation codes: {"nation", "kind", "origin" (empty for a doctrine),
+    "target" (absent or None for hold and stand down), "units", "params" (a system's own fields)}.
+    For what was judged elsewhere or need not be: a replayed export (judged when it was entered),
+    generated benchmark turns (campaign.generate.orders_generate), tests.
     Returns the orders with their ids.
     """
     orders = list(orders)
@@ -126,9 +146,10 @@ def orders_place(*, turn: Turn, orders: Iterable[Mapping[str, Any]]) -> list[Ord
             turn=turn,
             nation_id=nation_ids[o["nation"]],
             kind=o["kind"],
-            origin_id=region_ids[o["origin"]],
+            origin_id=region_ids[o["origin"]] if o.get("origin") else None,
             target_id=region_ids[o["target"]] if o.get("target") else None,
             units=o["units"],
+            params=dict(o.get("params") or {}),
             sequence=start + i,
         )
         for i, o in enumerate(orders)
@@ -178,9 +199,12 @@ def _order_insert(order: Order, now: Callable[[], datetime]) -> tuple[int, int]:
     return written
 
 
-def _kind_check(draft: OrderDraft) -> None:
-    if draft.kind not in OrderKind._value2member_map_:
-        kinds = ", ".join(k.value for k in OrderKind)
+def _kind_check(draft: OrderDraft, turn: Turn) -> None:
+    # The pipeline's kinds and the campaign's system's own; the rules judge the rest (Sodankäynti's no).
+    own = system_get(turn.campaign.battle_system).order_kinds
+    known = [k for k in KINDS if k in OrderKind._value2member_map_ or k in own]
+    if draft.kind not in known:
+        kinds = ", ".join(known)
         raise InputError.of("kind", "unknown_order_kind_of", kind=draft.kind, kinds=kinds)
 
 
@@ -253,12 +277,44 @@ def _judge(
             raise InputError.of("units", "spoils_order", number=problem.order.ref, reason=problem.message)
 
 
+def _unitless_judged(turn: Turn, nation: Nation, draft: OrderDraft, order: Order) -> Order:
+    """`order` filled from a draft of a doctrine or an ambush (SODANKAYNTI.md §4.1, §4.2), judged by the
+    rules on the regions it names: they consume no units, so no other order can spoil them or be spoilt."""
+    doctrine = draft.kind == "doctrine"
+    codes = [c for c in (draft.origin, None if doctrine else draft.target) if c]
+    named = spots_by_code(nation=nation, origin=draft.origin, codes=codes) if codes else {}
+    for code in codes:
+        if code not in named:
+            raise InputError.of("target" if code == draft.target else "origin", "unknown_region", region=code)
+    if not doctrine and not draft.target:
+        raise InputError.of("target", "choose_target")
+    order.kind, order.units = draft.kind, {}
+    order.origin = named[draft.origin].region if draft.origin else None
+    order.target = None if doctrine else named[draft.target].region
+    order.params = {}
+    if doctrine:
+        given = draft.params or {}
+        order.params = {"doctrine": given.get("doctrine"), "params": dict(given.get("params") or {})}
+        order.params["region"] = draft.origin or None
+    ruleset = turn.campaign.ruleset()
+    if named:
+        world = order_world_load(
+            turn=turn, nation=nation, origin=named[draft.origin], named=named, ruleset=ruleset, reach=1
+        )
+    else:
+        world = TurnInput(nations=(nation.code,), regions=(), borders=(), stacks=(), weather=turn.weather)
+    for problem in orders_check(world, ruleset, [_engine_order(nation, order)]):
+        raise InputError(problem.field or "non_field_errors", problem.message)
+    return order
+
+
 def _engine_order(nation: Nation, order: Order) -> EngineOrder:
     return EngineOrder(
         nation=nation.code,
         kind=order.kind,
-        origin=order.origin.code,
+        origin=order.origin.code if order.origin is not None else "",
         target=order.target.code if order.target is not None else None,
         units=dict(order.units),
         ref=order.sequence,
+        params=dict(order.params or {}),
     )

@@ -182,9 +182,9 @@ _PLACE_SQL = """
 _INSERT_SQL = """
     INSERT INTO {Order} (
         {Order.turn}, {Order.nation}, {Order.kind}, {Order.origin}, {Order.target}, {Order.units},
-        {Order.sequence}, {Order.submitted_at}
+        {Order.params}, {Order.sequence}, {Order.submitted_at}
     )
-    SELECT %s, %s, %s, %s, %s, %s, place.{Turn.orders_placed}, %s FROM place
+    SELECT %s, %s, %s, %s, %s, %s, %s, place.{Turn.orders_placed}, %s FROM place
     RETURNING {Order.id}, {Order.sequence}
 """
 
@@ -201,6 +201,7 @@ def order_insert(*, order: Order, moment: Any) -> tuple[int, int] | None:
         order.origin_id,
         order.target_id,
         Order._meta.get_field("units").get_db_prep_save(order.units, connection),
+        Order._meta.get_field("params").get_db_prep_save(order.params, connection),
         Order._meta.get_field("submitted_at").get_db_prep_save(order.submitted_at, connection),
     ]
     insert = _sql(_INSERT_SQL)

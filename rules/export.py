@@ -93,6 +93,7 @@ def campaign_export(*, campaign: Campaign, by: User | None) -> dict[str, Any]:
             "region_weather": {r["code"]: r["weather"] for r in world["regions"] if r["weather"]},
             "gm_modifiers": world["gm_modifiers"],
             "orders": world["orders"],
+            "system_inputs": world.get("system_inputs") or {},
             "corrections": _corrections(before, world),
         }
         if turn.status == Turn.Status.RESOLVED:
@@ -187,8 +188,19 @@ def _turn_inputs_apply(
         )
         for m in entry["gm_modifiers"]
     )
+    _system_inputs_apply(turn, entry.get("system_inputs") or {}, nation_id)
     orders = orders_place(turn=turn, orders=entry["orders"])
     return {order.pk: o["ref"] for order, o in zip(orders, entry["orders"], strict=True)}
+
+
+def _system_inputs_apply(turn: Turn, inputs: Mapping[str, Any], nation_id: Mapping[str, int]) -> None:
+    """The battle system's inputs as the turn was given them: the nations' attributes (kept on the
+    nations, as the GM sets them) and the turn's own."""
+    attributes = inputs.get("nation_attributes") or {}
+    for code, pk in nation_id.items():
+        Nation.objects.filter(pk=pk).update(attributes=dict(attributes.get(code) or {}))
+    turn.system_inputs = {k: v for k, v in inputs.items() if k != "nation_attributes"}
+    turn.save(update_fields=["system_inputs"])
 
 
 def _corrections_apply(

@@ -33,11 +33,13 @@ class Rows:
     stacks: list[tuple[int, int, int, str, int]]
     relations: list[tuple[int, int, str]]
     orders: list[
-        tuple[int, int, str, int, int | None, dict[str, int]]
-    ]  # (id, nation, kind, origin, target, units)
+        tuple[int, int, str, int | None, int | None, dict[str, int], dict[str, Any]]
+    ]  # (id, nation, kind, origin (none for a doctrine), target, units, params)
     gm_modifiers: list[tuple[int, int, int, str]]  # (region, nation, value, reason)
     weather: str
     region_weather: Mapping[str, str]
+    nation_attributes: list[tuple[int, dict[str, Any]]] = ()  # (nation, its system attributes), when set
+    system_inputs: Mapping[str, Any] | None = None  # the turn's own (the GM's advantages, skipped rolls)
 
 
 def world_ids(rows: Rows) -> WorldIds:
@@ -72,12 +74,15 @@ def turn_input_from_rows(rows: Rows, ids: WorldIds) -> TurnInput:
             Order(
                 nation=ids.nation_code[n],
                 kind=kind,
-                origin=region(origin),
+                origin=region(origin) if origin is not None else "",
                 target=region(target) if target is not None else None,
-                units=dict(units),
+                # In code order, as the turn's snapshot (and so an export) stores them: what the engine
+                # reports unit type by type (the moves) must not depend on the order a form sent them in.
+                units=dict(sorted(units.items())),
                 ref=pk,
+                params=dict(params or {}),
             )
-            for pk, n, kind, origin, target, units in rows.orders
+            for pk, n, kind, origin, target, units, params in rows.orders
         ),
         relations=tuple(
             Relation(a=ids.nation_code[a], b=ids.nation_code[b], kind=kind) for a, b, kind in rows.relations
@@ -87,7 +92,17 @@ def turn_input_from_rows(rows: Rows, ids: WorldIds) -> TurnInput:
             GMModifier(region=region(r), nation=ids.nation_code[n], value=v, reason=reason)
             for r, n, v, reason in rows.gm_modifiers
         ),
+        system_inputs=system_inputs_of(rows, ids),
     )
+
+
+def system_inputs_of(rows: Rows, ids: WorldIds) -> dict[str, Any]:
+    """The battle system's own turn inputs: the turn's, with the nations' attributes the GM set (§5)."""
+    inputs = dict(rows.system_inputs or {})
+    attributes = {ids.nation_code[n]: dict(a) for n, a in rows.nation_attributes if a}
+    if attributes:
+        inputs["nation_attributes"] = attributes
+    return inputs
 
 
 def _stacks_sorted(rows: Rows, ids: WorldIds) -> tuple[Stack, ...]:

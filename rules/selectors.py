@@ -15,12 +15,16 @@ from rules.models import Battle, Report, ResultVersion
 
 
 def turn_rows_load(*, turn: Turn) -> Rows:
-    """Seven queries: nations, regions, borders, stacks, relations, orders, GM modifiers."""
+    """Seven queries: nations (with their attributes), regions, borders, stacks, relations, orders and
+    GM modifiers."""
     campaign_id = turn.campaign_id
+    nations = list(
+        Nation.objects.filter(campaign_id=campaign_id)
+        .order_by("position")
+        .values_list("id", "code", "attributes")
+    )
     return Rows(
-        nations=list(
-            Nation.objects.filter(campaign_id=campaign_id).order_by("position").values_list("id", "code")
-        ),
+        nations=[(pk, code) for pk, code, _ in nations],
         regions=list(
             Region.objects.filter(campaign_id=campaign_id)
             .order_by()
@@ -42,7 +46,7 @@ def turn_rows_load(*, turn: Turn) -> Rows:
         orders=list(
             Order.objects.filter(turn=turn)
             .order_by("sequence")
-            .values_list("id", "nation_id", "kind", "origin_id", "target_id", "units")
+            .values_list("id", "nation_id", "kind", "origin_id", "target_id", "units", "params")
         ),
         gm_modifiers=list(
             GMModifier.objects.filter(turn=turn)
@@ -51,6 +55,8 @@ def turn_rows_load(*, turn: Turn) -> Rows:
         ),
         weather=turn.weather,
         region_weather=dict(turn.region_weather or {}),
+        nation_attributes=[(pk, attributes) for pk, _, attributes in nations if attributes],
+        system_inputs=dict(turn.system_inputs or {}),
     )
 
 

@@ -9,6 +9,9 @@
     rebase N1 -> N5: IV 2
     stand down N1: IV 1             (or stand_down)
     hold N2: JV 4
+    doctrine bold                   (Sodankäynti: the doctrine of all your battles...)
+    doctrine B: steady retreat_below=75   (...or of the battles in B, with parameters)
+    ambush B -> A                   (your defenders of B lie in wait for an attack from A)
 
 Reading stops at a line `end`, at a signature (`-- `) and where a quoted mail begins (`>`, "... wrote:").
 
@@ -61,6 +64,13 @@ _ORDER = re.compile(
     re.IGNORECASE | re.VERBOSE,
 )
 # ASCII digits, and no more than a count column holds ("٣".isdigit(); int() of 5,000 digits raises).
+# Sodankäynti's own orders (SODANKAYNTI.md §4.1, §4.2): they name no units.
+_DOCTRINE = re.compile(
+    r"^doctrine\s+(?:(?P<region>[\w-]+)\s*:\s*)?(?P<name>[a-z_]+)(?P<params>(?:\s+\w+\s*=\s*\S+)*)$",
+    re.IGNORECASE,
+)
+_AMBUSH = re.compile(r"^ambush\s+(?P<origin>[\w-]+)\s*->\s*(?P<target>[\w-]+)$", re.IGNORECASE)
+_PARAM = re.compile(r"(\w+)\s*=\s*(\S+)")
 _UNITS = re.compile(r"^(?P<type>[A-Za-z]\w*)\s+(?P<count>[0-9]{1,9})$")
 _TAG = re.compile(r"\[([^\[\]]+)\]")
 KINDS = {k.value for k in OrderKind}
@@ -113,7 +123,28 @@ def orders_parse(text: str) -> MailOrders:
     return MailOrders(orders=tuple(orders), delete_all=delete_all, errors=tuple(errors))
 
 
+def _param_value(text: str) -> int | bool | str | None:
+    """A doctrine parameter as written: 75, none, true; the rules judge whether it fits (§10.1)."""
+    lowered = text.lower()
+    if lowered in ("none", "null"):
+        return None
+    if lowered in ("true", "yes", "false", "no"):
+        return lowered in ("true", "yes")
+    return int(text) if text.isascii() and text.isdigit() and len(text) < 10 else lowered
+
+
 def _order_line(line: str) -> OrderDraft | str:
+    doctrine = _DOCTRINE.match(line)
+    if doctrine is not None:
+        params = {k.lower(): _param_value(v) for k, v in _PARAM.findall(doctrine["params"])}
+        region = doctrine["region"].upper() if doctrine["region"] else ""
+        given = {"doctrine": doctrine["name"].lower(), "params": params}
+        return OrderDraft(kind="doctrine", origin=region, target=None, units={}, params=given)
+    ambush = _AMBUSH.match(line)
+    if ambush is not None:
+        return OrderDraft(
+            kind="ambush", origin=ambush["origin"].upper(), target=ambush["target"].upper(), units={}
+        )
     match = _ORDER.match(line)
     if match is None:
         return _("expected an order like 'attack N5 -> M2: JV 4, PA 3', got %(line)r") % {"line": line}

@@ -33,11 +33,12 @@ from frontend.selectors import (
     own_stacks,
 )
 from frontend.situation import after_turn, legend_rows, weather_words
-from frontend.terms import WORDS, said
+from frontend.terms import WORDS, said, unit_dice, unit_heading
 from frontend.views.common import topbar, viewer_for
+from frontend.views.sodankaynti import player_panel
 from orders.models import Order
 from orders.selectors import orders_of
-from orders.services import OrderError, order_change, order_delete, order_describe, order_submit
+from orders.services import UNITLESS, OrderError, order_change, order_delete, order_describe, order_submit
 from rules.engine.messages import CATALOGUE
 from rules.engine.validation import KIND_ROLES, units_left
 
@@ -304,6 +305,9 @@ def _order_entry(
         unit_types=unit_types,
         left=left.get(chosen) if chosen in left else None,
     )
+    dice = unit_dice(ruleset)
+    for unit_type in unit_types:  # each count says its units' die, where units are dice
+        form.fields[f"units_{unit_type}"].label = unit_heading(unit_type, dice)
     # For the page's script: choosing an origin and a kind narrows the targets, clicking the map infers the
     # kind from the region, and the counts start at what is left.
     origin_options = [{"value": c, "label": f"{c} {name_of[c]}"} for c in origin_codes]
@@ -350,8 +354,10 @@ def _campaign_render(
     status: int = 200,
 ) -> HttpResponse:
     turn = turn_current(campaign=viewer.campaign)
-    unit_types = list(viewer.campaign.ruleset().unit_types)
-    data = map_load(viewer=viewer, turn=turn, unit_order=unit_types)
+    ruleset = viewer.campaign.ruleset()
+    unit_types = list(ruleset.unit_types)
+    dice = unit_dice(ruleset)
+    data = map_load(viewer=viewer, turn=turn, unit_order=unit_types, dice=dice)
     playing = viewer.nation is not None and turn is not None
     last = turn_last_resolved(campaign=viewer.campaign)
     # The banner and markers of the turn just processed; older turns are on their own pages.
@@ -406,6 +412,8 @@ def _campaign_render(
             entry["form"] = form
         context.update(entry)
         context["roster"] = _roster(data, viewer, unit_types, entry["left"])
+        context["unit_heads"] = [unit_heading(t, dice) for t in unit_types]
+        context["sodankaynti"] = player_panel(viewer)
     return render(request, "frontend/campaign.html", context, status=status)
 
 
@@ -418,7 +426,8 @@ def _order_links(slug: str, orders: list[dict[str, Any]]) -> list[dict[str, Any]
     )
     for order in orders:
         place = f"/orders/{order['id']}/"
-        order["edit_url"] = edit.replace("/orders/0/", place)
+        # A doctrine or an ambush is changed by deleting it and giving another (its own form).
+        order["edit_url"] = "" if order["kind"] in UNITLESS else edit.replace("/orders/0/", place)
         order["delete_url"] = delete.replace("/orders/0/", place)
         order["delete_label"] = _("Delete order %(number)s: %(order)s") % {
             "number": order["sequence"],

@@ -21,6 +21,12 @@ messages_register(
         "order_kind.attack": gettext_noop("attack"),
         "order_kind.move": gettext_noop("move"),
         "order_kind.rebase": gettext_noop("rebase"),
+        # A battle system's own orders (SODANKAYNTI.md §4.1, §4.2).
+        "order.doctrine": gettext_noop("doctrine {doctrine}{settings} in every battle"),
+        "order.doctrine_in": gettext_noop("doctrine {doctrine}{settings} in battles in {origin}"),
+        "order.ambush": gettext_noop("ambush in {origin} facing {target}"),
+        "order_kind.doctrine": gettext_noop("doctrine"),
+        "order_kind.ambush": gettext_noop("ambush"),
     }
 )
 
@@ -30,7 +36,17 @@ def kind_word(kind: str) -> Message:
     return Message(f"order_kind.{kind}")
 
 
-def order_description(*, kind: str, origin: str, target: str | None, units: Mapping[str, int]) -> Message:
-    """One order as a player reads it back: "V3 → K7: attack with 6 JV, 2 PA", "N2: 4 JV hold"."""
+def order_description(
+    *, kind: str, origin: str, target: str | None, units: Mapping[str, int], params: Mapping | None = None
+) -> Message:
+    """One order as a player reads it back: "V3 → K7: attack with 6 JV, 2 PA", "N2: 4 JV hold",
+    "doctrine steady (retreat_below=75) in battles in B"."""
+    if kind == "doctrine":
+        params = params or {}
+        settings = ", ".join(f"{k}={v}" for k, v in sorted((params.get("params") or {}).items()))
+        values = {"doctrine": params.get("doctrine"), "settings": f" ({settings})" if settings else ""}
+        if params.get("region"):
+            return Message("order.doctrine_in", {**values, "origin": params["region"]})
+        return Message("order.doctrine", values)
     counts = ", ".join(f"{count} {unit_type}" for unit_type, count in units.items())
     return Message(f"order.{kind}", {"units": counts, "origin": origin, "target": target})

@@ -17,14 +17,18 @@ def test_it_loads_the_demo_once_and_prints_logins_that_work(db, capsys):
     call_command("load_demo")
     output = capsys.readouterr().out
     assert Campaign.objects.filter(slug="demo").count() == 1
+    assert Campaign.objects.get(slug="sampo").battle_system == "sodankaynti"
     logins = re.findall(r"(\w+) / ([\w-]+)", output)
-    assert len(logins) == 2 * (1 + 5)
+    assert len(logins) == 2 * ((1 + 5) + 2), "twice: the demo's and the Sodankäynti demo's players"
     for username, password in logins:
         login = RequestFactory().post("/accounts/login/")  # a login comes with its request (django-axes)
         assert authenticate(login, username=username, password=password) is not None, username
     gm = Membership.objects.get(campaign__slug="demo", role=Membership.Role.GM)
     assert gm.user.is_staff
     assert Membership.objects.filter(campaign__slug="demo", role=Membership.Role.PLAYER).count() == 5
+    assert Membership.objects.filter(campaign__slug="sampo", role=Membership.Role.PLAYER).count() == 2
+    first = Campaign.objects.get(slug="sampo").turns.get(number=1)
+    assert list(first.orders.values_list("nation__code", "kind")) == [("KAL", "ambush")]
 
 
 def test_it_loads_a_tabletop_demo_whose_first_turn_waits_for_its_battles(db, capsys):

@@ -25,6 +25,11 @@ FIRST_ORDERS = (
 )
 # The same map fought at the table (TABLETOP.md): turn 1's orders are in and processed, so its battles wait
 # for results: a meeting engagement, two region battles, and an unopposed occupation settled peacefully.
+# The Sodankäynti demo (SODANKAYNTI.md), its own map and players poh and kal, the same GM: Kalevala lies in
+# ambush in V2 for an attack from P2, so that Pohjola's obvious first attack meets it (+3 tactics dice).
+SAMPO_FILE = DEMO_FILE.parent / "sodankaynti.yaml"
+SAMPO_SLUG = "sampo"
+SAMPO_ORDERS = (("KAL", "ambush", "V2", "P2", {}),)
 TABLETOP_SLUG = "tabletop"
 TABLETOP_NAME = "The Grenzwald Crisis at the table"
 TABLETOP_ORDERS = [
@@ -68,11 +73,15 @@ class Command(BaseCommand):
         self.stdout.write(f"Demo company campaign {company.name!r} (slug {company.slug}), same logins.")
         if not Campaign.objects.filter(slug=TABLETOP_SLUG).exists():
             _tabletop_load()
+        sampo = Campaign.objects.filter(slug=SAMPO_SLUG).first() or _sampo_load()
         self.stdout.write(f"Demo campaign {campaign.name!r} (slug {campaign.slug}). Logins:")
         self.stdout.write(f"  game master: {GM[0]} / {GM[1]}   (also admin at /admin/)")
         for nation in campaign.nations.all():
             self.stdout.write(f"  {nation.name}: {nation.code.lower()} / {PLAYER_PASSWORD}")
         self.stdout.write(f"Tabletop campaign {TABLETOP_NAME!r} (slug {TABLETOP_SLUG}): the same logins.")
+        self.stdout.write(f"Sodankäynti campaign {sampo.name!r} (slug {sampo.slug}), the same game master:")
+        for nation in sampo.nations.all():
+            self.stdout.write(f"  {nation.name}: {nation.code.lower()} / {PLAYER_PASSWORD}")
 
     def _company_load(self) -> Campaign:
         """The company campaign (COMPANY.md) on the same map, played by the same accounts."""
@@ -87,6 +96,11 @@ class Command(BaseCommand):
     def _delete(self) -> None:
         Campaign.objects.filter(slug=COMPANY_SLUG).delete()
         Campaign.objects.filter(slug=TABLETOP_SLUG).delete()
+        sampo = Campaign.objects.filter(slug=SAMPO_SLUG).first()
+        if sampo is not None:
+            players = [n.code.lower() for n in sampo.nations.all()]
+            sampo.delete()
+            get_user_model().objects.filter(username__in=players, memberships__isnull=True).delete()
         campaign = Campaign.objects.filter(slug=DEMO_SLUG).first()
         if campaign is None:
             return
@@ -135,4 +149,22 @@ def _tabletop_load() -> Campaign:
     ]
     orders_place(turn=turn, orders=orders)
     turn_process(turn_id=turn.pk)
+    return campaign
+
+
+def _sampo_load() -> Campaign:
+    """The Sodankäynti demo with its players and the demo's GM, Kalevala's ambush already given."""
+    from orders.services import OrderDraft, order_submit
+
+    campaign = scenario_import(scenario=scenario_read(SAMPO_FILE), slug=SAMPO_SLUG)
+    membership_set(campaign=campaign, username=GM[0], password=GM[1], nation=None)
+    users = {
+        n.code: membership_set(
+            campaign=campaign, username=n.code.lower(), password=PLAYER_PASSWORD, nation=n
+        ).user
+        for n in campaign.nations.all()
+    }
+    turn = campaign.turns.get(number=1)
+    for nation, kind, origin, target, units in SAMPO_ORDERS:
+        order_submit(user=users[nation], turn=turn, draft=OrderDraft(kind, origin, target, units))
     return campaign

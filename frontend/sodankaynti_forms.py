@@ -1,0 +1,129 @@
+"""The forms of a Sodankäynti campaign (SODANKAYNTI.md §4.1, §4.2, §5, §6.4, §7): a player's doctrine and
+ambush orders, the GM's nation ratings and the turn's advantages. They parse what the browser sent; the
+services (orders.services, campaign.gm.ratings) judge it with the engine's own checks."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from campaign.models import SMALL_COLUMN_MAX
+from frontend.cards_sodankaynti import doctrine_line
+from orders.services import OrderDraft
+from rules.engine.ruleset import Ruleset
+
+SYSTEM = "sodankaynti"
+
+
+def doctrines_offered(ruleset: Ruleset) -> list[dict[str, str]]:
+    """The ruleset's doctrines, each with what it does in one line of the reader's language (§10.2)."""
+    return [{"name": name, "line": doctrine_line(d.report())} for name, d in ruleset.doctrines.items()]
+
+
+class DoctrineOrderForm(forms.Form):
+    doctrine = forms.ChoiceField(label=_("Doctrine"))
+    region = forms.CharField(label=_("Only in region (empty: every battle)"), required=False, max_length=16)
+    retreat_below = forms.IntegerField(
+        label=_("Retreat below (% of the enemy's dice; empty: the doctrine's)"),
+        required=False,
+        min_value=0,
+        max_value=SMALL_COLUMN_MAX,
+    )
+
+    def __init__(self, *args: Any, ruleset: Ruleset, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["doctrine"].choices = [(d["name"], d["line"]) for d in doctrines_offered(ruleset)]
+
+    def draft(self) -> OrderDraft:
+        data = self.cleaned_data
+        params = {} if data["retreat_below"] is None else {"retreat_below": data["retreat_below"]}
+        return OrderDraft(
+            kind="doctrine",
+            origin=data["region"].strip().upper(),
+            target=None,
+            units={},
+            params={"doctrine": data["doctrine"], "params": params},
+        )
+
+
+class AmbushOrderForm(forms.Form):
+    origin = forms.CharField(label=_("Lie in wait in"), max_length=16)
+    target = forms.CharField(label=_("For an attack from"), max_length=16)
+
+    def draft(self) -> OrderDraft:
+        data = self.cleaned_data
+        return OrderDraft(
+            kind="ambush",
+            origin=data["origin"].strip().upper(),
+            target=data["target"].strip().upper(),
+            units={},
+        )
+
+
+class RatingsForm(forms.Form):
+    """A nation's politics and tactics ratings and standing doctrine (§5)."""
+
+    nation = forms.ChoiceField(label=_("Nation"))
+    politics = forms.IntegerField(label=_("Politics (dice)"), min_value=0, max_value=SMALL_COLUMN_MAX)
+    tactics = forms.IntegerField(label=_("Tactics (dice)"), min_value=0, max_value=SMALL_COLUMN_MAX)
+    doctrine = forms.ChoiceField(label=_("Standing doctrine"))
+    reason = forms.CharField(label=_("Reason"), max_length=300, required=False)
+
+    def __init__(self, *args: Any, nations: list[tuple[str, str]], ruleset: Ruleset, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["nation"].choices = nations
+        self.fields["doctrine"].choices = [(d["name"], d["line"]) for d in doctrines_offered(ruleset)]
+
+
+class AdvantagesForm(forms.Form):
+    """The turn's GM advantages (§6.4), one a line: `V2 POH tactics 2 the Sampo`; skipped politics (§7)."""
+
+    advantages = forms.CharField(
+        label=_("GM advantages, one a line: region nation politics|tactics dice reason"),
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 3}),
+    )
+    skip_politics = forms.CharField(
+        label=_("No politics roll in (regions, or borders A|B, by commas)"), required=False, max_length=1000
+    )
+    reason = forms.CharField(label=_("Reason"), max_length=300, required=False)
+
+    def clean_advantages(self) -> list[dict[str, Any]]:
+        entries = []
+        for number, line in enumerate(self.cleaned_data["advantages"].splitlines(), start=1):
+            words = line.split(maxsplit=4)
+            if not words:
+                continue
+            if len(words) < 4 or not words[3].isdigit():
+                raise forms.ValidationError(
+                    _("line %(number)s: expected 'region nation roll dice reason': 'V2 POH tactics 2 fog'")
+                    % {"number": number}
+                )
+            region, nation, roll, dice = words[:4]
+            reason = words[4] if len(words) > 4 else ""
+            entries.append(
+                {
+                    "region": region,
+                    "nation": nation,
+                    "roll": roll.lower(),
+                    "dice": int(dice),
+                    "reason": reason,
+                }
+            )
+        return entries
+
+    def clean_skip_politics(self) -> list[str]:
+        return [p.strip() for p in self.cleaned_data["skip_politics"].split(",") if p.strip()]
+
+
+def advantages_initial(system_inputs: dict[str, Any]) -> dict[str, str]:
+    lines = [
+        " ".join(str(a.get(k, "")) for k in ("region", "nation", "roll", "dice", "reason")).strip()
+        for a in system_inputs.get("gm_advantages") or []
+    ]
+    return {
+        "advantages": "\n".join(lines),
+        "skip_politics": ", ".join(system_inputs.get("skip_politics") or []),
+    }

@@ -1,0 +1,146 @@
+"""A Sodankäynti campaign in the browser's pages: units as dice, doctrines explained in the order panel,
+doctrine and ambush orders entered there, the GM's ratings and advantages on the dashboard, and who may."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from campaign.models import AuditEntry
+from orders.models import Order
+
+
+def _client(user) -> Client:
+    client = Client()
+    if user is not None:
+        client.force_login(user)
+    return client
+
+
+def _text(response) -> str:
+    return re.sub(r"\s+", " ", response.content.decode())
+
+
+def test_the_player_sees_units_as_dice_and_every_doctrine_explained(poh, sampo):
+    page = _text(_client(poh).get(reverse("frontend:campaign", args=["sampo"])))
+    assert '<th scope="col" class="num">CAV d8</th>' in page, "the roster's columns say the die"
+    assert "CAV d8 3" in page, "the map's counter says the die"
+    assert "<li><strong>bold: never retreats while it can act; holds when no die can act" in page
+    assert "<li><strong>steady: retreats when its dice are worth under 50 % of the enemy" in page
+    assert "<li><strong>cautious: retreats when its dice are worth under 100 %" in page
+
+
+def test_the_player_sets_a_doctrine_and_an_ambush_from_the_panel(poh, sampo):
+    client = _client(poh)
+    response = client.post(
+        reverse("frontend:doctrine_create", args=["sampo"]),
+        {"doctrine-doctrine": "steady", "doctrine-region": "v2", "doctrine-retreat_below": "75"},
+        follow=True,
+    )
+    assert "Order saved: doctrine steady (retreat_below=75) in battles in V2." in _text(response)
+    response = client.post(
+        reverse("frontend:ambush_create", args=["sampo"]),
+        {"ambush-origin": "P2", "ambush-target": "V2"},
+        follow=True,
+    )
+    assert "Order saved: ambush in P2 facing V2." in _text(response)
+    assert list(Order.objects.values_list("kind", flat=True)) == ["doctrine", "ambush"]
+
+
+def test_the_panel_says_why_the_rules_refuse_a_doctrine_or_ambush(poh, sampo):
+    client = _client(poh)
+    response = client.post(
+        reverse("frontend:ambush_create", args=["sampo"]),
+        {"ambush-origin": "K1", "ambush-target": "K2"},
+        follow=True,
+    )
+    assert "The order was not saved: K1 is not held by POH." in _text(response)
+    response = client.post(
+        reverse("frontend:order_create", args=["sampo"]),
+        {"origin": "P1", "kind": "stand_down", "units_GREN": "1"},
+    )
+    assert response.status_code == 400
+    assert "there is no support to stand down from" in _text(response)
+    assert not Order.objects.exists()
+
+
+def test_the_gm_sets_ratings_and_advantages_on_the_dashboard(sampo_gm, sampo):
+    client = _client(sampo_gm)
+    page = _text(client.get(reverse("frontend:gm", args=["sampo"])))
+    assert "Nation ratings and doctrines" in page and "GM advantages this turn" in page
+    response = client.post(
+        reverse("frontend:gm_ratings", args=["sampo"]),
+        {
+            "ratings-nation": "KAL",
+            "ratings-politics": "5",
+            "ratings-tactics": "2",
+            "ratings-doctrine": "bold",
+            "ratings-reason": "Väinämöinen leads",
+        },
+        follow=True,
+    )
+    assert "Kalevala: politics 5, tactics 2, doctrine bold." in _text(response)
+    assert sampo.nations.get(code="KAL").attributes == {"politics": 5, "tactics": 2, "doctrine": "bold"}
+    response = client.post(
+        reverse("frontend:gm_advantages", args=["sampo"]),
+        {"advantages-advantages": "V2 POH tactics 2 the Sampo\n", "advantages-skip_politics": "V1, V1|V2"},
+        follow=True,
+    )
+    assert "Turn 1: 1 GM advantages, politics skipped in V1, V1|V2." in _text(response)
+    turn = sampo.turns.get(number=1)
+    assert turn.system_inputs == {
+        "gm_advantages": [
+            {"region": "V2", "nation": "POH", "roll": "tactics", "dice": 2, "reason": "the Sampo"}
+        ],
+        "skip_politics": ["V1", "V1|V2"],
+    }
+    assert set(AuditEntry.objects.values_list("action", flat=True)) >= {"nation_attributes", "system_inputs"}
+
+
+def test_the_gm_form_refuses_an_advantage_the_turn_would_refuse(sampo_gm, sampo):
+    response = _client(sampo_gm).post(
+        reverse("frontend:gm_advantages", args=["sampo"]), {"advantages-advantages": "Z9 POH tactics 2 fog"}
+    )
+    assert response.status_code == 400
+    assert "gm_advantages[0].region: unknown region" in _text(response)
+    assert sampo.turns.get(number=1).system_inputs == {}
+
+
+@pytest.mark.parametrize("who", ["poh", "kal", "outsider", None])
+def test_only_the_gm_sets_ratings(request, sampo, who):
+    user = request.getfixturevalue(who) if who else None
+    response = _client(user).post(
+        reverse("frontend:gm_ratings", args=["sampo"]),
+        {
+            "ratings-nation": "KAL",
+            "ratings-politics": "9",
+            "ratings-tactics": "9",
+            "ratings-doctrine": "bold",
+        },
+    )
+    assert response.status_code in (302, 403, 404)
+    if response.status_code == 302:
+        assert "/accounts/login/" in response["Location"]
+    assert sampo.nations.get(code="KAL").attributes["politics"] == 3
+
+
+def test_an_outsider_cannot_enter_a_doctrine(outsider, sampo):
+    response = _client(outsider).post(
+        reverse("frontend:doctrine_create", args=["sampo"]), {"doctrine-doctrine": "bold"}
+    )
+    assert response.status_code in (403, 404)
+    assert not Order.objects.exists()
+
+
+def test_a_doctrine_is_listed_without_an_edit_link_and_its_edit_page_still_answers(poh, sampo):
+    client = _client(poh)
+    client.post(reverse("frontend:doctrine_create", args=["sampo"]), {"doctrine-doctrine": "bold"})
+    order = Order.objects.get()
+    page = _text(client.get(reverse("frontend:campaign", args=["sampo"])))
+    assert "doctrine bold in every battle" in page
+    assert f'href="{reverse("frontend:order_edit", args=["sampo", order.pk])}"' not in page
+    assert reverse("frontend:order_delete", args=["sampo", order.pk]) in page
+    assert client.get(reverse("frontend:order_edit", args=["sampo", order.pk])).status_code == 200
