@@ -108,6 +108,10 @@ class Phase:
         found.sort(key=lambda s: (order[s.nation], s.region, types.index(s.unit_type)))
         return tuple(found)
 
+    def report_stamp(self, report: dict[str, Any], key: str) -> None:
+        """What every report carries whoever wrote it (BATTLE_SYSTEMS.md, Reports): system, format, key."""
+        report.update({"system": self.system.name, "format": REPORT_FORMAT, "key": key})
+
     def fight(
         self,
         kind: str,
@@ -143,7 +147,7 @@ class Phase:
             seed=self.seed,
         )
         outcome = self.system.fight(call)
-        outcome.report.update({"system": self.system.name, "format": REPORT_FORMAT, "key": key})
+        self.report_stamp(outcome.report, key)
         # Who may read the report (fog of war): every nation of either side, in nation-id order.
         if "nations" not in outcome.report:
             outcome.report["nations"] = self.world.nation_order({n for side in sides for n in side.nations})

@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
-from .forces import attacking_side, defender_takes_losses, groups_take_losses, modifiers_for, nation_units
+from .forces import (
+    attacking_side,
+    defender_takes_losses,
+    groups_take_losses,
+    modifiers_for,
+    nation_units,
+    units_of,
+)
 from .messages import Message, gettext_noop, messages_register
 from .phase import Phase
-from .seam import REPORT_FORMAT, BattleOutcome, BattleSide, Force, Pending
+from .seam import BattleOutcome, BattleSide, Force, Pending
 from .world import homes_of
 
 messages_register(
@@ -57,11 +64,9 @@ def region_battles_resolve(phase: Phase) -> None:
                     "winner": "+".join(sorted(attackers)),
                     "conquest": True,
                     "decided_by": Message("outcome.unopposed", {"rule": "§7.1"}).to_dict(),
-                    "system": phase.system.name,
-                    "format": REPORT_FORMAT,
-                    "key": f"unopposed:{region}",
                 }
             )
+            phase.report_stamp(phase.battles[-1], f"unopposed:{region}")
             _conquer(phase, region, attackers)
             continue
 
@@ -94,7 +99,7 @@ def region_battles_resolve(phase: Phase) -> None:
         groups_take_losses(groups, outcome)
         defender_takes_losses(phase, region, defence, outcome)
 
-        attackers_left = sum(g.total() for g in groups)
+        attackers_left = units_of(groups)
         defenders_left = sum(phase.ground(region, defender).values())
         conquest, why = _outcome(outcome, attackers_left, defenders_left)
         outcome.report["conquest"] = conquest
