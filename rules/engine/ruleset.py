@@ -89,13 +89,22 @@ def ruleset_build(overrides: Mapping[str, Any] | None = None) -> Ruleset:
     return system.ruleset_build({k: v for k, v in overrides.items() if k != "battle_system"})
 
 
-def check_int(data: Mapping[str, Any], key: str, *, minimum: int | None = None, where: str = "") -> int:
+def check_int(
+    data: Mapping[str, Any],
+    key: Any,
+    *,
+    minimum: int | None = None,
+    maximum: int | None = None,
+    where: str = "",
+) -> int:
     value = data.get(key)
     name = f"{where}{key}"
     if not isinstance(value, int) or isinstance(value, bool):
         raise RulesetError(f"{name}: expected a whole number, got {value!r}")
     if minimum is not None and value < minimum:
         raise RulesetError(f"{name}: must be at least {minimum}, got {value}")
+    if maximum is not None and value > maximum:
+        raise RulesetError(f"{name}: must be at most {maximum}, got {value}")
     return value
 
 

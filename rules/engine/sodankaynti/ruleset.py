@@ -17,7 +17,7 @@ from typing import Any
 import yaml
 
 from ..ruleset import Ruleset as BaseRuleset
-from ..ruleset import RulesetError, check_unknown_keys, ruleset_merge
+from ..ruleset import RulesetError, check_int, check_mapping, check_unknown_keys, ruleset_merge
 from ..ruleset import UnitType as BaseUnitType
 
 DEFAULTS_FILE = Path(__file__).with_name("defaults.yaml")
@@ -202,10 +202,7 @@ def ruleset_build(overrides: Mapping[str, Any] | None = None) -> Ruleset:
 
 
 def _mapping(data: Mapping[str, Any], key: str, where: str = "") -> Mapping[str, Any]:
-    value = data.get(key)
-    if not isinstance(value, Mapping):
-        raise RulesetError(f"{where}{key}: expected a mapping, got {value!r}")
-    return value
+    return check_mapping(data.get(key), f"{where}{key}")
 
 
 def _int(
@@ -216,15 +213,7 @@ def _int(
     minimum: int | None = None,
     maximum: int | None = None,
 ) -> int:
-    value = data.get(key)
-    name = f"{where}{key}"
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise RulesetError(f"{name}: expected a whole number, got {value!r}")
-    if minimum is not None and value < minimum:
-        raise RulesetError(f"{name}: must be at least {minimum}, got {value}")
-    if maximum is not None and value > maximum:
-        raise RulesetError(f"{name}: must be at most {maximum}, got {value}")
-    return value
+    return check_int(data, key, minimum=minimum, maximum=maximum, where=where)
 
 
 def _bool(data: Mapping[str, Any], key: str, where: str = "") -> bool:
