@@ -108,9 +108,7 @@ def doctrine_line(doctrine: Mapping[str, Any]) -> str:
     return said(Message("sk.doctrine", params | {"sacrifice": sacrifice, "attack": attack}))
 
 
-def sodankaynti_card(
-    data: dict[str, Any], *, names: dict[str, str], support: dict[str, list[dict[str, Any]]] | None = None
-) -> dict[str, Any]:
+def sodankaynti_card(data: dict[str, Any], *, names: dict[str, str]) -> dict[str, Any]:
     """The card of one Sodankäynti battle; an occupation without a fight is the plain card's."""
     from frontend.reports import plain_card
 

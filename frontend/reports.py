@@ -29,7 +29,6 @@ def battle_card(
     data: dict[str, Any],
     *,
     names: dict[str, str],
-    support: dict[str, list[dict[str, Any]]] | None = None,
     colors: dict[str, str] | None = None,
     settlements: list[dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
@@ -42,7 +41,7 @@ def battle_card(
     """
     system = data.get("system", DEFAULT_SYSTEM)
     card_of, template, text_template = CARDS.get(system, PLAIN_CARD)
-    card = card_of(data, names=names, support=support)
+    card = card_of(data, names=names)
     card.update(system=system, template=template, text_template=text_template)
     colors = colors or {}
     for side, raw in zip(card.get("sides", []), data.get("sides", []), strict=False):
@@ -90,13 +89,11 @@ def settlement_words(region: str, settlements: list[dict[str, Any]], names: dict
     return " ".join(parts)
 
 
-def plain_card(
-    data: dict[str, Any], *, names: dict[str, str], support: dict[str, list[dict[str, Any]]] | None = None
-) -> dict[str, Any]:
+def plain_card(data: dict[str, Any], *, names: dict[str, str]) -> dict[str, Any]:
     """What every battle report has (BATTLE_SYSTEMS.md): the sides and their units, losses, the winner."""
     card = _card_head(data, names)
     if data.get("kind") == "unopposed":
-        return _unopposed(card, data, names, support)
+        return _unopposed(card, data, names)
     sides = data.get("sides", [])
     losses = data.get("losses", {})
     card["sides"] = [_side_head(side, losses, names) for side in sides]
@@ -106,12 +103,10 @@ def plain_card(
     return card
 
 
-def iron_fist_card(
-    data: dict[str, Any], *, names: dict[str, str], support: dict[str, list[dict[str, Any]]] | None = None
-) -> dict[str, Any]:
+def iron_fist_card(data: dict[str, Any], *, names: dict[str, str]) -> dict[str, Any]:
     """Iron Fist's card: the plain card, with one row per KTA term, the dice, the loss-table row, the
-    rounding of each loss and the reader's support units' rolls."""
-    card = plain_card(data, names=names, support=support)
+    rounding of each loss and the support each side had (its loss rolls are the turn's: `support_block`)."""
+    card = plain_card(data, names=names)
     if card["kind"] == "unopposed":
         return card
     sides = data.get("sides", [])
@@ -194,12 +189,7 @@ def _card_head(data: dict[str, Any], names: dict[str, str]) -> dict[str, Any]:
     }
 
 
-def _unopposed(
-    card: dict[str, Any],
-    data: dict[str, Any],
-    names: dict[str, str],
-    support: dict[str, list[dict[str, Any]]] | None,
-) -> dict[str, Any]:
+def _unopposed(card: dict[str, Any], data: dict[str, Any], names: dict[str, str]) -> dict[str, Any]:
     """An occupation without a battle (IRON_FIST.md §7.1): who moved in, from whom."""
     region = card["region"]
     attackers = data.get("nations", [])

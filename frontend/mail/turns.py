@@ -55,7 +55,7 @@ def turn_results_send(*, turn_id: int) -> int:
         support = support_of(turn=turn, nation_code=nation.code) if nation else None
         with translation.override(language_of(user=membership.user)):
             cards = [
-                battle_card(r.data, names=names, support=support, settlements=settlements)
+                battle_card(r.data, names=names, settlements=settlements)
                 for r in reports_visible(viewer=viewer, turn=turn)
             ]
             summary = turn_summary(

@@ -46,8 +46,7 @@ def turn_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     pages = Paginator(reports_visible(viewer=viewer, turn=turn), CARDS_PER_PAGE)
     page = pages.get_page(request.GET.get("page"))
     cards = [
-        battle_card(r.data, names=nations, support=support, colors=colors, settlements=settlements)
-        for r in page.object_list
+        battle_card(r.data, names=nations, colors=colors, settlements=settlements) for r in page.object_list
     ]
     changes = [
         {

@@ -73,7 +73,7 @@ def test_it_shows_support_rolls_only_for_the_readers_nation(karelia):
     ]
     assert support_block({"chances": [], "rolls": []})["rolls"] == []
     # Rolled once per turn, not once per battle: the cards carry none of it.
-    assert "support_rolls" not in battle_card(data, names=NAMES, support=own)
+    assert "support_rolls" not in battle_card(data, names=NAMES)
 
 
 @pytest.fixture
