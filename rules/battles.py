@@ -25,6 +25,7 @@ from django.utils import timezone
 from campaign.models import Membership, Turn
 from campaign.queue import turn_queue
 from campaign.selectors import Viewer
+from rules.battle_archive import battles_carry
 from rules.engine.messages import Message, gettext_noop, messages_register
 from rules.engine.tabletop import BattlesPending, Complete, plan
 from rules.engine.tabletop.results import Entrant, EntryError, result_check
@@ -74,10 +75,13 @@ def turn_state(*, turn: Turn) -> tuple[BattlesPending | Complete, TabletopRulese
 
 def battles_record(
     *, turn: Turn, state: BattlesPending | Complete, ruleset: TabletopRuleset, now: datetime
-) -> None:
+) -> BattlesPending | Complete:
     """Bring the turn's Battle rows in line with the plan: open battles with their sheets and deadlines,
-    waiting ones with what they wait for; stale entries and versions set aside (A10.3)."""
+    waiting ones with what they wait for; stale entries and versions set aside (A10.3). A new battle may
+    carry its result over from a rollback (A10.4); then the plan is made again. Returns the plan as
+    the rows now stand."""
     rows = {b.key: b for b in Battle.objects.filter(turn=turn)}
+    created = []
     keys = list(state.battle_keys())
     hours = timedelta(hours=ruleset.tabletop.result_deadline_hours)
     seen = set()
@@ -95,6 +99,8 @@ def battles_record(
             sheet = state.sheets[key]
             battle.kind, battle.sheet, battle.waits_for = sheet["kind"], sheet, []
             battle.nations = list(sheet["nations"])
+            if not battle.fingerprint:  # its forces known for the first time: new, or no longer waiting
+                created.append(battle)
             if battle.fingerprint and battle.fingerprint != sheet["fingerprint"]:
                 _set_aside(battle, sheet["fingerprint"], now)
             battle.fingerprint = sheet["fingerprint"]
@@ -116,6 +122,10 @@ def battles_record(
         if isinstance(state, Complete) or not _may_reappear(key, state):
             battle.state = Battle.State.GONE
             battle.save(update_fields=["state"])
+    if battles_carry(turn=turn, battles=created, ruleset=ruleset, now=now):
+        state, ruleset = turn_state(turn=turn)
+        return battles_record(turn=turn, state=state, ruleset=ruleset, now=now)
+    return state
 
 
 def _may_reappear(key: str, state: BattlesPending) -> bool:
@@ -490,6 +500,6 @@ def _deadline_decide(battle: Battle, now: datetime) -> None:
 def _advance(turn: Turn, ruleset: TabletopRuleset, now: datetime) -> None:
     """Re-plan with the entries now stored: new battles open; when none is left, the turn completes."""
     state, ruleset = turn_state(turn=turn)
-    battles_record(turn=turn, state=state, ruleset=ruleset, now=now)
+    state = battles_record(turn=turn, state=state, ruleset=ruleset, now=now)
     if isinstance(state, Complete) and ruleset.tabletop.complete_automatically:
         turn_queue(turn_id=turn.pk)

@@ -29,6 +29,7 @@ from campaign.models import Campaign, GMModifier, Nation, Region, Relation, Stac
 from campaign.scenario import scenario_parse
 from campaign.services import scenario_import
 from orders.services import orders_place
+from rules.battle_replay import battle_rounds_export, battles_replay
 from rules.diff import result_diff
 from rules.engine.messages import InputError, Message
 from rules.engine.systems import DEFAULT_SYSTEM
@@ -98,6 +99,8 @@ def campaign_export(*, campaign: Campaign, by: User | None) -> dict[str, Any]:
         }
         if turn.status == Turn.Status.RESOLVED:
             entry["result"] = results[turn.pk]
+        if campaign.battle_system == "tabletop":
+            entry["battle_rounds"] = battle_rounds_export(turn=turn)
         exported.append(entry)
     return {
         "format": FORMAT,
@@ -146,6 +149,11 @@ def _replay(data: Mapping[str, Any], slug: str, keep: bool) -> Replay:
         if entry["status"] != Turn.Status.RESOLVED:
             break
         processed = turn_process(turn_id=turn.pk)
+        if processed is not None and processed.status == Turn.Status.BATTLES_PENDING:
+            # A tabletop turn waits for its battles: they get the entries it was completed from.
+            entries = (entry.get("system_inputs") or {}).get("entries") or {}
+            rounds = entry.get("battle_rounds") or {}
+            processed = battles_replay(turn=processed, entries=entries, rounds=rounds)
         if processed is None or processed.status != Turn.Status.RESOLVED:
             error = processed.error if processed else "locked by another process"
             replayed.append(TurnReplay(entry["number"], False, [f"processing failed: {error}"]))

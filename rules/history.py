@@ -28,6 +28,7 @@ from campaign.messages import status_word
 from campaign.models import GMModifier, Nation, Region, Stack, Turn
 from orders.models import Order
 from rules import engine
+from rules.battle_archive import battles_archive
 from rules.bulk import rows_insert, rows_update
 from rules.company.turn import company_snapshot_exists, company_world_restore
 from rules.diff import ResultDiff, result_diff
@@ -165,38 +166,10 @@ def turn_rollback(
             raise InputError.of(
                 "turn", "rollback_not_resolved", number=turn.number, status=status_word(turn.status)
             )
-        following = Turn.objects.select_for_update().filter(campaign=campaign, number=turn.number + 1).first()
-        if following is not None and following.status == Turn.Status.RESOLVED:
-            raise InputError.of("turn", "rollback_not_last", number=following.number)
-        if following is not None and following.status == Turn.Status.PROCESSING:
-            raise InputError.of("turn", "rollback_processing", number=following.number)
-        # A company turn keeps its own snapshot of rosters, balances and owners (company.turn).
-        company = campaign.battle_system == "company_d20"
-        snapshot = TurnSnapshot.objects.filter(turn=turn).first()
-        if snapshot is None and not (company and company_snapshot_exists(turn=turn)):
-            raise InputError.of("turn", "rollback_no_snapshot", number=turn.number)
-        removed = _inputs_of(following) if following is not None else {}
-        if any(removed.values()) and not force:
-            what = [Message(f"inputs.{name}", {"count": count}) for name, count in removed.items() if count]
-            raise InputError.of("force", "rollback_needs_force", number=following.number, what=what)
-        archive = TurnArchive.objects.create(
-            turn=turn,
-            fingerprint=snapshot.fingerprint if snapshot is not None else "",
-            result=turn_result(turn=turn),
-            processed_at=turn.processed_at,
-            archived_at=now(),
-            archived_by=by if by.is_authenticated else None,
-            reason=reason[:300],
-        )
-        if company:
-            company_world_restore(turn=turn)
-        else:
-            _world_restore(campaign_id=campaign.pk, turn_input=snapshot.turn_input)
-            rows_update(model=Nation, key="id", columns=TurnSnapshot.NATION_FIELDS, rows=snapshot.nations)
-            snapshot.delete()
-        Report.objects.filter(turn=turn).delete()
-        if following is not None:
-            following.delete()
+        archive, removed = turn_result_undo(turn=turn, by=by, force=force, reason=reason, now=now)
+        if campaign.battle_system == "tabletop":
+            # Back to its orders: the battles go with the result, their entries kept to carry over (A10.4).
+            battles_archive(turn=turn, archive=archive)
         turn.status = Turn.Status.OPEN
         turn.result = None
         turn.error = ""
@@ -220,6 +193,48 @@ def turn_rollback(
             by, campaign, "rollback", Message("audit.rolled_back", {"number": turn.number}), reason, now
         )
     return RollbackOutcome(turn=turn, archive=archive, removed=removed)
+
+
+def turn_result_undo(
+    *, turn: Turn, by: User, force: bool, reason: str, now: Clock
+) -> tuple[TurnArchive, dict[str, int]]:
+    """The part of a rollback that every kind shares, on a resolved turn its caller has locked: the world
+    back from the snapshot, the result archived, the reports gone, the next turn deleted (its inputs only
+    with `force`). The turn's own row is the caller's to set."""
+    campaign = turn.campaign
+    following = Turn.objects.select_for_update().filter(campaign=campaign, number=turn.number + 1).first()
+    if following is not None and following.status == Turn.Status.RESOLVED:
+        raise InputError.of("turn", "rollback_not_last", number=following.number)
+    if following is not None and following.status == Turn.Status.PROCESSING:
+        raise InputError.of("turn", "rollback_processing", number=following.number)
+    # A company turn keeps its own snapshot of rosters, balances and owners (company.turn).
+    company = campaign.battle_system == "company_d20"
+    snapshot = TurnSnapshot.objects.filter(turn=turn).first()
+    if snapshot is None and not (company and company_snapshot_exists(turn=turn)):
+        raise InputError.of("turn", "rollback_no_snapshot", number=turn.number)
+    removed = _inputs_of(following) if following is not None else {}
+    if any(removed.values()) and not force:
+        what = [Message(f"inputs.{name}", {"count": count}) for name, count in removed.items() if count]
+        raise InputError.of("force", "rollback_needs_force", number=following.number, what=what)
+    archive = TurnArchive.objects.create(
+        turn=turn,
+        fingerprint=snapshot.fingerprint if snapshot is not None else "",
+        result=turn_result(turn=turn),
+        processed_at=turn.processed_at,
+        archived_at=now(),
+        archived_by=by if by.is_authenticated else None,
+        reason=reason[:300],
+    )
+    if company:
+        company_world_restore(turn=turn)
+    else:
+        _world_restore(campaign_id=campaign.pk, turn_input=snapshot.turn_input)
+        rows_update(model=Nation, key="id", columns=TurnSnapshot.NATION_FIELDS, rows=snapshot.nations)
+        snapshot.delete()
+    Report.objects.filter(turn=turn).delete()
+    if following is not None:
+        following.delete()
+    return archive, removed
 
 
 def turn_archives(*, turn_id: int, by: User) -> list[TurnArchive]:

@@ -79,6 +79,9 @@ class TurnSnapshot(models.Model):
         help_text="The TurnInput and the seed, canonical JSON: what the engine got."
     )
     nations = models.JSONField(default=list, help_text="Each nation's id and NATION_FIELDS before the turn.")
+    # A tabletop turn completes from battles_pending: what the turn row held then (its plan so far), so that
+    # a rollback to the battles (TABLETOP A10.4) puts it back exactly. None for a turn processed from open.
+    turn_before = models.JSONField(null=True, blank=True)
 
     def __str__(self) -> str:
         return f"snapshot of turn {self.turn_id} ({self.fingerprint[:12]})"
@@ -128,6 +131,10 @@ class TurnArchive(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
     )
     reason = models.CharField(max_length=300, blank=True)
+    # A tabletop turn rolled back (TABLETOP A10.4): "battles" or "orders"; and, back to orders, its battles
+    # with every version, answer and saved round (rules.battle_archive), to carry results over from.
+    kind = models.CharField(max_length=8, blank=True)
+    battles = models.JSONField(default=list, blank=True)
 
     class Meta:
         ordering = ["turn", "-archived_at", "-id"]
@@ -251,3 +258,42 @@ class ResultAnswer(models.Model):
 
     def __str__(self) -> str:
         return f"{self.nation_id} {self.answer}s {self.version}"
+
+
+class CombatRound(models.Model):
+    """A close-combat round saved to its battle (TABLETOP.md B9, A10.5): the calculator's input, the settings
+    it used, its output with the dice, and who saved it. Rounds never change a battle's result."""
+
+    class Dice(models.TextChoices):
+        ENTERED = "entered"
+        SEEDED = "seeded"
+
+    battle = models.ForeignKey(Battle, on_delete=models.CASCADE, related_name="rounds")
+    sequence = models.PositiveIntegerField(help_text="1, 2, ... within the battle; seeds its dice (B6).")
+    label = models.CharField(max_length=200, blank=True)
+    game_turn = models.PositiveIntegerField(null=True, blank=True)
+    battle_sides = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="Per calculator side, the battle's side id it belongs to, or null.",
+    )
+    input = models.JSONField(help_text="The round as entered (B2).")
+    settings_used = models.JSONField(help_text="tabletop.close_combat as the round used it.")
+    output = models.JSONField(help_text="The calculator's output (B8), its dice included.")
+    dice_mode = models.CharField(max_length=8, choices=Dice.choices)
+    # Text: a derived seed is 64 bits unsigned (A9.1), more than a signed bigint holds.
+    seed = models.CharField(max_length=20, blank=True)
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    created_at = models.DateTimeField()
+    after_publication = models.BooleanField(
+        default=False, help_text="Saved by the GM once the turn was resolved (B9)."
+    )
+
+    class Meta:
+        ordering = ["battle", "sequence"]
+        constraints = [models.UniqueConstraint(fields=["battle", "sequence"], name="combat_round_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.battle.key} round {self.sequence}"

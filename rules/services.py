@@ -21,6 +21,7 @@ from django.utils import timezone
 
 from campaign import lifecycle
 from campaign.models import Campaign, Nation, Region, Stack, Turn
+from campaign.queue import turn_queue
 from campaign.services import turn_create
 from rules import engine
 from rules.bulk import rows_delete, rows_insert, rows_payload, rows_table, rows_update
@@ -145,6 +146,8 @@ def _turn_resolve(*, turn: Turn, now: Callable[[], datetime], stage: Stage) -> N
             nations=list(
                 Nation.objects.filter(campaign_id=campaign.pk).values("id", *TurnSnapshot.NATION_FIELDS)
             ),
+            # The turn's own row as its battles left it, for a rollback to them (rules.battle_rollback).
+            turn_before={"result": turn.result} if turn.status == Turn.Status.BATTLES_PENDING else None,
         )
         _result_write(turn=turn, rows=rows, ids=ids, result=result)
         turn.status = Turn.Status.RESOLVED
@@ -170,7 +173,11 @@ def _battles_record(*, turn: Turn, loaded: LoadedTurn, now: datetime) -> None:
     ruleset = turn.campaign.ruleset()
     entries = loaded.turn_input.system_inputs.get("entries", {})
     state = plan(loaded.turn_input, ruleset, turn.seed_value, entries)
-    battles_record(turn=turn, state=state, ruleset=ruleset, now=now)
+    state = battles_record(turn=turn, state=state, ruleset=ruleset, now=now)
+    if turn.status == Turn.Status.BATTLES_PENDING and state.status == "complete":
+        # Every battle carried its result over from a rollback (A10.4): the turn completes (A9.4).
+        if ruleset.tabletop.complete_automatically:
+            turn_queue(turn_id=turn.pk)
 
 
 def _result_write(*, turn: Turn, rows: Rows, ids: WorldIds, result: engine.TurnResult) -> None:

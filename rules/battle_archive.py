@@ -1,0 +1,166 @@
+"""A tabletop turn's battles kept when the GM rolls it back to its orders, and their results carried over
+when it is processed again (TABLETOP.md A10.4, A10.5).
+
+battles_archive(turn=, archive=)                    every battle, version, answer and saved round of the
+                                                    turn into the archive, as data; the rows go
+battles_carry(turn=, battles=, ruleset=, now=)      new battles equal to an archived one (key and
+                                                    fingerprint) get its confirmed entry and rounds back
+
+The archive is data in the `TurnArchive` row, not rows of their own: a turn processed again opens its
+battles under the same keys, and an archived battle is never a battle of the turn again, only a record
+the GM reads and the carry-over copies from. Nothing in it is deleted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime
+from typing import Any
+
+from campaign.models import Turn
+from rules.engine.tabletop.settings import TabletopRuleset
+from rules.models import Battle, CombatRound, ResultVersion, TurnArchive
+
+
+def _when(moment: datetime | None) -> str | None:
+    return moment.isoformat() if moment else None
+
+
+def battle_data(battle: Battle) -> dict[str, Any]:
+    """One battle as the archive keeps it: its sheet, every version with its answers, every round."""
+    return {
+        "key": battle.key,
+        "kind": battle.kind,
+        "state": battle.state,
+        "position": battle.position,
+        "sheet": battle.sheet,
+        "fingerprint": battle.fingerprint,
+        "nations": battle.nations,
+        "waits_for": battle.waits_for,
+        "opened_at": _when(battle.opened_at),
+        "deadline": _when(battle.deadline),
+        "versions": [
+            {
+                "number": v.number,
+                "origin": v.origin,
+                "state": v.state,
+                "payload": v.payload,
+                "fingerprint": v.fingerprint,
+                "warnings": v.warnings,
+                "author": v.author_id,
+                "nation": v.nation.code if v.nation else None,
+                "created_at": _when(v.created_at),
+                "decided_at": _when(v.decided_at),
+                "decided_by": v.decided_by_id,
+                "reason": v.reason,
+                "answers": [
+                    {
+                        "nation": a.nation.code,
+                        "user": a.user_id,
+                        "answer": a.answer,
+                        "comment": a.comment,
+                        "at": _when(a.at),
+                    }
+                    for a in v.answers.all()
+                ],
+            }
+            for v in battle.versions.all()
+        ],
+        "rounds": [round_data(r) for r in battle.rounds.all()],
+    }
+
+
+def round_data(round_: CombatRound) -> dict[str, Any]:
+    """A saved round as data: what the archive and the export keep, and what brings it back."""
+    return {
+        "sequence": round_.sequence,
+        "label": round_.label,
+        "game_turn": round_.game_turn,
+        "battle_sides": round_.battle_sides,
+        "input": round_.input,
+        "settings": round_.settings_used,
+        "output": round_.output,
+        "dice_mode": round_.dice_mode,
+        "seed": round_.seed,
+        "author": round_.author_id,
+        "created_at": _when(round_.created_at),
+        "after_publication": round_.after_publication,
+    }
+
+
+def rounds_restore(*, battle: Battle, rounds: Iterable[dict[str, Any]], authors: bool = True) -> None:
+    """Saved rounds back on a battle, as `round_data` wrote them (an archive, an export). An export may
+    come from another server, whose users are not this one's: `authors=False` keeps none."""
+    CombatRound.objects.bulk_create(
+        CombatRound(
+            battle=battle,
+            sequence=r["sequence"],
+            label=r["label"],
+            game_turn=r["game_turn"],
+            battle_sides=r["battle_sides"],
+            input=r["input"],
+            settings_used=r["settings"],
+            output=r["output"],
+            dice_mode=r["dice_mode"],
+            seed=r["seed"],
+            author_id=r["author"] if authors else None,
+            created_at=datetime.fromisoformat(r["created_at"]),
+            after_publication=r["after_publication"],
+        )
+        for r in rounds
+    )
+
+
+def battles_archive(*, turn: Turn, archive: TurnArchive) -> None:
+    """Back to orders (A10.4): all battles and entries archived with the rolled-back result."""
+    battles = (
+        Battle.objects.filter(turn=turn)
+        .order_by("position", "key")
+        .prefetch_related("versions__answers__nation", "versions__nation", "rounds")
+    )
+    archive.kind = "orders"
+    archive.battles = [battle_data(b) for b in battles]
+    archive.save(update_fields=["kind", "battles"])
+    Battle.objects.filter(turn=turn).delete()
+
+
+def archived_battles(*, turn: Turn) -> dict[str, dict[str, Any]]:
+    """The battles of the turn's last rollback to its orders, by key: what a new battle may carry over."""
+    archive = TurnArchive.objects.filter(turn=turn, kind="orders").order_by("-archived_at", "-id").first()
+    if archive is None:
+        return {}
+    return {b["key"]: {**b, "archived_at": archive.archived_at.isoformat()} for b in archive.battles}
+
+
+def battles_carry(*, turn: Turn, battles: list[Battle], ruleset: TabletopRuleset, now: datetime) -> int:
+    """A10.4: each new battle whose key and fingerprint equal an archived battle's gets that battle's
+    confirmed entry back, recorded "carried over", and its saved rounds (A10.5); the others open fresh.
+    Returns how many were carried: the caller plans again, as their entries change the plan."""
+    if not battles or not ruleset.tabletop.carry_results_on_rollback:
+        return 0
+    archived = archived_battles(turn=turn)
+    carried = 0
+    for battle in battles:
+        old = archived.get(battle.key)
+        if old is None or old["fingerprint"] != battle.fingerprint or battle.versions.exists():
+            continue
+        entry = next((v for v in old["versions"] if v["state"] == ResultVersion.State.CONFIRMED), None)
+        if entry is None:
+            continue
+        ResultVersion.objects.create(
+            battle=battle,
+            number=1,
+            origin=ResultVersion.Origin.CARRIED,
+            state=ResultVersion.State.CONFIRMED,
+            payload=entry["payload"],
+            fingerprint=entry["fingerprint"],
+            warnings=entry["warnings"],
+            author_id=entry["author"],
+            created_at=now,
+            decided_at=now,
+            reason=f"carried over: version {entry['number']} of the result rolled back at "
+            f"{old['archived_at'][:16].replace('T', ' ')} UTC",
+        )
+        rounds_restore(battle=battle, rounds=old["rounds"])
+        carried += 1
+    return carried
