@@ -8,7 +8,7 @@ from campaign import api as campaign_api
 from config.api_auth import TokenView
 from orders import api as orders_api
 from rules import api as rules_api
-from rules import battles_api, calculator_api
+from rules import battle_rounds_api, battles_api, calculator_api
 from rules.company import api as company_api
 
 app_name = "api"
@@ -78,6 +78,7 @@ urlpatterns = [
         battles_api.BattleResultAction.as_view(),
         name="battle-result-action",
     ),
+    path(f"{turn}battles/<str:key>/rounds/", battle_rounds_api.BattleRounds.as_view(), name="battle-rounds"),
     path(
         f"{turn}battles/<str:key>/<str:action>/",
         battles_api.BattleGMAction.as_view(),

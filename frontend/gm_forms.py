@@ -96,6 +96,17 @@ class AssignForm(forms.Form):
 
 class RollbackForm(forms.Form):
     reason = forms.CharField(label=_("Reason"), max_length=300, required=False)
+    # A tabletop turn rolls back to its battles or to its orders (TABLETOP A10.4); other turns to orders.
+    kind = forms.ChoiceField(
+        label=_("Roll back to"),
+        choices=[
+            ("battles", _("its battles: the completion undone, every result kept")),
+            ("orders", _("its orders: the state before processing, every battle archived")),
+        ],
+        initial="battles",
+        required=False,
+        widget=forms.RadioSelect,
+    )
     # Shown once the service has said what a rollback would delete (GMInputError on "force").
     force = forms.BooleanField(
         label=_("Roll back anyway, deleting what the next turn has already"),

@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from frontend.cards_sodankaynti import sodankaynti_card
+from frontend.cards_tabletop import tabletop_card
 from frontend.rules_doc import rule_anchor
 from frontend.terms import and_list, kta_term, message_rule, message_text, word
 from rules.engine.systems import DEFAULT_SYSTEM
@@ -161,6 +162,7 @@ def iron_fist_card(data: dict[str, Any], *, names: dict[str, str]) -> dict[str, 
 CARDS = {
     "iron_fist": (iron_fist_card, "frontend/_battle_card.html", "frontend/email/_battle_card.txt"),
     "sodankaynti": (sodankaynti_card, "frontend/cards/sodankaynti.html", "frontend/cards/sodankaynti.txt"),
+    "tabletop": (tabletop_card, "frontend/cards/tabletop.html", "frontend/cards/plain.txt"),
 }
 PLAIN_CARD = (plain_card, "frontend/cards/plain.html", "frontend/cards/plain.txt")
 

@@ -5,6 +5,7 @@ from django.urls import path
 
 from frontend.views import (
     accounts,
+    battle_rounds,
     battles,
     calculator,
     company,
@@ -35,6 +36,11 @@ urlpatterns = [
     path("c/<slug:slug>/turns/<int:number>/", turns.turn_page, name="turn"),
     path("c/<slug:slug>/turns/<int:number>/battles/", battles.battle_list, name="battles"),
     path("c/<slug:slug>/turns/<int:number>/battles/<str:key>/", battles.battle_page, name="battle"),
+    path(
+        "c/<slug:slug>/turns/<int:number>/battles/<str:key>/round/",
+        battle_rounds.battle_round_page,
+        name="battle_round",
+    ),
     path("c/<slug:slug>/gm/", dashboard.dashboard, name="gm"),
     path("c/<slug:slug>/gm/deadline/", clock.deadline_post, name="gm_deadline"),
     path("c/<slug:slug>/gm/weather/", inputs.weather_post, name="gm_weather"),
@@ -59,6 +65,7 @@ urlpatterns = [
     path("c/<slug:slug>/gm/turns/<int:number>/preview/", result.preview_page, name="gm_preview"),
     path("c/<slug:slug>/gm/turns/<int:number>/publish/", result.publish_post, name="gm_publish"),
     path("c/<slug:slug>/gm/turns/<int:number>/rollback/", result.rollback_post, name="gm_rollback"),
+    path("c/<slug:slug>/gm/turns/<int:number>/complete/", result.complete_post, name="gm_complete"),
     path("c/<slug:slug>/gm/export.json", result.export_download, name="gm_export"),
     path("c/<slug:slug>/kasarmi/", company.kasarmi_home, name="company_home"),
     path("c/<slug:slug>/kasarmi/<str:nation>/", company.kasarmi_page, name="company_kasarmi"),

@@ -10,14 +10,17 @@ from typing import Any
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext
 
 from campaign.models import Turn
 from campaign.selectors import Viewer
+from frontend.cards_tabletop import rounds_grouped
 from frontend.terms import said
 from frontend.views.common import topbar, viewer_for
 from rules import battles as services
+from rules.battle_rounds import round_permitted, rounds_visible
 from rules.models import Battle, ResultVersion
 from rules.selectors import battle_sheet_for, battles_visible
 
@@ -125,7 +128,12 @@ def battle_page(request: HttpRequest, slug: str, number: int, key: str) -> HttpR
     )
     current = next((v for v in reversed(versions) if v.state in LIVE), None)
     names = {n.code: n.name for n in viewer.campaign.nations.all()}
+    battle.turn = turn
+    calculator = reverse("frontend:battle_round", args=[viewer.campaign.slug, turn.number, battle.key])
     context = {
+        "rounds": rounds_grouped(rounds_visible(viewer=viewer, battle=battle), names) if full else [],
+        "may_save_round": round_permitted(viewer=viewer, battle=battle),
+        "calculator_url": calculator,
         "bar": topbar(viewer, turn),
         "turn": turn,
         "battle": battle,

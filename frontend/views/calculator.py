@@ -126,8 +126,9 @@ def _rows(request: HttpRequest) -> int:
     return min(MAX_ROWS, max(1, int(wanted))) if wanted.isdigit() else ROWS
 
 
-def _shown(output: Mapping[str, Any]) -> dict[str, Any]:
-    """The output with what the page prints in words: labels, unit names and the Steadfast sentences."""
+def round_words(output: Mapping[str, Any]) -> dict[str, Any]:
+    """The output with what the page prints in words: labels, unit names and the Steadfast sentences
+    (the calculator, a battle's saved rounds and its report)."""
     names = {unit["id"]: unit["name"] for unit in output["units"]}
     return {
         "sides": output["sides"],
@@ -227,5 +228,5 @@ def calculator_page(request: HttpRequest) -> HttpResponse:
         if outcome.output is None:
             context["errors"] = [(str(e), e.message.render(translate=gettext)) for e in outcome.errors]
         else:
-            context["round"] = _shown(outcome.output)
+            context["round"] = round_words(outcome.output)
     return render(request, "frontend/calculator.html", context, status=400 if "errors" in context else 200)

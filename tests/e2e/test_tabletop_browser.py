@@ -1,12 +1,14 @@
-"""A real browser plays a tabletop battle: the attacker's player proposes a result on the sheet's form, the
-defender's player agrees, the GM confirms, the turn completes and the player reads the battle's report.
-Screenshots of the sheet (screen and print), the form and the GM's queue go to tests/e2e/screenshots/."""
+"""A real browser plays a tabletop battle: the attacker's player works out a close-combat round in the
+calculator and saves it to the battle, proposes a result on the sheet's form, the defender's player agrees,
+the GM confirms, the turn completes and the player reads the battle's report, told round by round; the GM
+sees the two rollbacks of the turn. Screenshots of the sheet (screen and print), the form, the calculator,
+the GM's queue, the report and the rollback go to tests/e2e/screenshots/."""
 
 from __future__ import annotations
 
 import pytest
 
-from tests.e2e.test_browser import CHROMIUM, _log_in, _shot
+from tests.e2e.test_browser import CHROMIUM, SCREENSHOTS, _log_in, _shot
 
 pytestmark = [
     pytest.mark.browser,
@@ -35,6 +37,29 @@ def test_two_players_agree_a_result_the_gm_confirms_and_the_turn_completes(brows
     _shot(page, "21-battle-sheet-print")
     assert not page.is_visible("form.result-form"), "the form does not print"
     page.emulate_media(media="screen")
+    page.click("text=Work out a round and save it to this battle")
+    page.fill("input[name=side-0-name]", "Vikings")
+    page.fill("input[name=side-0-unit-0-id]", "Axes")
+    page.fill("input[name=side-0-unit-0-wounds]", "4")
+    page.fill("input[name=side-0-unit-0-full_ranks]", "2")
+    page.check("input[name=side-0-unit-0-charged]")
+    page.fill("input[name=side-1-name]", "Karelians")
+    page.fill("input[name=side-1-unit-0-id]", "Spears")
+    page.fill("input[name=side-1-unit-0-wounds]", "1")
+    page.fill("input[name=side-1-unit-0-full_ranks]", "3")
+    page.fill("input[name=side-1-unit-0-discipline]", "7")
+    page.check("input[name=dice_mode][value=seeded]")
+    page.fill("input[name=label]", "Axes at the ford")
+    page.fill("input[name=game_turn]", "2")
+    page.select_option("select[name=battle_side-0]", "NOR")
+    page.select_option("select[name=battle_side-1]", "KAR")
+    page.click("button[value=preview]")
+    page.wait_for_selector("text=Vikings wins the round by")
+    _shot(page, "25-battle-round-calculator")
+    page.click("button[value=save]")
+    page.wait_for_selector("#rounds >> text=Axes at the ford")
+    assert page.is_visible("#rounds >> text=Steadfast"), "the break test says why"
+    page.locator("#rounds").screenshot(path=str(SCREENSHOTS / "26-battle-rounds.png"))
     page.check("input[name=winner][value=NOR]")
     page.check("input[name=decisive]")
     page.fill("input[name=loss-NOR-JV]", "1")
@@ -60,4 +85,17 @@ def test_two_players_agree_a_result_the_gm_confirms_and_the_turn_completes(brows
 
     page.goto(f"{base}/c/demo/turns/1/")
     page.wait_for_selector("text=K1")
+    assert page.is_visible("#battle-K1-rounds >> text=Axes at the ford"), "the report tells the saved round"
+    assert page.is_visible("#battle-K1-rounds >> text=Game turn 2")
     _shot(page, "24-tabletop-report")
+
+    gm.goto(f"{base}/c/demo/gm/turns/1/")
+    gm.wait_for_selector("#rollback")
+    assert gm.is_visible("input[name=rollback-kind][value=battles]")
+    gm.locator(".danger-zone").screenshot(path=str(SCREENSHOTS / "27-tabletop-rollback.png"))
+    gm.check("input[name=rollback-kind][value=battles]")
+    gm.fill("input[name=rollback-reason]", "KAR lost fewer spears")
+    gm.click(".danger-zone button.danger")
+    gm.wait_for_selector("text=rolled back to its battles")
+    assert Turn.objects.get(pk=pending.pk).status == Turn.Status.BATTLES_PENDING
+    _shot(gm, "28-tabletop-rolled-back-to-battles")

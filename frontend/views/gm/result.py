@@ -28,6 +28,7 @@ from frontend.views.gm.dashboard import utc
 from frontend.views.gm.processing import turn_of, turn_status
 from frontend.views.turns import CARDS_PER_PAGE
 from rules import history
+from rules.battle_rollback import tabletop_rollback, tabletop_turn_complete
 from rules.export import ExportError, campaign_export
 
 
@@ -49,6 +50,11 @@ def turn_render(
         "archives": history.turn_archives(turn_id=turn.pk, by=request.user),
         **extra,
     }
+    tabletop = viewer.campaign.battle_system == "tabletop"
+    context["tabletop"] = tabletop
+    if tabletop and turn.status == Turn.Status.BATTLES_PENDING:
+        # Back to its orders, or completed once every battle has its entry again (TABLETOP A10.4, A9.4).
+        context.setdefault("rollback_form", RollbackForm(prefix="rollback", initial={"kind": "orders"}))
     if turn.status == Turn.Status.RESOLVED:
         names = nation_names(campaign=viewer.campaign)
         context["reports"] = [
@@ -135,15 +141,35 @@ def rollback_post(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     form = RollbackForm(request.POST, prefix="rollback")
     if form.is_valid():
         try:
-            outcome = history.turn_rollback(
-                turn_id=turn.pk,
-                by=request.user,
-                force=form.cleaned_data["force"],
-                reason=form.cleaned_data["reason"],
-            )
+            if viewer.campaign.battle_system == "tabletop":
+                outcome = tabletop_rollback(
+                    turn_id=turn.pk,
+                    by=request.user,
+                    to=form.cleaned_data["kind"] or "orders",
+                    force=form.cleaned_data["force"],
+                    reason=form.cleaned_data["reason"],
+                )
+            else:
+                outcome = history.turn_rollback(
+                    turn_id=turn.pk,
+                    by=request.user,
+                    force=form.cleaned_data["force"],
+                    reason=form.cleaned_data["reason"],
+                )
         except GMInputError as error:
             form.add_error(error.field if error.field in form.fields else None, say(error.message))
         else:
+            if outcome.turn.status == Turn.Status.BATTLES_PENDING:
+                messages.success(
+                    request,
+                    _(
+                        "Turn %(number)s rolled back to its battles: the world is as it was before the "
+                        "turn completed, its result is archived and every battle keeps its result. Reopen "
+                        "a battle to correct it, or complete the turn again."
+                    )
+                    % {"number": outcome.turn.number},
+                )
+                return redirect("frontend:gm_turn", slug=slug, number=number)
             messages.success(
                 request,
                 _(
@@ -158,6 +184,21 @@ def rollback_post(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             return redirect(reverse("frontend:gm", args=[slug]) + "#process")
     messages.error(request, _("Nothing was rolled back: see the message next to the field."))
     return turn_render(request, viewer, turn, status=400, rollback_form=form)
+
+
+@login_required
+@require_POST
+def complete_post(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """The GM completes a tabletop turn whose every battle has its entry (TABLETOP A9.4)."""
+    viewer = gm_for(request, slug)
+    turn = turn_of(viewer, number)
+    try:
+        tabletop_turn_complete(turn_id=turn.pk, by=request.user)
+    except GMInputError as error:
+        messages.error(request, _("Not completed: %(error)s.") % {"error": say(error.message)})
+    else:
+        messages.success(request, _("Turn %(number)s queued to complete.") % {"number": turn.number})
+    return redirect("frontend:gm_turn", slug=slug, number=number)
 
 
 @login_required

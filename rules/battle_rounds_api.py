@@ -1,0 +1,75 @@
+"""Close-combat rounds of a tabletop battle through the API (TABLETOP.md B9, A12): list them, save one.
+
+GET  .../battles/<key>/rounds/   the battle's saved rounds, by game turn then sequence: its nations and the GM
+POST .../battles/<key>/rounds/   {round: <the calculator's input (B2)>, label, game_turn, battle_sides}
+                                 saves and rolls (B1): dice as entered, or `dice: {seed: …}` for the
+                                 server's roll from the battle's derived seed (B6). 201 with the round;
+                                 400 with B7's or B9's errors, `{"errors": [{"code", "ref", "message"}]}`
+
+A battle the reader may not see is a 404 (rules.battles_api); its rounds are the battle's nations' and the
+GM's (A11.2): a nation that only supports the battle reads its sheet, not its rounds.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import Http404
+from drf_spectacular.utils import extend_schema
+from rest_framework import status
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from rules.battle_rounds import close_combat_round_save, rounds_readable, rounds_visible
+from rules.battles import BattleError
+from rules.battles_api import BattleScoped, errors_response
+from rules.models import CombatRound
+
+
+def round_shown(round_: CombatRound) -> dict[str, Any]:
+    return {
+        "sequence": round_.sequence,
+        "label": round_.label,
+        "game_turn": round_.game_turn,
+        "battle_sides": round_.battle_sides,
+        "input": round_.input,
+        "settings": round_.settings_used,
+        "output": round_.output,
+        "dice": {
+            "mode": round_.dice_mode,
+            "seed": round_.seed or None,
+            "used": round_.output["dice"]["used"],
+        },
+        "author": round_.author.username if round_.author else None,
+        "created_at": round_.created_at.isoformat(),
+        "after_publication": round_.after_publication,
+    }
+
+
+class BattleRounds(BattleScoped):
+    """The battle's saved close-combat rounds: read them (its nations and the GM), or save one."""
+
+    @extend_schema(request=None, responses=dict, operation_id="battle_rounds_list")
+    def get(self, request: Request, slug: str, number: int, key: str) -> Response:
+        battle, _ = self.battle_get()
+        if not rounds_readable(viewer=self.viewer, battle=battle):
+            raise Http404("no such battle")
+        return Response([round_shown(r) for r in rounds_visible(viewer=self.viewer, battle=battle)])
+
+    @extend_schema(request=dict, responses=dict, operation_id="battle_round_save")
+    def post(self, request: Request, slug: str, number: int, key: str) -> Response:
+        battle, _ = self.battle_get()
+        body = request.data if isinstance(request.data, dict) else {}
+        sides = body.get("battle_sides")
+        try:
+            saved = close_combat_round_save(
+                viewer=self.viewer,
+                battle=battle,
+                data=body.get("round"),
+                label=str(body.get("label") or ""),
+                game_turn=body.get("game_turn"),
+                battle_sides=sides if isinstance(sides, list) else None,
+            )
+        except BattleError as error:
+            return errors_response(error)
+        return Response(round_shown(saved), status=status.HTTP_201_CREATED)

@@ -1,0 +1,171 @@
+"""Close-combat rounds saved to a tabletop battle (TABLETOP.md B9, A11.2) through the pages and the API, and
+the GM's two rollbacks of a tabletop turn on the turn's page (A10.4): who may do what, and what they see."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from campaign.models import Turn
+from campaign.selectors import viewer_get
+from rules.battle_rounds import close_combat_round_save
+from rules.battles import battle_result_save
+from rules.engine.tabletop import derive_seed
+from rules.models import Battle, CombatRound
+
+ROLES = ("gm", "player", "karelian", "rival", "outsider")
+ROUND = {
+    "sides": [
+        {"name": "Vikings", "units": [{"id": "axes", "wounds": 4, "full_ranks": 2}]},
+        {"name": "Karelians", "units": [{"id": "spears", "wounds": 1, "full_ranks": 1, "discipline": 7}]},
+    ],
+    "dice": {"seed": 123456},
+}
+PAGE = reverse("frontend:battle", args=["demo", 1, "region:K1"])
+CALCULATOR = reverse("frontend:battle_round", args=["demo", 1, "region:K1"])
+API = "/api/campaigns/demo/turns/1/battles/region:K1/rounds/"
+FORM = {
+    "side-0-name": "Vikings",
+    "side-0-unit-0-id": "axes",
+    "side-0-unit-0-wounds": "4",
+    "side-0-unit-0-full_ranks": "2",
+    "side-1-name": "Karelians",
+    "side-1-unit-0-id": "spears",
+    "side-1-unit-0-wounds": "1",
+    "side-1-unit-0-full_ranks": "1",
+    "side-1-unit-0-discipline": "7",
+    "dice_mode": "entered",
+    "rolls": "3 4",
+    "label": "Axes at the ford",
+    "game_turn": "2",
+    "battle_side-0": "NOR",
+    "battle_side-1": "KAR",
+    "action": "save",
+}
+
+
+@pytest.fixture
+def battle(tabletop_turn) -> Battle:
+    return Battle.objects.get(turn=tabletop_turn, key="region:K1")
+
+
+@pytest.fixture
+def browsers(gm, player, karelian, rival, outsider):
+    users = {"gm": gm, "player": player, "karelian": karelian, "rival": rival, "outsider": outsider}
+    clients = {}
+    for role, user in users.items():
+        clients[role] = Client()
+        clients[role].force_login(user)
+    return clients
+
+
+def test_a_player_of_the_battle_saves_a_round_from_the_calculator_and_it_is_listed(battle, browsers) -> None:
+    response = browsers["player"].post(CALCULATOR, FORM)
+
+    assert response.status_code == 302 and response["Location"].endswith("#rounds")
+    [saved] = battle.rounds.all()
+    assert (saved.sequence, saved.label, saved.game_turn) == (1, "Axes at the ford", 2)
+    assert saved.battle_sides == ["NOR", "KAR"] and saved.dice_mode == "entered"
+    assert saved.output["dice"]["used"] == [3, 4], "the dice log"
+    for role in ("player", "karelian", "gm"):
+        page = browsers[role].get(PAGE).content.decode()
+        assert "Axes at the ford" in page and "Game turn 2" in page, role
+
+
+def test_others_can_neither_save_nor_read_a_round_of_a_battle_not_theirs(battle, browsers, player, demo):
+    close_combat_round_save(viewer=viewer_get(user=player, campaign=demo), battle=battle, data=ROUND)
+    for role in ("rival", "outsider"):
+        assert browsers[role].get(CALCULATOR).status_code == 404, role
+        assert browsers[role].post(CALCULATOR, FORM).status_code == 404, role
+        assert browsers[role].get(API).status_code == 404, role
+        assert browsers[role].post(API, {"round": ROUND}, content_type="application/json").status_code == 404
+    assert battle.rounds.count() == 1
+
+
+def test_the_api_saves_a_seeded_round_with_the_battles_own_seed_never_the_clients(battle, browsers, demo):
+    response = browsers["karelian"].post(
+        API, {"round": ROUND, "label": "Spears hold", "battle_sides": ["NOR", "KAR"]}, "application/json"
+    )
+
+    assert response.status_code == 201, response.json()
+    seed = derive_seed(demo.turns.get(number=1).seed_value, "round:region:K1:1")
+    assert response.json()["dice"] == {
+        "mode": "seeded",
+        "seed": str(seed),
+        "used": response.json()["output"]["dice"]["used"],
+    }
+    assert response.json()["output"]["dice"]["seed"] == seed != 123456
+    listed = browsers["player"].get(API).json()
+    assert [r["label"] for r in listed] == ["Spears hold"]
+
+
+def test_a_refused_round_names_every_error_in_english_and_finnish(battle, browsers) -> None:
+    bad = {"round": {**ROUND, "dice": {"rolls": [7]}}, "game_turn": 0, "battle_sides": ["EST", None]}
+    response = browsers["player"].post(API, bad, "application/json")
+    assert response.status_code == 400
+    assert [e["code"] for e in response.json()["errors"]] == ["game_turn_not_whole", "battle_side_unknown"]
+    response = browsers["player"].post(
+        API, {"round": {**ROUND, "dice": {"rolls": [7]}}}, "application/json", HTTP_ACCEPT_LANGUAGE="fi"
+    )
+    assert response.status_code == 400
+    [error] = response.json()["errors"]
+    assert error["code"] == "die_not_d6" and "d6" in error["message"]
+    assert not CombatRound.objects.exists()
+
+
+def test_after_publication_only_the_gm_adds_a_round_and_it_is_marked(
+    battle, browsers, demo, gm, django_capture_on_commit_callbacks
+) -> None:
+    result = {
+        "winner": "NOR",
+        "decisive": True,
+        "losses": {"NOR": {"JV": 1}, "KAR": {"JV": 3}},
+        "fingerprint": battle.fingerprint,
+    }
+    with django_capture_on_commit_callbacks(execute=True):
+        battle_result_save(viewer=viewer_get(user=gm, campaign=demo), battle=battle, result=result)
+    assert demo.turns.get(number=1).status == Turn.Status.RESOLVED
+
+    refused = browsers["player"].post(API, {"round": ROUND}, "application/json")
+    assert refused.status_code == 400 and refused.json()["errors"][0]["code"] == "published"
+    added = browsers["gm"].post(API, {"round": ROUND, "label": "Told later"}, "application/json")
+    assert added.status_code == 201 and added.json()["after_publication"] is True
+
+    report = browsers["player"].get(reverse("frontend:turn", args=["demo", 1])).content.decode()
+    assert "Told later" in report and "added after publication" in report, "the report tells the rounds"
+
+
+def test_the_gm_rolls_a_tabletop_turn_back_to_its_battles_or_orders_and_players_get_403(
+    battle, browsers, demo, gm, django_capture_on_commit_callbacks
+) -> None:
+    result = {"winner": "KAR", "decisive": False, "losses": {"NOR": {"JV": 2}, "KAR": {}}}
+    with django_capture_on_commit_callbacks(execute=True):
+        battle_result_save(
+            viewer=viewer_get(user=gm, campaign=demo),
+            battle=battle,
+            result={**result, "fingerprint": battle.fingerprint},
+        )
+    rollback = reverse("frontend:gm_rollback", args=["demo", 1])
+    page = browsers["gm"].get(reverse("frontend:gm_turn", args=["demo", 1])).content.decode()
+    assert 'value="battles"' in page and 'value="orders"' in page
+    for role in ("player", "karelian", "rival"):
+        assert browsers[role].post(rollback, {"rollback-kind": "battles"}).status_code == 403, role
+    assert browsers["outsider"].post(rollback, {"rollback-kind": "battles"}).status_code == 404
+
+    response = browsers["gm"].post(rollback, {"rollback-kind": "battles", "rollback-reason": "typo"})
+
+    assert response.status_code == 302
+    assert demo.turns.get(number=1).status == Turn.Status.BATTLES_PENDING
+    page = browsers["gm"].get(reverse("frontend:gm_turn", args=["demo", 1])).content.decode()
+    assert "Complete turn 1" in page and 'value="battles"' not in page, "pending: only back to orders"
+    complete = reverse("frontend:gm_complete", args=["demo", 1])
+    assert browsers["player"].post(complete).status_code == 403
+    with django_capture_on_commit_callbacks(execute=True):
+        assert browsers["gm"].post(complete).status_code == 302
+    assert demo.turns.get(number=1).status == Turn.Status.RESOLVED
+
+    response = browsers["gm"].post(rollback, {"rollback-kind": "orders"})
+    assert response.status_code == 302
+    assert demo.turns.get(number=1).status == Turn.Status.OPEN
+    assert not Battle.objects.filter(turn__number=1, turn__campaign=demo).exists()
