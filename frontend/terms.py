@@ -54,6 +54,7 @@ WORDS: dict[str, Mapping[str, object]] = {
         "processing": _("processing…"),
         "resolved": _("done"),
         "failed": _("failed"),
+        "battles_pending": _("waiting for the results of its battles"),
     },
     "relation": {
         "war": pgettext_lazy("relation", "war"),

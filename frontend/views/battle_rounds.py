@@ -82,7 +82,8 @@ def battle_round_page(request: HttpRequest, slug: str, number: int, key: str) ->
                 )
                 return redirect(page + "#rounds")
         else:
-            outcome = round_work_out(data, preview=True)
+            # Preview (B6): no dice, and no seed to print: the battle's own is drawn only on saving.
+            outcome = round_work_out({**data, "dice": {"rolls": []}}, preview=True)
             if outcome.output is None:
                 context["errors"] = [(str(e), said(e.message)) for e in outcome.errors]
             else:
