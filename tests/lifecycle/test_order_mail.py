@@ -39,7 +39,8 @@ def test_it_says_which_lines_it_cannot_read_and_why():
     assert parsed.delete_all
     assert parsed.errors == (
         "line 2: unknown kind of order 'raid': one of attack, hold, move, rebase, stand_down",
-        "line 3: expected an order like 'attack N5 -> M2: JV 4, PA 3', got 'attack N5 -> M2 JV 4'",
+        "line 3: expected an order like 'N5 -> M2: attack with 4 JV, 3 PA' or 'attack N5 -> M2: JV 4, PA 3', "
+        "got 'attack N5 -> M2 JV 4'",
         "line 4: expected units like 'JV 4, PA 3', got 'JV four'",
     )
 
