@@ -9,7 +9,7 @@ from django.core import mail
 
 from frontend.mail.orders import orders_parse
 from orders.services import OrderDraft
-from tests.lifecycle.test_order_mail import _mail, mail_server, mbox, read  # noqa: F401  (fixtures)
+from tests.lifecycle.test_order_mail import _mail, mail_server  # noqa: F401 (a fixture)
 
 ATTACK = OrderDraft(kind="attack", origin="N5", target="M2", units={"JV": 4, "PA": 3})
 
