@@ -124,9 +124,10 @@ def _stacks_after(
     stacks = []
     for region in sorted(garrison):
         by_nation = garrison[region]
-        for nation in world.nation_order(by_nation):
+        # Sorting one item is a no-op, and most regions hold one nation's stack of one or two types.
+        for nation in world.nation_order(by_nation) if len(by_nation) > 1 else by_nation:
             counts = by_nation[nation]
-            for unit_type in sorted(counts, key=rank):
+            for unit_type in sorted(counts, key=rank) if len(counts) > 1 else counts:
                 count = counts[unit_type]
                 if count > 0:
                     same = unchanged.get((region, nation, unit_type, count))
