@@ -69,6 +69,11 @@ urlpatterns = [
         name="company-table-turn",
     ),
     path(f"{campaign}battles/<int:pk>/result/", company_api.BattleResult.as_view(), name="company-result"),
+    path(
+        f"{campaign}battles/<int:pk>/result/<str:action>/",
+        company_api.BattleResultAction.as_view(),
+        name="company-result-action",
+    ),
     path(f"{campaign}battles/<int:pk>/void/", company_api.BattleVoid.as_view(), name="company-void"),
     path(f"{turn}battles/", battles_api.BattleList.as_view(), name="battle-list"),
     path(f"{turn}battles/<str:key>/", battles_api.BattleDetail.as_view(), name="battle-detail"),
