@@ -269,7 +269,7 @@ def test_a_joint_attacks_card_shows_each_nation_and_the_tie_draw_that_decided_th
     assert (stored["die"], stored["tied"]) == ("1d2", ["NOR", "WES"])
     assert stored["holder"] == stored["tied"][stored["roll"] - 1]
     assert (
-        "drawn by lot among 1 Kingdom of Nordmark, 2 Westmark: "
+        "drawn by lot among 1 = Kingdom of Nordmark, 2 = Westmark: "
         f"1d2 rolled {stored['roll']}, so {holder} holds M2 (§7.2)"
     ) in settlement
     assert settlement in response.content.decode()
