@@ -115,3 +115,23 @@ def test_a_player_cannot_process_the_turn_early_either_way(
     turn = Turn.objects.get(pk=norland_ordered.pk)
     assert (turn.status, turn.missed_counted, turn.queued_at) == ("open", True, None)
     assert _missed(nations, "EST") == (0, 0)
+
+
+def test_publishing_a_preview_early_is_no_missed_turn_unless_the_gm_says_so(as_gm, nations, norland_ordered):
+    as_gm.post(_url("gm_preview", 1))
+    page = as_gm.get(_url("gm_preview", 1)).content.decode()
+    assert "Count nations without orders as having missed this turn" in page
+    response = as_gm.post(_url("gm_publish", 1))
+    assert [str(m) for m in response.context["messages"]][-1] == (
+        "Turn 1 published exactly the previewed result. "
+        "Nations without orders (Ostland Federation) do not count it as a missed turn."
+    )
+    assert _missed(nations, "EST") == (0, 0)
+
+
+def test_publishing_counts_the_missed_turn_when_the_gm_says_so(as_gm, nations, norland_ordered):
+    response = as_gm.post(_url("gm_publish", 1), {"count_missed": "on"})
+    assert [str(m) for m in response.context["messages"]][-1].endswith(
+        "Nations without orders (Ostland Federation) count it as a missed turn."
+    )
+    assert _missed(nations, "EST") == (1, 1)
