@@ -191,6 +191,15 @@ def test_it_gives_orders_by_clicking_only_on_a_desktop_and_a_phone_and_reads_the
     # the box that is no missed turn for it.
     for width in (390, 1280):
         gm_page = _log_in(browser, base, "gm", "gm-password-1", width=width)
+        if width == 390:
+            # A dry run first: its page offers the same choice beside "Publish".
+            gm_page.goto(f"{base}/c/demo/gm/")
+            gm_page.click("#result form[action$='/preview/'] button[type=submit]")
+            gm_page.wait_for_selector("#preview .summary")
+            assert not gm_page.is_checked("#preview input[name=count_missed]")
+        else:
+            gm_page.goto(f"{base}/c/demo/gm/turns/1/preview/")
+        _shot(gm_page, f"23-gm-preview-{width}")
         gm_page.goto(f"{base}/c/demo/gm/")
         gm_page.click("#process button[type=submit]")
         gm_page.wait_for_selector("#confirm")

@@ -92,6 +92,7 @@ def preview_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         return redirect("frontend:gm_preview", slug=slug, number=number)
     preview = history.turn_preview_get(turn_id=turn.pk, by=request.user)
     battles = (preview.result.get("battles") or []) if preview is not None else []
+    settlements = list((preview.result.get("settlements") or []) if preview is not None else [])
     names = nation_names(campaign=viewer.campaign)
     page = Paginator(battles, CARDS_PER_PAGE).get_page(request.GET.get("page"))
     context = {
@@ -100,7 +101,8 @@ def preview_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         "preview": preview,
         "battles": len(battles),
         "conquests": sum(1 for b in battles if b.get("conquest")),
-        "cards": [battle_card(b, names=names) for b in page.object_list],
+        # Who would hold a jointly conquered region, and the lot if it is a tie (§7.2), as on the report.
+        "cards": [battle_card(b, names=names, settlements=settlements) for b in page.object_list],
         "page": page,
     }
     if turn.status == Turn.Status.OPEN:
