@@ -135,3 +135,19 @@ def test_publishing_counts_the_missed_turn_when_the_gm_says_so(as_gm, nations, n
         "Nations without orders (Ostland Federation) count it as a missed turn."
     )
     assert _missed(nations, "EST") == (1, 1)
+
+
+def test_the_confirm_page_and_its_flash_speak_finnish_to_a_finnish_gm(
+    as_gm, norland_ordered, django_capture_on_commit_callbacks
+):
+    from django.utils import translation
+
+    try:
+        as_gm.post(reverse("frontend:language"), {"language": "fi", "next": _url("gm")})
+        page = as_gm.post(_url("gm_process")).content.decode()
+        assert "Laske vuoro väliin jääneeksi valtioille, jotka eivät antaneet käskyjä" in page
+        response = _process(as_gm, {}, django_capture_on_commit_callbacks)
+        said = [str(m) for m in response.context["messages"]][-1]
+        assert said.endswith("(Ostland Federation), vuoroa ei lasketa väliin jääneeksi.")
+    finally:
+        translation.deactivate()
