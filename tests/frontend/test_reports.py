@@ -269,7 +269,7 @@ def test_a_joint_attacks_card_shows_each_nation_and_the_tie_draw_that_decided_th
     assert (stored["die"], stored["tied"]) == ("1d2", ["NOR", "WES"])
     assert stored["holder"] == stored["tied"][stored["roll"] - 1]
     assert (
-        "drawn by lot among 1 Kingdom of Nordmark, 2 Westmark: "
+        "drawn by lot among 1 = Kingdom of Nordmark, 2 = Westmark: "
         f"1d2 rolled {stored['roll']}, so {holder} holds M2 (§7.2)"
     ) in settlement
     assert settlement in response.content.decode()
@@ -340,3 +340,21 @@ def test_a_report_stored_before_the_loss_notes_in_words_still_reads(karelia):
     attacker = battle_card(data, names=NAMES)["sides"][0]
     assert attacker["loss_notes"] == ["JV: 20% of 7 × 10/10, rounded up"]
     assert str(Message.from_dict(old)) == "20% of 7 × 10/10, rounded up"
+
+
+def test_the_gms_preview_shows_the_tie_draw_of_a_joint_attack_as_the_report_will(
+    client, gm, demo, turn1, place_orders
+):
+    place_orders(
+        turn1,
+        [
+            ("NOR", "attack", "N5", "M2", {"JV": 4, "PA": 3}),
+            ("WES", "attack", "W2", "M2", {"JV": 5, "PA": 2}),
+        ],
+    )
+    client.force_login(gm)
+    response = client.post(reverse("frontend:gm_preview", args=["demo", 1]), follow=True)
+    (stored,) = response.context["preview"].result["settlements"]
+    card = next(c for c in response.context["cards"] if c["region"] == "M2")
+    assert f"1d2 rolled {stored['roll']}, so " in card["settlement"]
+    assert card["settlement"] in response.content.decode()
