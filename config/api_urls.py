@@ -58,6 +58,11 @@ urlpatterns = [
     path(f"{table_battle}verify/", company_api.BattleVerify.as_view(), name="company-verify"),
     path(f"{table_battle}table-turn/", company_api.BattleTableTurn.as_view(), name="company-table-turn"),
     path(f"{table_battle}result/", company_api.BattleResult.as_view(), name="company-result"),
+    path(
+        f"{table_battle}result/<str:action>/",
+        company_api.BattleResultAction.as_view(),
+        name="company-result-action",
+    ),
     path(f"{table_battle}void/", company_api.BattleVoid.as_view(), name="company-void"),
     path(f"{turn}battles/", battles_api.BattleList.as_view(), name="battle-list"),
     path(f"{turn}battles/<str:key>/", battles_api.BattleDetail.as_view(), name="battle-detail"),
