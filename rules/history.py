@@ -8,7 +8,7 @@ turn_result_diff(turn_id=, by=)              what changed between the archived r
 turn_archives(turn_id=, by=)                 the rolled-back results of a turn, newest first
 
 Every function checks that `by` is the campaign's GM (PermissionDenied otherwise). The world is loaded by
-the same code as turn processing (`rules.services.turn_load`), so a preview sees what processing will see.
+the same code as turn processing (`rules.selectors.turn_load`), so a preview sees what processing will see.
 """
 
 from __future__ import annotations
@@ -34,8 +34,8 @@ from rules.company.turn import company_snapshot_exists, company_world_restore
 from rules.diff import ResultDiff, result_diff
 from rules.engine.messages import InputError, Message
 from rules.models import Report, TurnArchive, TurnPreview, TurnSnapshot
-from rules.selectors import turn_result
-from rules.services import turn_load, turn_process
+from rules.selectors import turn_load, turn_result
+from rules.services import turn_process
 
 logger = logging.getLogger(__name__)
 Clock = Callable[[], datetime]
