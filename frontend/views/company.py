@@ -8,7 +8,6 @@ import json
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -21,7 +20,12 @@ from frontend.company_gm_forms import gm_form_posted, gm_forms
 from frontend.company_pages import kasarmi_choices, report_rows, trail_row
 from frontend.views.common import topbar, viewer_for
 from rules.company.dice import battle_stream_text, dice_roll, dice_verify
-from rules.company.results import result_confirm
+from rules.company.results import (
+    company_battle_void,
+    company_result_act,
+    company_result_save,
+    current_version,
+)
 from rules.company.selectors import (
     battle_side,
     battle_visible,
@@ -46,6 +50,7 @@ from rules.company.services import (
 )
 from rules.engine.company_d20.log import FUNCTIONS, OWN_UNITS
 from rules.engine.company_d20.problems import Problem
+from rules.results_flow import BattleError
 
 WHOLE = ("unit", "tp", "group")  # form fields that are numbers in the engine's terms
 
@@ -231,6 +236,8 @@ def battle_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     sheet = sheet_of(viewer=viewer, battle=battle)
     own = [u for side in sheet["sides"] for u in side.get("units", [])]
     final = seed_revealed(battle=battle)
+    versions = list(battle.versions.select_related("nation").prefetch_related("answers__nation"))
+    current = current_version(battle)
     context = {
         "bar": topbar(viewer, turn_current(campaign=campaign)),
         "battle": battle,
@@ -241,7 +248,9 @@ def battle_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         "final": final,
         "stream": battle_stream_text(battle) if final else None,
         "entry_template": json.dumps(
-            {
+            versions[-1].payload
+            if versions
+            else {
                 "units": [
                     {"unit": int(u), "tk_lost": 0, "destroyed": False, "states": [], "vp": 0}
                     for u in battle.data["units"]
@@ -250,6 +259,17 @@ def battle_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
             },
             indent=1,
         ),
+        "versions": versions,
+        "current": current if current is not None and current.state != "confirmed" else None,
+        # The other nations answer a version: the saver's nation agreed by saving it (§5.2).
+        "may_answer": current is not None
+        and current.state != "confirmed"
+        and not viewer.is_gm
+        and current.nation_id != viewer.nation.pk,
+        "reopenable": viewer.is_gm
+        and battle.status in ("resolved", "void")
+        and not battle.archived
+        and battle.turn.status == "battles_pending",
         "report": report_rows(
             battle.report,
             ruleset=company_ruleset(campaign),
@@ -262,23 +282,35 @@ def battle_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 
 
 def _result_post(request: HttpRequest, viewer, battle) -> HttpResponse:
-    """The GM's final result or void, until the shared results entry (tabletop's) is on main."""
-    if not viewer.is_gm:
-        raise PermissionDenied("only the game master confirms a result")
-    if request.POST.get("void"):
-        problems = result_confirm(battle=battle, entry="void")
+    """One step of the shared results entry, by its button: save a version (a member of the battle's
+    nations or the GM), agree or dispute it (the other nations), confirm, void or reopen (the GM)."""
+    action = request.POST.get("result", "")
+    try:
+        if action == "save":
+            try:
+                entry = json.loads(request.POST.get("entry", ""))
+            except ValueError:
+                entry = None
+            company_result_save(viewer=viewer, battle=battle, entry=entry)
+        elif action == "void_battle":
+            company_battle_void(viewer=viewer, battle=battle, reason=request.POST.get("reason", ""))
+        else:
+            number = request.POST.get("version", "")
+            version = (
+                battle.versions.filter(number=int(number)).first()
+                if number.isdigit()
+                else current_version(battle)
+            )
+            text = request.POST.get("comment") or request.POST.get("reason") or ""
+            company_result_act(viewer=viewer, battle=battle, action=action, version=version, text=text)
+    except BattleError as error:
+        for e in error.errors:
+            ref = e.ref if isinstance(e, Problem) else ":".join(e.ref)
+            text = said(e.message)
+            messages.error(request, f"{ref}: {text}" if ref not in (None, "") else text)
     else:
-        try:
-            entry = json.loads(request.POST["result"])
-        except ValueError:
-            entry = None
-        problems = result_confirm(battle=battle, entry=entry)
-    for problem in problems:
-        messages.error(
-            request,
-            f"{problem.ref}: {said(problem.message)}" if problem.ref is not None else said(problem.message),
-        )
-    return redirect(reverse("frontend:company_battle", args=[viewer.campaign.slug, battle.pk]))
+        messages.success(request, _("Done."))
+    return redirect(reverse("frontend:company_battle", args=[viewer.campaign.slug, battle.pk]) + "#result")
 
 
 @login_required
