@@ -16,6 +16,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 
 from campaign.selectors import Viewer, campaigns_of, turn_current
+from frontend.company_pages import company_map
 from frontend.forms import OrderForm, order_initial
 from frontend.gm_selectors import turn_last_resolved
 from frontend.map_svg import map_svg
@@ -364,6 +365,8 @@ def _campaign_render(
     unit_types = list(ruleset.unit_types)
     dice = unit_dice(ruleset)
     data = map_load(viewer=viewer, turn=turn, unit_order=unit_types, dice=dice)
+    if viewer.campaign.battle_system == "company_d20":
+        company_map(viewer=viewer, data=data)  # the company's units and recon contacts, not stacks
     playing = viewer.nation is not None and turn is not None
     last = turn_last_resolved(campaign=viewer.campaign)
     # The banner and markers of the turn just processed; older turns are on their own pages.
