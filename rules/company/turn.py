@@ -14,6 +14,7 @@ from typing import Any
 
 from django.utils import timezone
 
+from campaign.lifecycle import nations_missed_count, pause_renew
 from campaign.models import Campaign, Nation, Region, Turn
 from campaign.queue import task_queue
 from campaign.services import turn_create
@@ -61,6 +62,9 @@ def company_turn_process(*, turn: Turn, now: Callable[[], datetime] = timezone.n
         )
         for data in order_set.orders
     ]
+    # The orders phase is over: a nation with a player and no orders missed the turn, and after the
+    # campaign's `civil_disorder_after` misses in a row falls into civil disorder (campaign.lifecycle).
+    nations_missed_count(turn=turn)
     dice = random.Random(stream_seed(turn_stream(campaign.seed, turn.number)))
     processed = process_turn(state, orders, ruleset, dice)
     _units_write(campaign=campaign, nations=nations, units=processed.state.units)
@@ -169,6 +173,7 @@ def company_turn_complete(*, turn: Turn, now: Callable[[], datetime] = timezone.
     turn.result = {**(turn.result or {}), "cut_off": list(completed.cut_off)}
     turn.save(update_fields=["status", "processed_at", "result"])
     turn_create(campaign=campaign, number=turn.number + 1, now=now())
+    pause_renew(turn=turn)
     task_queue(SEND_COMPANY_RESULTS, turn.pk, robust=True)  # a failed mail never undoes the turn
     return None
 
@@ -193,6 +198,8 @@ def company_world_restore(*, turn: Turn) -> None:
     )
     for code, tp in snapshot.state["tp"].items():
         models.Balance.objects.update_or_create(nation=nations[code], defaults={"tp": tp})
+    for fields in snapshot.state.get("nations", []):  # missed turns and civil disorder
+        Nation.objects.filter(pk=fields["id"]).update(**{k: v for k, v in fields.items() if k != "id"})
     for region in Region.objects.filter(campaign=campaign):
         owner = snapshot.state["owners"].get(region.code)
         Region.objects.filter(pk=region.pk).update(owner=nations[owner] if owner else None)
