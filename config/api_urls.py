@@ -54,6 +54,7 @@ urlpatterns = [
     path(f"{campaign}contacts/", company_api.Contacts.as_view(), name="company-contacts"),
     path(f"{campaign}map/", company_api.CompanyMap.as_view(), name="company-map"),
     path(f"{turn}company-battles/", company_api.TurnBattles.as_view(), name="company-battles"),
+    path(f"{turn}company-preview/", company_api.TurnPreview.as_view(), name="company-preview"),
     path(f"{campaign}battles/<int:pk>/", company_api.BattleDetail.as_view(), name="company-battle"),
     path(f"{campaign}battles/<int:pk>/rolls/", company_api.BattleRolls.as_view(), name="company-rolls"),
     path(f"{campaign}battles/<int:pk>/kp/", company_api.BattleKp.as_view(), name="company-kp"),
