@@ -1,7 +1,7 @@
 """Tabletop battles in the database (TABLETOP.md A4, A6, A8, A10.2, A12): the plan's battles as rows, and
 the results workflow around them.
 
-battles_record(turn=, turn_input=, ruleset=, now=)   the plan of the moment as Battle rows (processing)
+battles_record(turn=, state=, ruleset=, now=)        the plan of the moment as Battle rows (processing)
 battle_result_save(by=, battle=, result=, now=)       a player's version, or the GM's entry (confirmed)
 battle_result_withdraw / _agree / _dispute            the players' answers to the current version (A6.2)
 battle_result_confirm / _void                         the GM's decisions on the current version
@@ -31,7 +31,7 @@ from rules.engine.tabletop.results import Entrant, result_check
 from rules.engine.tabletop.settings import TabletopRuleset
 from rules.models import Battle, ResultVersion
 from rules.results_flow import BattleError
-from rules.services import turn_load
+from rules.selectors import turn_load
 
 Clock = Callable[[], datetime]
 

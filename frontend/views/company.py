@@ -16,7 +16,8 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from campaign.messages import said
 from campaign.selectors import turn_current
-from frontend.company_pages import kasarmi_choices, report_rows
+from frontend.company_gm_forms import gm_form_posted, gm_forms
+from frontend.company_pages import kasarmi_choices, report_rows, trail_row
 from frontend.views.common import topbar, viewer_for
 from rules.company.dice import battle_stream_text, dice_roll, dice_verify
 from rules.company.results import (
@@ -40,7 +41,13 @@ from rules.company.selectors import (
     seed_revealed,
     sheet_of,
 )
-from rules.company.services import PLAYER_ACTIONS, company_ruleset, kasarmi_act, orders_submit
+from rules.company.services import (
+    PLAYER_ACTIONS,
+    company_current,
+    company_ruleset,
+    kasarmi_act,
+    orders_submit,
+)
 from rules.engine.company_d20.log import FUNCTIONS, OWN_UNITS
 from rules.engine.company_d20.problems import Problem
 from rules.results_flow import BattleError
@@ -71,6 +78,21 @@ def kasarmi_page(request: HttpRequest, slug: str, nation: str) -> HttpResponse:
     target = roster_nation(viewer=viewer, code=nation)
     if target is None:
         raise Http404("no such roster")
+    return kasarmi_render(request, viewer, target)
+
+
+def kasarmi_render(
+    request: HttpRequest,
+    viewer,
+    target,
+    *,
+    data=None,
+    which: str = "",
+    status: int = 200,
+    problem: Problem | None = None,
+) -> HttpResponse:
+    """The Kasarmi page; for the GM with the edit forms of §7.6, the one named `which` bound to `data`
+    (a refused GM form is shown again as it was sent, beside its message)."""
     campaign = viewer.campaign
     roster = roster_view(campaign=campaign, nation=target)
     turn = turn_current(campaign=campaign)
@@ -79,7 +101,7 @@ def kasarmi_page(request: HttpRequest, slug: str, nation: str) -> HttpResponse:
         card["tk_percent"] = round(100 * card["tk"] / card["tk_max"])
         card["tt_percent"] = round(100 * (card["xp"] % step_tt) / step_tt)
         card["slot_percent"] = round(100 * (card["xp"] % step_slot) / step_slot)
-    events = [event_row(e) for e in events_of(campaign=campaign, nation=target)]
+    events = [trail_row(event_row(e)) for e in events_of(campaign=campaign, nation=target)]
     context = {
         "bar": topbar(viewer, turn),
         "nation": target,
@@ -99,7 +121,14 @@ def kasarmi_page(request: HttpRequest, slug: str, nation: str) -> HttpResponse:
             if viewer.is_gm or target.code in b.data["sides"]
         ],
     }
-    return render(request, "frontend/company/kasarmi.html", context)
+    if viewer.is_gm:
+        company, ruleset = company_current(campaign=campaign, nation=target)
+        context["gm"] = gm_forms(company, ruleset, roster, data=data, which=which)
+        posted = gm_form_posted(context["gm"], which) if problem is not None else None
+        if posted is not None:
+            posted.is_valid()
+            posted.add_error(posted.place(problem), said(problem.message))
+    return render(request, "frontend/company/kasarmi.html", context, status=status)
 
 
 @login_required
