@@ -29,6 +29,9 @@ from frontend.views.gm.dashboard import utc
 from frontend.views.gm.processing import missed_said, turn_of, turn_status, without_orders
 from frontend.views.turns import CARDS_PER_PAGE
 from rules import history
+from rules.company.selectors import is_company
+from rules.company.turn import company_turn_preview
+from rules.engine.messages import Message
 from rules.export import ExportError, campaign_export
 
 
@@ -76,6 +79,8 @@ def preview_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """GET: the turn's last dry run, every battle in it as a card. POST: run it again on the orders of now."""
     viewer = gm_for(request, slug)
     turn = turn_of(viewer, number)
+    if is_company(viewer.campaign):
+        return _company_preview(request, viewer, turn)
     if request.method == "POST":
         try:
             preview = history.turn_preview(turn_id=turn.pk, by=request.user)
@@ -109,6 +114,31 @@ def preview_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         # Publishing processes it by the GM's hand: early, the GM says whether it is a missed turn.
         context.update(missing=without_orders(viewer, turn), early=processing.turn_early(turn=turn))
     return render(request, "frontend/gm_preview.html", context)
+
+
+def _company_preview(request: HttpRequest, viewer: Viewer, turn: Turn) -> HttpResponse:
+    """A company turn's dry run: the battles that processing would assign now, computed on each visit
+    and stored nowhere (rules.company.turn.company_turn_preview)."""
+    if request.method == "POST":
+        return redirect("frontend:gm_preview", slug=viewer.campaign.slug, number=turn.number)
+    preview = company_turn_preview(turn=turn) if turn.status == Turn.Status.OPEN else None
+    if preview is not None:
+        for row in preview["rejected"]:
+            row.append(say(Message.from_dict(row[1]["message"])))
+        for battle in preview["battles"]:
+            battle["forces"] = [
+                {
+                    "nation": nation,
+                    "units": [u for u in battle["units"].values() if u["nation"] == nation],
+                }
+                for nation in battle["sides"]
+            ]
+    context = {
+        "bar": topbar(viewer, turn_current(campaign=viewer.campaign)),
+        "turn": turn,
+        "preview": preview,
+    }
+    return render(request, "frontend/company/preview.html", context)
 
 
 @login_required
