@@ -50,6 +50,13 @@ def _log_in(browser, base, username, password, *, width=1280):
     return page
 
 
+def _fill(page, code):
+    """The colour a region is painted in: its owner's, from the group of the owner's regions."""
+    return page.eval_on_selector(
+        f'[data-region="{code}"]', "e => e.closest('[data-owner]').getAttribute('fill')"
+    )
+
+
 def _shot(page, name):
     page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
 
@@ -61,22 +68,22 @@ def test_it_plays_a_turn_in_the_browser_from_order_to_report(browser, live_serve
     # The player finds the campaign, chooses N5 on the map and orders an attack on the empty M2.
     page = _log_in(browser, base, "player", "player-password-1")
     page.wait_for_selector("svg.map")
-    assert page.get_attribute("#region-M2 polygon.area", "fill") == "#e3e3e3"
+    assert _fill(page, "M2") == "#e3e3e3"
     _shot(page, "01-campaign-player")
     # Orders by clicking only: an own region, then a target; the kind and the counts follow.
-    page.click("#region-N4 polygon.area")
+    page.click('[data-region="N4"]')
     assert page.input_value("#id_origin") == "N4"
     # Westmark is Nordmark's ally: W2 is not a target, and the map says why.
-    assert "illegal" in page.get_attribute("#region-W2", "class")
-    page.click("#region-W2 polygon.area")
+    assert "illegal" in page.get_attribute('[data-region="W2"]', "class")
+    page.click('[data-region="W2"]')
     assert page.inner_text("[data-map-status]") == "NOR is allied with WES"
-    page.click("#region-N5 polygon.area")  # N4 → N5 would be a move: choose N5 as the origin instead
-    page.click("#region-N4 polygon.area")
+    page.click('[data-region="N5"]')  # N4 → N5 would be a move: choose N5 as the origin instead
+    page.click('[data-region="N4"]')
     assert page.input_value("#id_kind") == "move"
-    page.click("#region-N5 polygon.area")  # the origin again: the small menu (hold, stand down)
+    page.click('[data-region="N5"]')  # the origin again: the small menu (hold, stand down)
     page.click("[data-menu-kind=cancel]")
-    page.click("#region-N5 polygon.area")
-    page.click("#region-M2 polygon.area")
+    page.click('[data-region="N5"]')
+    page.click('[data-region="M2"]')
     assert (page.input_value("#id_kind"), page.input_value("#id_target")) == ("attack", "M2")
     # Everything that is left and may attack: the JV and the PA, not the TY (artillery does not attack).
     assert (page.input_value("#id_units_JV"), page.input_value("#id_units_PA")) == ("4", "3")
@@ -87,8 +94,8 @@ def test_it_plays_a_turn_in_the_browser_from_order_to_report(browser, live_serve
     page.wait_for_selector(".messages")
     assert "Order saved: N5 → M2: attack with 4 JV, 3 PA." in page.inner_text(".messages")
     # A second attack, on Karelia's defended K1: a real battle, for a report with every term in it.
-    page.click("#region-N3 polygon.area")
-    page.click("#region-K1 polygon.area")
+    page.click('[data-region="N3"]')
+    page.click('[data-region="K1"]')
     assert page.input_value("#id_units_JV") == "2"
     page.click("#order-form button[type=submit]")
     assert "Order saved: N3 → K1: attack with 2 JV." in page.inner_text(".messages")
@@ -132,7 +139,7 @@ def test_it_plays_a_turn_in_the_browser_from_order_to_report(browser, live_serve
     assert page.inner_text("#s4") == "4. Combat value (KTA)"
     page.screenshot(path=str(SCREENSHOTS / "09-rules.png"))
     page.goto(f"{base}/c/demo/")
-    assert page.get_attribute("#region-M2 polygon.area", "fill") == nor_color
+    assert _fill(page, "M2") == nor_color
     page.click("#map-table a")
     assert "Kingdom of Nordmark" in page.inner_text("#row-M2")
     _shot(page, "08-campaign-after-turn")
@@ -162,8 +169,8 @@ def test_it_gives_orders_by_clicking_only_on_a_desktop_and_a_phone_and_reads_the
     page = _log_in(browser, base, "player", "player-password-1")
     page.goto(f"{base}/c/demo/")
     for origin, target in (("N5", "M2"), ("N3", "K1")):
-        page.click(f"#region-{origin} polygon.area")
-        page.click(f"#region-{target} polygon.area")
+        page.click(f'[data-region="{origin}"]')
+        page.click(f'[data-region="{target}"]')
         assert page.input_value("#id_kind") == "attack"
         page.click("#order-form button[type=submit]")
         page.wait_for_selector(".messages li.success")
@@ -173,8 +180,8 @@ def test_it_gives_orders_by_clicking_only_on_a_desktop_and_a_phone_and_reads_the
     # The third on a phone: N2's units move to N4 (an own region: a move), counts at everything left.
     phone = _log_in(browser, base, "player", "player-password-1", width=390)
     phone.goto(f"{base}/c/demo/")
-    phone.click("#region-N2 polygon.area")
-    phone.click("#region-N4 polygon.area")
+    phone.click('[data-region="N2"]')
+    phone.click('[data-region="N4"]')
     assert phone.input_value("#id_kind") == "move"
     assert (phone.input_value("#id_units_JV"), phone.input_value("#id_units_TY")) == ("4", "2")
     _shot(phone, "12-order-by-click-390")

@@ -10,6 +10,7 @@ from django.urls import reverse
 
 from campaign.models import Turn
 from frontend.reports import battle_card, support_block
+from tests.frontend.svg_map import map_regions
 from tests.rules.test_report import KARELIA
 from tests.rules.turns import play
 
@@ -132,9 +133,9 @@ def test_it_keeps_every_past_turn_readable(client, player, battle_played, demo, 
 def test_it_draws_the_new_owner_on_the_map_after_the_turn(client, player, battle_played, nations):
     client.force_login(player)
     page = client.get(reverse("frontend:campaign", args=["demo"])).content.decode()
-    assert 'id="region-M2" data-region="M2" data-owner="NOR"' in page
+    assert map_regions(page)["M2"]["owner"] == "NOR"
     turn_page = client.get(reverse("frontend:turn", args=["demo", 1])).content.decode()
-    assert 'id="region-M2" data-region="M2" data-owner="NOR"' in turn_page
+    assert map_regions(turn_page)["M2"]["owner"] == "NOR"
 
 
 def test_it_links_every_term_to_the_section_of_the_rules_that_produced_it(client, karelia):
@@ -155,9 +156,10 @@ def test_it_shows_the_map_before_and_after_the_turn_with_the_changes_outlined(cl
     url = reverse("frontend:turn", args=["demo", 1])
     after = client.get(url).content.decode()
     before = client.get(url + "?map=before").content.decode()
-    assert 'class="region changed" id="region-M2" data-region="M2" data-owner="NOR"' in after
-    assert 'class="region changed" id="region-M2" data-region="M2" data-owner=""' in before
-    assert 'id="region-K1" data-region="K1" data-owner="KAR"' in before
+    after, before = map_regions(after), map_regions(before)
+    assert (after["M2"]["owner"], after["M2"]["classes"]) == ("NOR", {"changed"})
+    assert (before["M2"]["owner"], before["M2"]["classes"]) == ("", {"changed"})
+    assert (before["K1"]["owner"], before["K1"]["classes"]) == ("KAR", set())
 
 
 def test_it_pages_the_cards_of_a_turn_with_many_battles(client, gm, demo, turn1, place_orders, monkeypatch):
