@@ -24,11 +24,11 @@ from django.utils import timezone
 
 from campaign.models import Turn
 from campaign.selectors import Viewer
-from rules.battles import BattleError
 from rules.engine.messages import Message, gettext_noop, messages_register
 from rules.engine.tabletop import close_combat_round, derive_seed
 from rules.engine.tabletop.results import EntryError
 from rules.models import Battle, CombatRound
+from rules.results_flow import BattleError
 
 Clock = Callable[[], datetime]
 LABEL_LIMIT = 200

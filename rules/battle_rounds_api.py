@@ -21,9 +21,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from rules.battle_rounds import close_combat_round_save, rounds_readable, rounds_visible
-from rules.battles import BattleError
 from rules.battles_api import BattleScoped, errors_response
 from rules.models import CombatRound
+from rules.results_flow import BattleError
 
 
 def round_shown(round_: CombatRound) -> dict[str, Any]:

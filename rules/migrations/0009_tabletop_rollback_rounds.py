@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('rules', '0007_merge_indexes_and_battles'),
+        ('rules', '0008_company_versions'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
