@@ -132,6 +132,23 @@ def archived_battles(*, turn: Turn) -> dict[str, dict[str, Any]]:
     return {b["key"]: {**b, "archived_at": archive.archived_at.isoformat()} for b in archive.battles}
 
 
+def archived_for_reference(*, battle: Battle) -> dict[str, Any] | None:
+    """A10.4: a battle that opened fresh after a rollback to its orders, while the archive holds a confirmed
+    result for its key (made against other forces, or not carried over): that result, for the GM to read."""
+    old = archived_battles(turn=battle.turn).get(battle.key)
+    if old is None:
+        return None
+    entry = next((v for v in old["versions"] if v["state"] == ResultVersion.State.CONFIRMED), None)
+    if entry is None or battle.versions.filter(origin=ResultVersion.Origin.CARRIED).exists():
+        return None
+    return {
+        **entry,
+        "archived_at": old["archived_at"],
+        "same_forces": old["fingerprint"] == battle.fingerprint,
+        "rounds": len(old["rounds"]),
+    }
+
+
 def battles_carry(*, turn: Turn, battles: list[Battle], ruleset: TabletopRuleset, now: datetime) -> int:
     """A10.4: each new battle whose key and fingerprint equal an archived battle's gets that battle's
     confirmed entry back, recorded "carried over", and its saved rounds (A10.5); the others open fresh.

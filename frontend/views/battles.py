@@ -20,6 +20,7 @@ from frontend.cards_tabletop import rounds_grouped
 from frontend.terms import said
 from frontend.views.common import topbar, viewer_for
 from rules import battles as services
+from rules.battle_archive import archived_for_reference
 from rules.battle_rounds import round_permitted, rounds_visible
 from rules.models import Battle, ResultVersion
 from rules.selectors import battle_sheet_for, battles_visible
@@ -152,6 +153,7 @@ def battle_page(request: HttpRequest, slug: str, number: int, key: str) -> HttpR
         "my_nation": viewer.nation.code if viewer.nation else None,
         "ground_types": ["JV", "PA", "TY"],
         "overdue": battle.deadline is not None and battle.deadline < timezone.now(),
+        "archived": archived_for_reference(battle=battle) if viewer.is_gm else None,
         "auto_preview": services.battle_auto_preview(battle=battle)
         if viewer.is_gm and battle.state == Battle.State.OPEN
         else None,

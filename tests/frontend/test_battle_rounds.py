@@ -169,3 +169,27 @@ def test_the_gm_rolls_a_tabletop_turn_back_to_its_battles_or_orders_and_players_
     assert response.status_code == 302
     assert demo.turns.get(number=1).status == Turn.Status.OPEN
     assert not Battle.objects.filter(turn__number=1, turn__campaign=demo).exists()
+
+
+def test_the_gm_reads_an_archived_result_that_was_not_carried_over_and_the_players_do_not(
+    battle, browsers, demo, gm, django_capture_on_commit_callbacks
+) -> None:
+    from rules.history import turn_rollback
+    from rules.services import turn_process
+
+    result = {"winner": "KAR", "decisive": False, "losses": {"NOR": {"JV": 2}, "KAR": {"PA": 1}}}
+    with django_capture_on_commit_callbacks(execute=True):
+        battle_result_save(
+            viewer=viewer_get(user=gm, campaign=demo),
+            battle=battle,
+            result={**result, "fingerprint": battle.fingerprint},
+        )
+    turn = demo.turns.get(number=1)
+    turn_rollback(turn_id=turn.pk, by=gm)
+    turn.orders.update(units={"JV": 1})  # other forces: the archived result does not fit the new sheet
+    turn_process(turn_id=turn.pk)
+
+    page = browsers["gm"].get(PAGE).content.decode()
+    assert "Rolled back with the turn&#x27;s orders" in page or "Rolled back with the turn's orders" in page
+    assert "KAR wins" in page and "for reference only" in page
+    assert "for reference only" not in browsers["player"].get(PAGE).content.decode()
