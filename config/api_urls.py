@@ -74,6 +74,11 @@ urlpatterns = [
         name="battle-result-action",
     ),
     path(f"{battle}rounds/", battle_rounds_api.BattleRounds.as_view(), name="battle-rounds"),
+    path(
+        f"{battle}rounds/<int:sequence>/",
+        battle_rounds_api.BattleRoundCorrect.as_view(),
+        name="battle-round-correct",
+    ),
     path(f"{battle}<str:action>/", battles_api.BattleGMAction.as_view(), name="battle-gm-action"),
     path("calculator/close-combat/", calculator_api.CloseCombatRound.as_view(), name="close-combat-round"),
 ]

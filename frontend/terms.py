@@ -90,6 +90,7 @@ WORDS: dict[str, Mapping[str, object]] = {
         "resume": pgettext_lazy("audit", "resume"),
         "lifecycle": pgettext_lazy("audit", "life cycle"),
         "rollback": pgettext_lazy("audit", "rollback"),
+        "round": pgettext_lazy("audit", "close-combat round"),
         "battle_system": pgettext_lazy("audit", "battle system"),
     },
     "battle": {

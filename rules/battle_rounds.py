@@ -1,6 +1,7 @@
 """Close-combat rounds saved to a tabletop battle (TABLETOP.md B9, A10.5, A11.2): the battle's story.
 
 close_combat_round_save(viewer=, battle=, data=, ...)   work the round out and keep it, with its dice
+close_combat_round_correct(viewer=, round_=, data=, ...) replace it; the earlier version kept with it
 rounds_visible(viewer=, battle=)                         the battle's rounds, for its nations and the GM
 rounds_ordered(rounds)                                   by game turn, then sequence: as the report tells them
 
@@ -22,8 +23,10 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from campaign.gm.access import audit_write
 from campaign.models import Turn
 from campaign.selectors import Viewer
+from rules.battle_archive import round_data
 from rules.engine.messages import Message, gettext_noop, messages_register
 from rules.engine.tabletop import close_combat_round, derive_seed
 from rules.engine.tabletop.results import EntryError
@@ -46,6 +49,14 @@ messages_register(
         ),
         "round.label_too_long": gettext_noop("A round's label is at most 200 characters."),
         "round.game_turn_not_whole": gettext_noop("The game turn is a whole number, 1 or more."),
+        "round.correct_not_permitted": gettext_noop(
+            "Only its author may replace round {sequence}, and only until the battle has a confirmed "
+            "result; a round rolled by the server only the GM, with the same dice."
+        ),
+        "round.reason_missing": gettext_noop("Say why the round is replaced: it is kept in its history."),
+        "audit.round_corrected": gettext_noop(
+            "round {sequence} of the battle {key} in turn {number} replaced"
+        ),
         "round.battle_side_unknown": gettext_noop(
             "'{side}' is not a side of the battle of {place}; the sides are {sides}."
         ),
@@ -158,6 +169,62 @@ def close_combat_round_save(
             created_at=now(),
             after_publication=turn.status == Turn.Status.RESOLVED,
         )
+
+
+def close_combat_round_correct(
+    *,
+    viewer: Viewer,
+    round_: CombatRound,
+    data: Any,
+    reason: str,
+    label: str | None = None,
+    game_turn: Any = None,
+    battle_sides: list[Any] | None = None,
+    now: Clock = timezone.now,
+) -> CombatRound:
+    """B9's corrections: a round with entered dice is replaced by its author until the battle has a confirmed
+    result (or by the GM); a seeded round only by the GM, keeping its seed, so its dice come in the same
+    order. The version replaced is kept on the round and in the audit log; the report shows the last."""
+    reason = (reason or "").strip()
+    with transaction.atomic():
+        battle = round_.battle
+        turn = Turn.objects.select_for_update().select_related("campaign").get(pk=battle.turn_id)
+        round_.refresh_from_db()
+        battle.turn = turn
+        _check_who(viewer, battle, turn)
+        confirmed = battle.versions.filter(state="confirmed").exists()
+        seeded = round_.dice_mode == CombatRound.Dice.SEEDED
+        author = round_.author_id == viewer.user.pk and not confirmed and not seeded
+        if not (viewer.is_gm or author):
+            raise _refuse("correct_not_permitted", sequence=round_.sequence)
+        if not reason:
+            raise _refuse("reason_missing")
+        label = round_.label if label is None else label.strip()
+        game_turn = round_.game_turn if game_turn is None else game_turn
+        battle_sides = round_.battle_sides if battle_sides is None else list(battle_sides)[:2]
+        errors = _check_about(battle, label, game_turn, battle_sides)
+        if errors:
+            raise BattleError(errors)
+        if seeded:
+            data = {**data, "dice": {"seed": int(round_.seed)}} if isinstance(data, Mapping) else data
+        settings = turn.campaign.ruleset().tabletop.close_combat
+        outcome = close_combat_round(data, settings)
+        if outcome.output is None:
+            raise BattleError(_round_errors(outcome))
+        moment = now()
+        before = {**round_data(round_), "replaced_at": moment.isoformat(), "replaced_by": viewer.user.pk}
+        before["reason"] = reason
+        before.pop("replaced", None)
+        round_.replaced = [*round_.replaced, before]
+        round_.label, round_.game_turn, round_.battle_sides = label, game_turn, battle_sides
+        round_.input, round_.settings_used, round_.output = data, settings.to_dict(), outcome.output
+        round_.author, round_.created_at = viewer.user, moment
+        round_.save()
+        summary = {"sequence": round_.sequence, "key": battle.key, "number": turn.number}
+        audit_write(
+            viewer.user, turn.campaign, "round", Message("audit.round_corrected", summary), reason, now
+        )
+    return round_
 
 
 def rounds_readable(*, viewer: Viewer, battle: Battle) -> bool:

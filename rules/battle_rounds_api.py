@@ -5,6 +5,7 @@ POST .../battles/<key>/rounds/   {round: <the calculator's input (B2)>, label, g
                                  saves and rolls (B1): dice as entered, or `dice: {seed: …}` for the
                                  server's roll from the battle's derived seed (B6). 201 with the round;
                                  400 with B7's or B9's errors, `{"errors": [{"code", "ref", "message"}]}`
+POST .../battles/<key>/rounds/<sequence>/   the same and a `reason`: replaces the round (B9's corrections)
 
 A battle the reader may not see is a 404 (rules.battles_api); its rounds are the battle's nations' and the
 GM's (A11.2): a nation that only supports the battle reads its sheet, not its rounds.
@@ -20,7 +21,12 @@ from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from rules.battle_rounds import close_combat_round_save, rounds_readable, rounds_visible
+from rules.battle_rounds import (
+    close_combat_round_correct,
+    close_combat_round_save,
+    rounds_readable,
+    rounds_visible,
+)
 from rules.battles_api import BattleScoped, errors_response
 from rules.models import CombatRound
 from rules.results_flow import BattleError
@@ -43,6 +49,7 @@ def round_shown(round_: CombatRound) -> dict[str, Any]:
         "author": round_.author.username if round_.author else None,
         "created_at": round_.created_at.isoformat(),
         "after_publication": round_.after_publication,
+        "replaced": len(round_.replaced),
     }
 
 
@@ -73,3 +80,32 @@ class BattleRounds(BattleScoped):
         except BattleError as error:
             return errors_response(error)
         return Response(round_shown(saved), status=status.HTTP_201_CREATED)
+
+
+class BattleRoundCorrect(BattleScoped):
+    """Replace a saved round (B9): its author while the battle has no confirmed result, a seeded one the GM
+    only, with its seed; the version replaced is kept with the round and in the audit log."""
+
+    @extend_schema(request=dict, responses=dict, operation_id="battle_round_correct")
+    def post(self, request: Request, slug: str, number: int, key: str, sequence: int) -> Response:
+        battle, _ = self.battle_get()
+        if not rounds_readable(viewer=self.viewer, battle=battle):
+            raise Http404("no such battle")
+        found = battle.rounds.filter(sequence=sequence).first()
+        if found is None:
+            raise Http404("no such round")
+        body = request.data if isinstance(request.data, dict) else {}
+        sides = body.get("battle_sides")
+        try:
+            corrected = close_combat_round_correct(
+                viewer=self.viewer,
+                round_=found,
+                data=body.get("round"),
+                reason=str(body.get("reason") or ""),
+                label=str(body["label"]) if "label" in body else None,
+                game_turn=body.get("game_turn"),
+                battle_sides=sides if isinstance(sides, list) else None,
+            )
+        except BattleError as error:
+            return errors_response(error)
+        return Response(round_shown(corrected))

@@ -308,6 +308,9 @@ class CombatRound(models.Model):
     after_publication = models.BooleanField(
         default=False, help_text="Saved by the GM once the turn was resolved (B9)."
     )
+    replaced = models.JSONField(
+        default=list, blank=True, help_text="Its earlier versions, each as it was before a correction (B9)."
+    )
 
     class Meta:
         ordering = ["battle", "sequence"]

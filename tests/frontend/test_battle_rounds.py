@@ -193,3 +193,47 @@ def test_the_gm_reads_an_archived_result_that_was_not_carried_over_and_the_playe
     assert "Rolled back with the turn&#x27;s orders" in page or "Rolled back with the turn's orders" in page
     assert "KAR wins" in page and "for reference only" in page
     assert "for reference only" not in browsers["player"].get(PAGE).content.decode()
+
+
+def test_a_round_is_corrected_by_its_author_until_confirmed_and_a_seeded_one_by_the_gm_with_its_seed(
+    battle, browsers, demo, gm, django_capture_on_commit_callbacks
+) -> None:
+    from campaign.models import AuditEntry
+
+    entered = {**ROUND, "dice": {"rolls": [3, 4]}}
+    browsers["player"].post(API, {"round": entered, "label": "First try"}, "application/json")
+    browsers["player"].post(API, {"round": ROUND, "label": "Rolled"}, "application/json")
+    fixed = {"round": {**ROUND, "dice": {"rolls": [6, 6]}}, "reason": "misread the dice"}
+
+    assert browsers["karelian"].post(f"{API}1/", fixed, "application/json").json()["errors"][0]["code"] == (
+        "correct_not_permitted"
+    ), "not its author"
+    no_reason = browsers["player"].post(f"{API}1/", {"round": entered}, "application/json")
+    assert no_reason.json()["errors"][0]["code"] == "reason_missing"
+    corrected = browsers["player"].post(f"{API}1/", fixed, "application/json")
+    assert corrected.status_code == 200, corrected.json()
+    assert corrected.json()["output"]["dice"]["used"] == [6, 6] and corrected.json()["replaced"] == 1
+    [kept] = CombatRound.objects.get(battle=battle, sequence=1).replaced
+    assert kept["output"]["dice"]["used"] == [3, 4] and kept["reason"] == "misread the dice"
+    assert AuditEntry.objects.filter(code="audit.round_corrected").count() == 1
+
+    seeded = browsers["player"].get(API).json()[1]
+    assert (
+        browsers["player"].post(f"{API}2/", {"round": ROUND, "reason": "x"}, "application/json").status_code
+        == 400
+    )
+    again = browsers["gm"].post(
+        f"{API}2/", {"round": {**ROUND, "dice": {"seed": 1}}, "reason": "label"}, "application/json"
+    )
+    assert again.status_code == 200
+    assert again.json()["output"]["dice"] == seeded["output"]["dice"], "the same seed, the same dice"
+
+    result = {"winner": "NOR", "decisive": True, "losses": {"NOR": {}, "KAR": {}}}
+    with django_capture_on_commit_callbacks(execute=True):
+        battle_result_save(
+            viewer=viewer_get(user=gm, campaign=demo),
+            battle=battle,
+            result={**result, "fingerprint": battle.fingerprint},
+        )
+    late = browsers["player"].post(f"{API}1/", fixed, "application/json")
+    assert late.status_code == 400, "published: only the GM now"
