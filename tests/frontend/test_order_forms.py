@@ -3,14 +3,15 @@ the targets offered are the legal ones for the kind chosen; the map's script get
 
 from __future__ import annotations
 
-import html
 import json
 import re
+from html.parser import HTMLParser
 
 import pytest
 from django.urls import reverse
 
 from orders.models import Order
+from tests.frontend.svg_map import map_regions
 from tests.frontend.test_order_pages import _messages
 
 CAMPAIGN = reverse("frontend:campaign", args=["demo"])
@@ -27,10 +28,20 @@ def _english_after():
     translation.activate("en")
 
 
+class _OrderData(HTMLParser):
+    """The order data's attribute as a browser reads it, whichever quotes and escapes the page uses."""
+
+    found: str | None = None
+
+    def handle_starttag(self, tag, attrs):
+        if dict(attrs).get("id") == "order-data":
+            self.found = dict(attrs)["data-json"]
+
+
 def _order_data(response):
-    page = response.content.decode()
-    found = re.search(r'<div id="order-data" data-json="([^"]*)" hidden>', page)
-    return json.loads(html.unescape(found.group(1)))
+    parser = _OrderData()
+    parser.feed(response.content.decode())
+    return json.loads(parser.found)
 
 
 def test_it_refuses_a_new_order_made_for_a_turn_processed_since_and_shows_it_back(
@@ -155,6 +166,13 @@ def test_the_map_script_gets_the_engines_reasons_and_only_the_kinds_the_units_al
     assert data["kind_roles"]["attack"] == ["ground"]
 
 
+def test_the_map_scripts_data_keeps_quotes_ampersands_and_markup_in_names_as_they_are(as_player, turn1, demo):
+    demo.regions.filter(code="M2").update(name='O\'Hara & <b>"Sons"</b>')
+    response = as_player.get(CAMPAIGN)
+    assert "<b>" not in response.content.decode().split('id="order-data"')[1].split("</div>")[0]
+    assert _order_data(response)["labels"]["M2"] == 'M2 O\'Hara & <b>"Sons"</b>'
+
+
 def test_it_takes_away_what_other_orders_used_from_what_the_map_offers(as_player, turn1, place_orders):
     place_orders(turn1, [("NOR", "attack", "N5", "M2", {"JV": 4})])
     data = _order_data(as_player.get(CAMPAIGN + "?origin=N5"))
@@ -213,7 +231,7 @@ def test_after_a_turn_the_campaign_page_has_a_banner_battle_markers_and_the_chan
     # A marker on each battle opens its card; M2, which changed hands, has the heavy outline.
     assert f'<a class="battle-marker" href="{turn_url}#battle-K1"' in page
     assert f'<a class="battle-marker" href="{turn_url}#battle-M2"' in page
-    assert 'class="region changed" id="region-M2"' in page
+    assert map_regions(page)["M2"]["classes"] == {"changed"}
 
 
 def test_the_legend_names_each_nation_with_its_colour_the_readers_relations_and_the_weather(

@@ -69,7 +69,7 @@ def iron_fist_fight(call: BattleCall) -> BattleOutcome:
                 _term(
                     "fortune of war",
                     _detail("dice", die=str(ruleset.kta_die), rolls="+".join(map(str, dice[i]))),
-                    sum(dice[i]) + ruleset.kta_die.bonus,
+                    sum(dice[i]) + ruleset.kta_die.constant,
                     "§4",
                 )
             )
