@@ -17,6 +17,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 
 from campaign.selectors import Viewer, campaigns_of, turn_current
+from frontend.company_pages import company_map
 from frontend.forms import OrderForm, order_initial
 from frontend.gm_selectors import turn_last_resolved
 from frontend.map_svg import map_svg
@@ -97,13 +98,9 @@ def order_create(request: HttpRequest, slug: str) -> HttpResponse:
 def order_edit(request: HttpRequest, slug: str, order_id: int) -> HttpResponse:
     viewer = viewer_for(request, slug)
     turn = _open_turn(viewer)
-    if request.method == "POST":
-        stale = _stale_refuse(request, slug, turn, _("your change was not saved"))
-        if stale:
-            return stale
-    gone = _order_of_past_turn(request, slug, viewer, turn, order_id)
-    if gone:
-        return gone
+    refused = _order_refused(request, slug, viewer, turn, order_id, _("your change was not saved"))
+    if refused:
+        return refused
     order = _own_order(viewer, turn, order_id)
     status = 200
     if request.method == "POST":
@@ -137,12 +134,11 @@ def order_remove(request: HttpRequest, slug: str, order_id: int) -> HttpResponse
     if request.method != "POST":
         return redirect(reverse("frontend:campaign", args=[slug]) + "#orders")
     turn = _open_turn(viewer)
-    stale = _stale_refuse(request, slug, turn, _("the order was not deleted"), keep=False)
-    if stale:
-        return stale
-    gone = _order_of_past_turn(request, slug, viewer, turn, order_id)
-    if gone:
-        return gone
+    refused = _order_refused(
+        request, slug, viewer, turn, order_id, _("the order was not deleted"), keep=False
+    )
+    if refused:
+        return refused
     order = _own_order(viewer, turn, order_id)
     described = _describe(order)
     try:
@@ -171,7 +167,8 @@ def _stale_refuse(
     request: HttpRequest, slug: str, turn, what_not: str, *, keep: bool = True
 ) -> HttpResponse | None:
     """A form made for a turn that is no longer the open one is refused, and its order shown back on the
-    campaign page as a new order of the open turn: never saved into a turn the player did not see."""
+    campaign page as a new order of the open turn: never saved into a turn the player did not see.
+    None for a request without a form (a GET)."""
     made_for = request.POST.get("turn", "")
     if not made_for or made_for == str(turn.number):
         return None
@@ -183,6 +180,16 @@ def _stale_refuse(
         % {"number": made_for if made_for.isdigit() else "?", "what_not": what_not},
     )
     return redirect(reverse("frontend:campaign", args=[slug]) + "#order")
+
+
+def _order_refused(
+    request: HttpRequest, slug: str, viewer: Viewer, turn, order_id: int, what_not: str, *, keep: bool = True
+) -> HttpResponse | None:
+    """Why an order may not be changed or deleted here, as the page to go to: the form was made for a turn
+    processed since, or the order was of a past turn. None when it may."""
+    return _stale_refuse(request, slug, turn, what_not, keep=keep) or _order_of_past_turn(
+        request, slug, viewer, turn, order_id
+    )
 
 
 def _order_of_past_turn(request: HttpRequest, slug: str, viewer: Viewer, turn, order_id: int):
@@ -370,6 +377,8 @@ def _campaign_render(
     unit_types = list(ruleset.unit_types)
     dice = unit_dice(ruleset)
     data = map_load(viewer=viewer, turn=turn, unit_order=unit_types, dice=dice)
+    if viewer.campaign.battle_system == "company_d20":
+        company_map(viewer=viewer, data=data)  # the company's units and recon contacts, not stacks
     playing = viewer.nation is not None and turn is not None
     last = turn_last_resolved(campaign=viewer.campaign)
     # The banner and markers of the turn just processed; older turns are on their own pages.

@@ -158,7 +158,7 @@ def _both(browser, base, path, name, username="player", password="player-passwor
 
 
 def test_it_gives_orders_by_clicking_only_on_a_desktop_and_a_phone_and_reads_the_joint_attack(
-    browser, live_server, demo, player, gm, place_orders
+    browser, live_server, demo, player, rival, gm, place_orders
 ):
     base = live_server.url
     # Westmark, Nordmark's ally, goes for the empty M2 with 7 ground units: as many as Nordmark will send.
@@ -194,12 +194,31 @@ def test_it_gives_orders_by_clicking_only_on_a_desktop_and_a_phone_and_reads_the
     _shot(phone, "13-order-saved-390")
     phone.close()
 
-    # The GM processes the turn (asked first).
-    gm_page = _log_in(browser, base, "gm", "gm-password-1")
-    gm_page.goto(f"{base}/c/demo/gm/")
-    gm_page.click("#process button[type=submit]")
+    # The GM processes the turn early (asked first): Ostland has given no orders, and unless the GM ticks
+    # the box that is no missed turn for it.
+    for width in (390, 1280):
+        gm_page = _log_in(browser, base, "gm", "gm-password-1", width=width)
+        if width == 390:
+            # A dry run first: its page offers the same choice beside "Publish".
+            gm_page.goto(f"{base}/c/demo/gm/")
+            gm_page.click("#result form[action$='/preview/'] button[type=submit]")
+            gm_page.wait_for_selector("#preview .summary")
+            assert not gm_page.is_checked("#preview input[name=count_missed]")
+        else:
+            gm_page.goto(f"{base}/c/demo/gm/turns/1/preview/")
+        _shot(gm_page, f"23-gm-preview-{width}")
+        gm_page.goto(f"{base}/c/demo/gm/")
+        gm_page.click("#process button[type=submit]")
+        gm_page.wait_for_selector("#confirm")
+        assert "Ostland Federation" in gm_page.inner_text("#confirm")
+        assert not gm_page.is_checked("#confirm input[name=count_missed]")
+        _shot(gm_page, f"21-gm-process-confirm-{width}")
+        if width == 390:
+            gm_page.close()
     gm_page.click("#confirm button[type=submit]")
     gm_page.wait_for_selector(".status-resolved", timeout=20_000)
+    assert "(Ostland Federation) do not count it as a missed turn" in gm_page.inner_text(".messages")
+    _shot(gm_page, "22-gm-processed-early-1280")
     gm_page.close()
 
     # The player's campaign page opens with the banner; it links to the report, where the joint attack's
@@ -213,12 +232,19 @@ def test_it_gives_orders_by_clicking_only_on_a_desktop_and_a_phone_and_reads_the
     page.wait_for_selector("#battle-M2")
     card = page.inner_text("#battle-M2")
     assert "Kingdom of Nordmark: JV 4, PA 3" in card and "Westmark: JV 5, PA 2" in card
-    assert "Kingdom of Nordmark 7, Westmark 7" in card and "drawn by lot among" in card
-    holder = "Westmark" if "so Westmark holds M2" in card else "Kingdom of Nordmark"
+    assert "Kingdom of Nordmark 7, Westmark 7" in card
+    # The lot as the engine drew it: 1d2, the roll-th of the tied in nation order.
+    drawn = re.search(r"by lot among 1 = Kingdom of Nordmark, 2 = Westmark: 1d2 rolled ([12]), so ", card)
+    assert drawn is not None, card
+    holder = ("Kingdom of Nordmark", "Westmark")[int(drawn[1]) - 1]
     assert f"so {holder} holds M2 (§7.2)" in card
     page.close()
     _both(browser, base, "/c/demo/", "15-campaign-after-turn")
     _both(browser, base, "/c/demo/turns/1/", "16-turn-report")
+    phone = _log_in(browser, base, "player", "player-password-1", width=390)
+    phone.goto(f"{base}/c/demo/turns/1/")
+    phone.locator("#battle-M2").screenshot(path=str(SCREENSHOTS / "16-joint-attack-card-390.png"))
+    phone.close()
     _both(browser, base, "/c/demo/gm/", "17-gm-dashboard", "gm", "gm-password-1")
     _both(browser, base, "/c/demo/gm/turns/1/", "18-gm-turn", "gm", "gm-password-1")
     _both(browser, base, "/c/demo/gm/", "19-403")

@@ -9,12 +9,13 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from pathlib import Path
 from typing import Any
 
 import yaml
 
+from ..dice_expression import DiceExpression
 from ..ruleset import (
     ROLES,
     Ruleset,
@@ -29,16 +30,6 @@ from ..state import Terrain, Weather
 
 DEFAULTS_FILE = Path(__file__).with_name("ruleset.yaml")
 DIE_PATTERN = re.compile(r"^\s*(\d+)\s*d\s*(\d+)\s*(?:\+\s*(\d+))?\s*$")
-
-
-@dataclass(frozen=True)
-class Die:
-    count: int
-    sides: int
-    bonus: int = 0
-
-    def __str__(self) -> str:
-        return f"{self.count}d{self.sides}" + (f"+{self.bonus}" if self.bonus else "")
 
 
 @dataclass(frozen=True)
@@ -58,7 +49,7 @@ class IronFistRuleset(Ruleset):
     fort_bonus_per_level: int
     home_defence_bonus: int
     pincer_bonus: tuple[tuple[int, int], ...]  # (origins, bonus), ascending
-    kta_die: Die | None
+    kta_die: DiceExpression | None
     conquest_threshold: int
     loss_table: tuple[LossRow, ...]
     superiority_ratio: int
@@ -66,8 +57,21 @@ class IronFistRuleset(Ruleset):
     support_loss_lost: int
 
     def unit_value(self, unit_type: str, terrain: str, weather: str) -> int:
-        value = self.unit_types[unit_type].values[terrain]
-        return max(0, value + self.weather_modifiers[weather].get(unit_type, 0))
+        """The type's combat value in the terrain, with the weather's modifier, never below 0 (§4).
+
+        Remembered per (type, terrain, weather): every battle asks for a few, and there are few pairs."""
+        key = (unit_type, terrain, weather)
+        value = self._unit_values.get(key)
+        if value is None:
+            value = self.unit_types[unit_type].values[terrain] + self.weather_modifiers[weather].get(
+                unit_type, 0
+            )
+            value = self._unit_values[key] = max(0, value)
+        return value
+
+    @cached_property
+    def _unit_values(self) -> dict[tuple[str, str, str], int]:
+        return {}
 
     def pincer(self, origins: int) -> int:
         bonus = 0
@@ -173,13 +177,13 @@ def _pincer(value: Any) -> tuple[tuple[int, int], ...]:
     return tuple(sorted(rows))
 
 
-def _die(value: Any) -> Die | None:
+def _die(value: Any) -> DiceExpression | None:
     if value is None:
         return None
     match = DIE_PATTERN.match(value) if isinstance(value, str) else None
     if not match or int(match.group(1)) < 1 or int(match.group(2)) < 1:
         raise RulesetError(f"kta_die: expected NdM or NdM+K (like 1d6) or null, got {value!r}")
-    return Die(int(match.group(1)), int(match.group(2)), int(match.group(3) or 0))
+    return DiceExpression(int(match.group(1)), int(match.group(2)), int(match.group(3) or 0))
 
 
 def _ranges(value: Any, unit_types: Mapping[str, UnitType]) -> dict[str, int]:
