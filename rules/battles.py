@@ -25,6 +25,7 @@ from django.utils import timezone
 from campaign.models import Membership, Turn
 from campaign.queue import turn_queue
 from campaign.selectors import Viewer
+from rules.battle_mail import battle_sheets_queue
 from rules.engine.messages import Message, gettext_noop, messages_register
 from rules.engine.tabletop import BattlesPending, Complete, plan
 from rules.engine.tabletop.results import Entrant, EntryError, result_check
@@ -101,6 +102,7 @@ def battles_record(
             resolved = key in state.resolved
             if (not resolved and battle.state != Battle.State.OPEN) or battle.opened_at is None:
                 battle.opened_at, battle.deadline, battle.overdue_at = now, now + hours, None
+                battle.reminded_at = None
             battle.state = Battle.State.RESOLVED if resolved else Battle.State.OPEN
         battle.save()
     for key in state.stale:
@@ -116,6 +118,7 @@ def battles_record(
         if isinstance(state, Complete) or not _may_reappear(key, state):
             battle.state = Battle.State.GONE
             battle.save(update_fields=["state"])
+    battle_sheets_queue(turn=turn)  # the sheet mail of each battle open with new forces (A11.3)
 
 
 def _may_reappear(key: str, state: BattlesPending) -> bool:
@@ -415,8 +418,9 @@ def battle_reopen(*, viewer: Viewer, battle: Battle, reason: str, now: Clock = t
 def battle_deadline_move(*, viewer: Viewer, battle: Battle, deadline: datetime) -> None:
     if not viewer.is_gm:
         raise _refuse("gm_only")
-    battle.deadline, battle.overdue_at = deadline, None  # a new deadline is met, or missed, anew
-    battle.save(update_fields=["deadline", "overdue_at"])
+    # A new deadline is met, or missed, anew, and reminded anew (A8.1).
+    battle.deadline, battle.overdue_at, battle.reminded_at = deadline, None, None
+    battle.save(update_fields=["deadline", "overdue_at", "reminded_at"])
 
 
 def battle_auto_preview(*, battle: Battle) -> dict[str, Any] | None:

@@ -11,10 +11,10 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
-from django.utils.translation import gettext
 
 from campaign.models import Turn
 from campaign.selectors import Viewer
+from frontend.sheets import battle_title, sheet_sides
 from frontend.terms import said
 from frontend.views.common import topbar, viewer_for
 from rules import battles as services
@@ -130,8 +130,8 @@ def battle_page(request: HttpRequest, slug: str, number: int, key: str) -> HttpR
         "turn": turn,
         "battle": battle,
         "sheet": sheet,
-        "sides": _sides(sheet, names),
-        "place_name": _place(viewer, battle),
+        "sides": sheet_sides(sheet, names),
+        "place_name": battle_title(viewer.campaign, battle),
         "full": full,
         "versions": versions,
         "current": current,
@@ -149,30 +149,3 @@ def battle_page(request: HttpRequest, slug: str, number: int, key: str) -> HttpR
         else None,
     }
     return render(request, "frontend/battle.html", context, status=400 if errors else 200)
-
-
-def _sides(sheet: dict[str, Any], names: dict[str, str]) -> list[dict[str, Any]]:
-    """Each side with its groups and, under it, the support lines of its nations (A5.1)."""
-    return [
-        {
-            **side,
-            "names": [names.get(n, n) for n in side["nations"]],
-            "support": [line for line in sheet["support"] if line[0] in side["nations"]],
-            "points": (sheet.get("points") or {}).get(side["id"]),
-        }
-        for side in sheet["sides"]
-    ]
-
-
-def _place(viewer: Viewer, battle: Battle) -> str:
-    """The battle's title from the region names: "Battle of Karelia", or the meeting's border."""
-    codes = battle.key.partition(":")[2]
-    regions = dict(viewer.campaign.regions.values_list("code", "name"))
-    if battle.kind == "meeting":
-        low, _, high = codes.partition("|")
-        return gettext("Meeting engagement on the %(a)s–%(b)s border") % {
-            "a": regions.get(low, low),
-            "b": regions.get(high, high),
-        }
-    region = codes.rpartition(":")[0] if battle.kind == "control" else codes
-    return gettext("Battle of %(region)s") % {"region": regions.get(region, region)}
