@@ -50,6 +50,12 @@ def battle_list(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     return render(request, "frontend/battle_list.html", context)
 
 
+def form_number(text: str) -> int | str:
+    """A form's count: a base-10 integer becomes a number; other text is passed on, for the check to refuse
+    with its own code (TABLETOP.md, "whole number")."""
+    return int(text) if INTEGER.match(text) else text
+
+
 def result_from_form(post: Any, sheet: dict[str, Any]) -> dict[str, Any]:
     """The form as A6.1's result: a base-10 integer becomes a number, other text is passed on."""
     losses: dict[str, dict[str, Any]] = {}
@@ -58,7 +64,7 @@ def result_from_form(post: Any, sheet: dict[str, Any]) -> dict[str, Any]:
         for unit_type in sorted({t for n in sheet["forces"].values() for t in n} | {"JV", "PA", "TY"}):
             text = post.get(f"loss-{nation}-{unit_type}", "").strip()
             if text:
-                mine[unit_type] = int(text) if INTEGER.match(text) else text
+                mine[unit_type] = form_number(text)
     result: dict[str, Any] = {
         "winner": post.get("winner") or None,
         "decisive": bool(post.get("decisive")),
