@@ -6,7 +6,8 @@ time zone (`time_zone_of`). What Celery beat does (queueing a due turn, sending 
 and queued in campaign.queue; the GM's powers over the clock and the players are in campaign.gm.
 
 Services (writes)
-  turn_resolved(turn=)                              turn processing: count missed turns, queue the results
+  turn_resolved(turn=)                              turn processing: count missed turns (if the turn says so),
+                                                    queue the results
   time_zone_set(user=, time_zone=)                  a user's own time zone
   language_set(user=, language=)                    the language of a user's mails
 Selectors (reads)
@@ -60,11 +61,16 @@ def nations_missed_count(*, turn: Turn) -> None:
 
     Two statements for any number of nations. After `civil_disorder_after` misses in a row the nation
     falls into civil disorder: it holds and defends, and takes no orders until the GM assigns a player.
+    A turn the GM processed early without counting them (`Turn.missed_counted` false) is no miss: a nation
+    without orders keeps its count, one with orders ends its run as always.
     """
     campaign = turn.campaign
     submitted = Exists(Order.objects.filter(turn=turn, nation=OuterRef("pk")))
     players = Exists(Membership.objects.filter(nation=OuterRef("pk"), role=Membership.Role.PLAYER))
     nations = Nation.objects.filter(campaign_id=campaign.pk).filter(players)
+    if not turn.missed_counted:
+        nations.filter(submitted).update(turns_missed_in_row=0)
+        return
     nations.update(
         turns_missed=F("turns_missed") + Case(When(submitted, then=Value(0)), default=Value(1)),
         turns_missed_in_row=Case(When(submitted, then=Value(0)), default=F("turns_missed_in_row") + 1),

@@ -70,6 +70,9 @@ messages_register(
         "audit.relation": gettext_noop("{a}–{b}: {kind}"),
         "audit.roster": gettext_noop("{unit_type} of {nation} in {region}: {before} → {count}"),
         "audit.queued": gettext_noop("turn {number} queued for processing"),
+        "audit.queued_uncounted": gettext_noop(
+            "turn {number} queued for processing early; nations without orders do not count it as missed"
+        ),
         "audit.retried": gettext_noop("turn {number} retried after a failure"),
         "audit.paused": gettext_noop("campaign paused; {left} left"),
         "audit.paused_no_turn": gettext_noop("campaign paused; no open turn"),

@@ -309,6 +309,11 @@ class Turn(models.Model):
     # Order entry's counter of places in the submission order (orders.services): updating it is what
     # locks the turn while an order is written.
     orders_placed = models.PositiveIntegerField(default=0, editable=False)
+    # Whether a nation with a player and no orders missed this turn (campaign.lifecycle): so when the deadline
+    # processes it; when the GM processes it early by hand, only if the GM says so (campaign.gm.processing).
+    missed_counted = models.BooleanField(
+        default=True, help_text="Nations without orders count this turn as missed (civil disorder nears)."
+    )
 
     class Meta:
         ordering = ["campaign", "number"]

@@ -16,6 +16,9 @@ app_name = "api"
 
 campaign = "campaigns/<slug:slug>/"
 turn = f"{campaign}turns/<int:number>/"
+company = f"{campaign}companies/<str:nation>/"  # a nation's company (company_d20)
+table_battle = f"{campaign}battles/<int:pk>/"  # a company_d20 battle, fought at the table
+battle = f"{turn}battles/<str:key>/"  # a tabletop battle of the turn
 
 urlpatterns = [
     path("auth/token/", TokenView.as_view(), name="token"),
@@ -41,35 +44,26 @@ urlpatterns = [
     path(f"{turn}retry/", rules_api.TurnRetry.as_view(), name="turn-retry"),
     path(f"{turn}reports/", rules_api.ReportList.as_view(), name="report-list"),
     path(f"{turn}reports/<int:position>/", rules_api.ReportDetail.as_view(), name="report-detail"),
-    path(f"{campaign}companies/<str:nation>/roster/", company_api.Roster.as_view(), name="company-roster"),
-    path(
-        f"{campaign}companies/<str:nation>/events/", company_api.RosterEvents.as_view(), name="company-events"
-    ),
-    path(f"{campaign}companies/<str:nation>/orders/", company_api.Orders.as_view(), name="company-orders"),
-    path(
-        f"{campaign}companies/<str:nation>/<str:action>/",
-        company_api.KasarmiAction.as_view(),
-        name="company-action",
-    ),
+    path(f"{company}roster/", company_api.Roster.as_view(), name="company-roster"),
+    path(f"{company}events/", company_api.RosterEvents.as_view(), name="company-events"),
+    path(f"{company}orders/", company_api.Orders.as_view(), name="company-orders"),
+    path(f"{company}<str:action>/", company_api.KasarmiAction.as_view(), name="company-action"),
     path(f"{campaign}contacts/", company_api.Contacts.as_view(), name="company-contacts"),
     path(f"{campaign}map/", company_api.CompanyMap.as_view(), name="company-map"),
     path(f"{turn}company-battles/", company_api.TurnBattles.as_view(), name="company-battles"),
     path(f"{campaign}battles/<int:pk>/", company_api.BattleDetail.as_view(), name="company-battle"),
-    path(f"{campaign}battles/<int:pk>/rolls/", company_api.BattleRolls.as_view(), name="company-rolls"),
-    path(f"{campaign}battles/<int:pk>/kp/", company_api.BattleKp.as_view(), name="company-kp"),
+    path(f"{table_battle}rolls/", company_api.BattleRolls.as_view(), name="company-rolls"),
+    path(f"{table_battle}kp/", company_api.BattleKp.as_view(), name="company-kp"),
+    path(f"{table_battle}kp/<str:op>/", company_api.BattleKpOperation.as_view(), name="company-kp-op"),
+    path(f"{table_battle}verify/", company_api.BattleVerify.as_view(), name="company-verify"),
+    path(f"{table_battle}table-turn/", company_api.BattleTableTurn.as_view(), name="company-table-turn"),
+    path(f"{table_battle}result/", company_api.BattleResult.as_view(), name="company-result"),
     path(
-        f"{campaign}battles/<int:pk>/kp/<str:op>/",
-        company_api.BattleKpOperation.as_view(),
-        name="company-kp-op",
+        f"{table_battle}result/<str:action>/",
+        company_api.BattleResultAction.as_view(),
+        name="company-result-action",
     ),
-    path(f"{campaign}battles/<int:pk>/verify/", company_api.BattleVerify.as_view(), name="company-verify"),
-    path(
-        f"{campaign}battles/<int:pk>/table-turn/",
-        company_api.BattleTableTurn.as_view(),
-        name="company-table-turn",
-    ),
-    path(f"{campaign}battles/<int:pk>/result/", company_api.BattleResult.as_view(), name="company-result"),
-    path(f"{campaign}battles/<int:pk>/void/", company_api.BattleVoid.as_view(), name="company-void"),
+    path(f"{table_battle}void/", company_api.BattleVoid.as_view(), name="company-void"),
     path(f"{turn}battles/", battles_api.BattleList.as_view(), name="battle-list"),
     path(
         f"{turn}battles-preview/",
@@ -77,17 +71,13 @@ urlpatterns = [
         name="battles-preview",
     ),
     path(f"{turn}battles/<str:key>/", battles_api.BattleDetail.as_view(), name="battle-detail"),
-    path(f"{turn}battles/<str:key>/results/", battles_api.BattleResultSave.as_view(), name="battle-result"),
+    path(f"{battle}results/", battles_api.BattleResultSave.as_view(), name="battle-result"),
     path(
-        f"{turn}battles/<str:key>/results/<int:version>/<str:action>/",
+        f"{battle}results/<int:version>/<str:action>/",
         battles_api.BattleResultAction.as_view(),
         name="battle-result-action",
     ),
-    path(
-        f"{turn}battles/<str:key>/<str:action>/",
-        battles_api.BattleGMAction.as_view(),
-        name="battle-gm-action",
-    ),
+    path(f"{battle}<str:action>/", battles_api.BattleGMAction.as_view(), name="battle-gm-action"),
     path("calculator/close-combat/", calculator_api.CloseCombatRound.as_view(), name="close-combat-round"),
 ]
 

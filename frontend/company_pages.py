@@ -98,3 +98,21 @@ def report_rows(report: dict[str, Any], *, ruleset, viewer: str | None) -> dict[
         for n, vp in final.get("vp", {}).items()
     ]
     return {"units": units, "sides": sides, "outcome": report.get("outcome", {})}
+
+
+def trail_row(row: dict[str, Any]) -> dict[str, Any]:
+    """An audit-trail entry as the page prints it: a GM edit's before and after as "tk 10 · xp 0", a whole
+    unit record (a purchase) by its type and TK, rather than Python's dict notation."""
+
+    def text(value: Any) -> str:
+        if value is None:
+            return ""
+        if isinstance(value, dict):
+            if "type" in value and "tk_max" in value:
+                return f"{value.get('name', '')} ({value['type']}, TK {value.get('tk')}/{value['tk_max']})"
+            return " · ".join(f"{k} {text(v) if v not in (None, '', []) else '—'}" for k, v in value.items())
+        if isinstance(value, list):
+            return ", ".join(str(v) for v in value) or "—"
+        return str(value)
+
+    return {**row, "before": text(row["before"]), "after": text(row["after"])}

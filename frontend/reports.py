@@ -53,7 +53,8 @@ def battle_card(
 
 def settlement_words(region: str, settlements: list[dict[str, Any]], names: dict[str, str]) -> str:
     """Who holds a region that several nations at peace conquered together, and why (§7.2): the most ground
-    units; a tie drawn by lot, the lot's number given as the die it is (1 to the number tied)."""
+    units; a tie drawn by lot, with the die and roll the engine recorded (a result stored before it did:
+    the holder's place among the tied, which is what the roll was)."""
     parts = []
     for s in settlements:
         if s.get("region") != region:
@@ -66,15 +67,15 @@ def settlement_words(region: str, settlements: list[dict[str, Any]], names: dict
         if tied and s.get("holder") in tied:
             parts.append(
                 _(
-                    "Ground units in %(region)s after the battle: %(units)s. A tie: drawn by lot among "
-                    "%(tied)s (1d%(sides)s = %(roll)s), so %(holder)s holds %(region)s (§7.2)."
+                    "Ground units in %(region)s after the battle: %(units)s. A tie, drawn by lot among "
+                    "%(choices)s: %(die)s rolled %(roll)s, so %(holder)s holds %(region)s (§7.2)."
                 )
                 % {
                     "region": region,
                     "units": units,
-                    "tied": and_list(_name(names, n) for n in tied),
-                    "sides": len(tied),
-                    "roll": tied.index(s["holder"]) + 1,
+                    "choices": ", ".join(f"{i} {_name(names, n)}" for i, n in enumerate(tied, 1)),
+                    "die": s.get("die") or f"1d{len(tied)}",
+                    "roll": s.get("roll") or tied.index(s["holder"]) + 1,
                     "holder": holder,
                 }
             )

@@ -1,5 +1,6 @@
 """The engine's command line: `check-cases DIR [DIR ...]`, `bench --regions N --nations M --seed S` and
-`bench-mila` (against MILA's diplomacy package, rules/bench_mila.py)."""
+`bench-mila` (against MILA's diplomacy package, rules/bench_mila.py) and `bench-compare --against DIR`
+(against another checkout's engine on the same turn, rules/bench_compare.py)."""
 
 from __future__ import annotations
 
@@ -25,6 +26,17 @@ def main(argv: list[str] | None = None) -> int:
     mila.add_argument("--rounds", type=int, default=8)
     mila.add_argument("--turns", type=int, default=50, help="turns (and MILA phases) a round")
     mila.add_argument("--venv", type=Path, default=None, help="where MILA's virtual environment is kept")
+    compare = commands.add_parser(
+        "bench-compare", help="this checkout's engine against another checkout's, on the same turn"
+    )
+    compare.add_argument("--against", type=Path, required=True, metavar="DIR", help="the other checkout")
+    compare.add_argument("--input", type=Path, default=None, help="a turn's JSON (else a random turn)")
+    compare.add_argument("--dump", type=Path, default=None, help="keep the random turn's JSON here")
+    compare.add_argument("--regions", type=int, default=10_000)
+    compare.add_argument("--nations", type=int, default=100)
+    compare.add_argument("--seed", type=int, default=1)
+    compare.add_argument("--rounds", type=int, default=5)
+    compare.add_argument("--runs", type=int, default=3, help="resolutions a round, of which the median")
     args = parser.parse_args(argv)
 
     if args.command == "check-cases":
@@ -40,6 +52,23 @@ def main(argv: list[str] | None = None) -> int:
         from rules.bench_mila import VENV, bench_mila
 
         print(bench_mila(rounds=args.rounds, turns=args.turns, venv=args.venv or VENV))
+        return 0
+
+    if args.command == "bench-compare":
+        from rules.bench_compare import bench_compare
+
+        print(
+            bench_compare(
+                against=args.against,
+                turn=args.input,
+                regions=args.regions,
+                nations=args.nations,
+                seed=args.seed,
+                rounds=args.rounds,
+                count=args.runs,
+                dump=args.dump,
+            )
+        )
         return 0
 
     from rules.bench import bench_run

@@ -24,7 +24,7 @@ from campaign.models import Turn
 from rules.engine.messages import InputError, gettext_noop, messages_register
 from rules.engine.tabletop import BattlesPending, Complete, plan
 from rules.engine.tabletop.results import Entrant, EntryError, result_check
-from rules.services import turn_load
+from rules.selectors import turn_load
 
 AUTO = "auto"
 

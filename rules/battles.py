@@ -1,7 +1,7 @@
 """Tabletop battles in the database (TABLETOP.md A4, A6, A8, A10.2, A12): the plan's battles as rows, and
 the results workflow around them.
 
-battles_record(turn=, turn_input=, ruleset=, now=)   the plan of the moment as Battle rows (processing)
+battles_record(turn=, state=, ruleset=, now=)        the plan of the moment as Battle rows (processing)
 battle_result_save(by=, battle=, result=, now=)       a player's version, or the GM's entry (confirmed)
 battle_result_withdraw / _agree / _dispute            the players' answers to the current version (A6.2)
 battle_result_confirm / _void                         the GM's decisions on the current version
@@ -22,47 +22,21 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from campaign.models import Membership, Turn
+from campaign.models import Turn
 from campaign.queue import turn_queue
 from campaign.selectors import Viewer
+from rules import results_flow as flow
 from rules.battle_mail import battle_sheets_queue
-from rules.engine.messages import Message, gettext_noop, messages_register
 from rules.engine.tabletop import BattlesPending, Complete, plan
-from rules.engine.tabletop.results import Entrant, EntryError, result_check
+from rules.engine.tabletop.results import Entrant, result_check
 from rules.engine.tabletop.settings import TabletopRuleset
-from rules.models import Battle, ResultAnswer, ResultVersion
-from rules.services import turn_load
+from rules.models import Battle, ResultVersion
+from rules.results_flow import BattleError
+from rules.selectors import turn_load
 
 Clock = Callable[[], datetime]
-COMMENT_LIMIT = 2000
 
-messages_register(
-    {
-        "tabletop.comment_missing": gettext_noop("Say what is wrong with this result."),
-        "tabletop.comment_too_long": gettext_noop("A comment is at most 2000 characters."),
-        "tabletop.version_not_current": gettext_noop(
-            "Version {number} of the battle of {place} is not the current one: answer the current version."
-        ),
-        "tabletop.withdraw_not_allowed": gettext_noop(
-            "Only its author may withdraw a version, and only until it is agreed."
-        ),
-        "tabletop.gm_only": gettext_noop("Only the GM may do this."),
-        "tabletop.reason_missing": gettext_noop("Give a reason: it is kept in the battle's history."),
-        "tabletop.not_resolved": gettext_noop("The battle of {place} has no result to reopen."),
-    }
-)
-
-
-class BattleError(Exception):
-    """A refused action on a battle: every error, each a code, its ref and its message (A6.3's order)."""
-
-    def __init__(self, errors: list[EntryError]) -> None:
-        super().__init__("; ".join(str(e) for e in errors))
-        self.errors = errors
-
-
-def _refuse(code: str, **params: Any) -> BattleError:
-    return BattleError([EntryError(code, (), Message(f"tabletop.{code}", params))])
+__all__ = ["BattleError"]  # the shared workflow's refusal, raised by every action here
 
 
 def turn_state(*, turn: Turn) -> tuple[BattlesPending | Complete, TabletopRuleset]:
@@ -168,201 +142,76 @@ def _check(viewer: Viewer, battle: Battle, turn: Turn, result: dict[str, Any], n
     return check, ruleset
 
 
-def _gm_with_reason(viewer: Viewer, reason: str) -> None:
-    if not viewer.is_gm:
-        raise _refuse("gm_only")
-    if not (reason or "").strip():
-        raise _refuse("reason_missing")
+class _Tabletop(flow.Table):
+    """A tabletop battle for the shared workflow: checked by the engine against the plan with the stored
+    entries (A6.3); a confirmed entry re-plans the turn (A4.3)."""
 
+    def owner(self) -> dict[str, Any]:
+        return {"battle": self.battle}
 
-def _must_be_current(battle: Battle, version: ResultVersion) -> None:
-    """Answers and decisions are about the current version only (A6.2 item 3)."""
-    current = _current(battle)
-    if current is None or current.pk != version.pk:
-        raise _refuse("version_not_current", number=version.number, place=battle.key.partition(":")[2])
+    def lock(self) -> Turn:
+        return _locked(self.battle)
 
+    def nations(self) -> list[str]:
+        return list(self.battle.nations)
 
-def _current(battle: Battle) -> ResultVersion | None:
-    return battle.versions.filter(state__in=ResultVersion.LIVE[:3]).order_by("-number").first()
+    def place(self) -> str:
+        return self.battle.key.partition(":")[2]
 
+    def check(self, viewer: Viewer, turn: Turn, payload: dict[str, Any], fingerprint: str, now: datetime):
+        sent = {**payload, **({"fingerprint": fingerprint} if fingerprint is not None else {})}
+        check, _ = _check(viewer, self.battle, turn, sent, now)
+        return check.warnings
 
-def _next_number(battle: Battle) -> int:
-    last = battle.versions.order_by("-number").values_list("number", flat=True).first()
-    return (last or 0) + 1
+    def entry_confirms(self, viewer: Viewer, turn: Turn) -> bool:
+        return viewer.is_gm or turn.campaign.ruleset().tabletop.result_entry == "gm_only"
 
+    def gm_confirms_agreed(self, turn: Turn) -> bool:
+        return turn.campaign.ruleset().tabletop.gm_confirms_agreed
 
-def _supersede(battle: Battle, now: datetime) -> None:
-    battle.versions.filter(state__in=ResultVersion.LIVE[:3]).update(
-        state=ResultVersion.State.SUPERSEDED, decided_at=now
-    )
+    def resolved(self, turn: Turn) -> bool:
+        self.battle.refresh_from_db()
+        return turn.status == Turn.Status.BATTLES_PENDING and self.battle.state == Battle.State.RESOLVED
+
+    def changed(self, turn: Turn, now: datetime) -> None:
+        _advance(turn, turn.campaign.ruleset(), now)
 
 
 def battle_result_save(
     *, viewer: Viewer, battle: Battle, result: dict[str, Any], now: Clock = timezone.now
 ) -> ResultVersion:
     """A new version (A6.2 item 1). A player's is proposed, its nation agreeing; the GM's is confirmed."""
-    moment = now()
-    with transaction.atomic():
-        turn = _locked(battle)
-        check, ruleset = _check(viewer, battle, turn, result, moment)
-        _supersede(battle, moment)
-        gm_entry = viewer.is_gm or ruleset.tabletop.result_entry == "gm_only"
-        version = ResultVersion.objects.create(
-            battle=battle,
-            number=_next_number(battle),
-            origin=ResultVersion.Origin.GM if gm_entry else ResultVersion.Origin.PLAYER,
-            state=ResultVersion.State.CONFIRMED if gm_entry else ResultVersion.State.PROPOSED,
-            payload={k: v for k, v in result.items() if k != "fingerprint"},
-            fingerprint=result["fingerprint"],
-            warnings=[str(w) for w in check.warnings],
-            author=viewer.user,
-            nation=viewer.nation,
-            created_at=moment,
-            decided_at=moment if gm_entry else None,
-            decided_by=viewer.user if gm_entry else None,
-            reason="entered by the GM" if gm_entry else "",
-        )
-        if not gm_entry:
-            ResultAnswer.objects.create(
-                version=version, nation=viewer.nation, user=viewer.user, answer="agree", at=moment
-            )
-            _settle(version, ruleset, moment)
-        _advance(turn, ruleset, moment)
-    return version
+    payload = {k: v for k, v in result.items() if k != "fingerprint"}
+    fingerprint = result.get("fingerprint")
+    return flow.result_save(
+        _Tabletop(battle), viewer=viewer, payload=payload, fingerprint=fingerprint, now=now()
+    )
 
 
 def battle_result_withdraw(*, viewer: Viewer, version: ResultVersion, now: Clock = timezone.now) -> None:
-    with transaction.atomic():
-        turn = _locked(version.battle)
-        version.refresh_from_db()
-        withdrawable = (ResultVersion.State.PROPOSED, ResultVersion.State.DISPUTED)
-        if version.author_id != viewer.user.pk or version.state not in withdrawable:
-            raise _refuse("withdraw_not_allowed")
-        version.state, version.decided_at = ResultVersion.State.WITHDRAWN, now()
-        version.save(update_fields=["state", "decided_at"])
-        _advance(turn, turn.campaign.ruleset(), version.decided_at)
-
-
-def _answerable(viewer: Viewer, version: ResultVersion, now: datetime) -> tuple[Turn, TabletopRuleset]:
-    battle = version.battle
-    turn = _locked(battle)
-    _must_be_current(battle, version)
-    if viewer.is_gm or viewer.nation is None:
-        place = battle.key.partition(":")[2]
-        raise _refuse("not_permitted", nations=", ".join(battle.nations), place=place)
-    result = {**version.payload, "fingerprint": version.fingerprint}
-    _, ruleset = _check(viewer, battle, turn, result, now)
-    return turn, ruleset
+    flow.result_withdraw(_Tabletop(version.battle), viewer=viewer, version=version, now=now())
 
 
 def battle_result_agree(*, viewer: Viewer, version: ResultVersion, now: Clock = timezone.now) -> None:
-    moment = now()
-    with transaction.atomic():
-        turn, ruleset = _answerable(viewer, version, moment)
-        ResultAnswer.objects.update_or_create(
-            version=version,
-            nation=viewer.nation,
-            defaults={"user": viewer.user, "answer": "agree", "comment": "", "at": moment},
-        )
-        version.refresh_from_db()
-        _settle(version, ruleset, moment)
-        _advance(turn, ruleset, moment)
+    flow.result_agree(_Tabletop(version.battle), viewer=viewer, version=version, now=now())
 
 
 def battle_result_dispute(
     *, viewer: Viewer, version: ResultVersion, comment: str, now: Clock = timezone.now
 ) -> None:
-    moment = now()
-    comment = (comment or "").strip()
-    if not comment:
-        raise _refuse("comment_missing")
-    if len(comment) > COMMENT_LIMIT:
-        raise _refuse("comment_too_long")
-    with transaction.atomic():
-        _, ruleset = _answerable(viewer, version, moment)
-        ResultAnswer.objects.update_or_create(
-            version=version,
-            nation=viewer.nation,
-            defaults={"user": viewer.user, "answer": "dispute", "comment": comment, "at": moment},
-        )
-        version.refresh_from_db()
-        _settle(version, ruleset, moment)
-
-
-def _needed(version: ResultVersion) -> set[int]:
-    """The nations whose agreement makes a version agreed: those of the battle with an active player."""
-    return set(
-        Membership.objects.filter(
-            campaign_id=version.battle.turn.campaign_id,
-            role=Membership.Role.PLAYER,
-            nation__code__in=version.battle.nations,
-            nation__civil_disorder=False,
-        ).values_list("nation_id", flat=True)
-    )
-
-
-def _settle(version: ResultVersion, ruleset: TabletopRuleset, now: datetime) -> None:
-    """proposed, disputed or agreed from the answers; an agreed version confirmed at once when the GM
-    does not confirm agreements (A6.2 item 4)."""
-    answers = dict(version.answers.values_list("nation_id", "answer"))
-    if "dispute" in answers.values():
-        state = ResultVersion.State.DISPUTED
-    elif _needed(version) <= {n for n, a in answers.items() if a == "agree"}:
-        state = ResultVersion.State.AGREED
-        if not ruleset.tabletop.gm_confirms_agreed:
-            state = ResultVersion.State.CONFIRMED
-            version.reason, version.decided_at = "agreed by every nation of the battle", now
-    else:
-        state = ResultVersion.State.PROPOSED
-    version.state = state
-    version.save(update_fields=["state", "reason", "decided_at"])
+    flow.result_dispute(_Tabletop(version.battle), viewer=viewer, version=version, comment=comment, now=now())
 
 
 def battle_result_confirm(*, viewer: Viewer, version: ResultVersion, now: Clock = timezone.now) -> None:
     """The GM confirms the current version, agreed or not (recorded as a GM decision, A6.2 item 5)."""
-    moment = now()
-    if not viewer.is_gm:
-        raise _refuse("gm_only")
-    with transaction.atomic():
-        battle = version.battle
-        turn = _locked(battle)
-        _must_be_current(battle, version)
-        _, ruleset = _check(
-            viewer, battle, turn, {**version.payload, "fingerprint": version.fingerprint}, moment
-        )
-        answers = dict(version.answers.values_list("nation__code", "answer"))
-        missing = [n for n in battle.nations if answers.get(n) != "agree"]
-        disputed = [n for n, a in answers.items() if a == "dispute"]
-        version.state, version.decided_at, version.decided_by = (
-            ResultVersion.State.CONFIRMED,
-            moment,
-            viewer.user,
-        )
-        version.reason = (
-            "confirmed by the GM"
-            + (f"; not agreed by {', '.join(missing)}" if missing else "")
-            + (f"; disputed by {', '.join(disputed)}" if disputed else "")
-        )
-        version.save(update_fields=["state", "decided_at", "decided_by", "reason"])
-        _advance(turn, ruleset, moment)
+    flow.result_confirm(_Tabletop(version.battle), viewer=viewer, version=version, now=now())
 
 
 def battle_result_void(
     *, viewer: Viewer, version: ResultVersion, reason: str, now: Clock = timezone.now
 ) -> None:
     """The GM sets the current version aside: the battle is open again without one."""
-    moment = now()
-    _gm_with_reason(viewer, reason)
-    with transaction.atomic():
-        _locked(version.battle)
-        _must_be_current(version.battle, version)
-        version.state, version.reason, version.decided_at, version.decided_by = (
-            ResultVersion.State.VOIDED,
-            reason.strip(),
-            moment,
-            viewer.user,
-        )
-        version.save(update_fields=["state", "reason", "decided_at", "decided_by"])
+    flow.result_void(_Tabletop(version.battle), viewer=viewer, version=version, reason=reason, now=now())
 
 
 def battle_auto_resolve(
@@ -371,7 +220,7 @@ def battle_auto_resolve(
     """The GM has the Iron Fist resolver decide an open battle, from its derived seed (A8.4)."""
     moment = now()
     if not viewer.is_gm:
-        raise _refuse("gm_only")
+        raise flow.refuse("gm_only")
     with transaction.atomic():
         turn = _locked(battle)
         _, ruleset = _check(
@@ -381,10 +230,10 @@ def battle_auto_resolve(
             {"winner": None, "losses": {n: {} for n in battle.nations}, "fingerprint": battle.fingerprint},
             moment,
         )
-        _supersede(battle, moment)
+        flow.supersede(battle, moment)
         version = ResultVersion.objects.create(
             battle=battle,
-            number=_next_number(battle),
+            number=flow.number_next(battle),
             origin=ResultVersion.Origin.AUTO,
             state=ResultVersion.State.CONFIRMED,
             payload={"auto_resolve": True, "by": "gm", "why": why},
@@ -401,23 +250,12 @@ def battle_auto_resolve(
 
 def battle_reopen(*, viewer: Viewer, battle: Battle, reason: str, now: Clock = timezone.now) -> None:
     """The GM reopens a resolved battle (A10.2): its entry is archived, the battle is open again."""
-    moment = now()
-    _gm_with_reason(viewer, reason)
-    with transaction.atomic():
-        turn = _locked(battle)
-        battle.refresh_from_db()
-        if turn.status != Turn.Status.BATTLES_PENDING or battle.state != Battle.State.RESOLVED:
-            raise _refuse("not_resolved", place=battle.key.partition(":")[2])
-        battle.versions.filter(state=ResultVersion.State.CONFIRMED).update(
-            state=ResultVersion.State.VOIDED, reason=f"reopened: {reason.strip()}", decided_at=moment
-        )
-        state, ruleset = turn_state(turn=turn)
-        battles_record(turn=turn, state=state, ruleset=ruleset, now=moment)
+    flow.entry_reopen(_Tabletop(battle), viewer=viewer, reason=reason, now=now())
 
 
 def battle_deadline_move(*, viewer: Viewer, battle: Battle, deadline: datetime) -> None:
     if not viewer.is_gm:
-        raise _refuse("gm_only")
+        raise flow.refuse("gm_only")
     # A new deadline is met, or missed, anew, and reminded anew (A8.1).
     battle.deadline, battle.overdue_at, battle.reminded_at = deadline, None, None
     battle.save(update_fields=["deadline", "overdue_at", "reminded_at"])
@@ -463,7 +301,7 @@ def _deadline_decide(battle: Battle, now: datetime) -> None:
     and a current version that was not agreed is archived with the battle, not used."""
     with transaction.atomic():
         turn = _locked(battle)
-        current = _current(battle)
+        current = flow.current(battle)
         if current is not None and current.state == ResultVersion.State.AGREED:
             current.state, current.decided_at, current.reason = (
                 ResultVersion.State.CONFIRMED,
@@ -479,7 +317,7 @@ def _deadline_decide(battle: Battle, now: datetime) -> None:
             )
             ResultVersion.objects.create(
                 battle=battle,
-                number=_next_number(battle),
+                number=flow.number_next(battle),
                 origin=ResultVersion.Origin.DEADLINE,
                 state=ResultVersion.State.CONFIRMED,
                 payload={"auto_resolve": True, "by": "deadline", "why": "no agreed result"},

@@ -33,8 +33,8 @@ from rules.diff import result_diff
 from rules.engine.messages import InputError, Message
 from rules.engine.systems import DEFAULT_SYSTEM
 from rules.models import Report, TurnSnapshot
-from rules.selectors import turn_result, turns_results
-from rules.services import turn_load, turn_process
+from rules.selectors import turn_load, turn_result, turns_results
+from rules.services import turn_process
 from rules.snapshot import input_read
 
 FORMAT = "iron-fist-campaign/1"

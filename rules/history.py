@@ -205,8 +205,11 @@ def turn_rollback(
         # Unclaimed, so that the new deadline queues it and reminds its players again (campaign.lifecycle).
         turn.queued_at = None
         turn.reminded_at = None
+        # Its deadline counts missed turns again, unless the GM processes it early once more.
+        turn.missed_counted = True
         turn.save(
             update_fields=[
+                "missed_counted",
                 "status",
                 "result",
                 "error",

@@ -202,7 +202,13 @@ class ResultVersion(models.Model):
     # The versions that still count for the battle: the current one, or its entry.
     LIVE = (State.PROPOSED, State.AGREED, State.DISPUTED, State.CONFIRMED)
 
-    battle = models.ForeignKey(Battle, on_delete=models.CASCADE, related_name="versions")
+    # The battle it is a result of: a tabletop battle, or a company battle (COMPANY.md §5.2), never both.
+    battle = models.ForeignKey(
+        Battle, on_delete=models.CASCADE, null=True, blank=True, related_name="versions"
+    )
+    company_battle = models.ForeignKey(
+        "company.Battle", on_delete=models.CASCADE, null=True, blank=True, related_name="versions"
+    )
     number = models.PositiveIntegerField()
     origin = models.CharField(max_length=10, choices=Origin.choices)
     state = models.CharField(max_length=10, choices=State.choices)
@@ -226,14 +232,26 @@ class ResultVersion(models.Model):
         ordering = ["battle", "number"]
         constraints = [
             models.UniqueConstraint(fields=["battle", "number"], name="result_version_unique"),
-            # A battle has one entry at a time (A12).
+            models.UniqueConstraint(
+                fields=["company_battle", "number"], name="result_version_company_unique"
+            ),
+            # A battle has one entry at a time (A12; COMPANY.md §5.2: exactly one final version).
             models.UniqueConstraint(
                 fields=["battle"], condition=models.Q(state="confirmed"), name="result_one_confirmed"
+            ),
+            models.UniqueConstraint(
+                fields=["company_battle"],
+                condition=models.Q(state="confirmed"),
+                name="result_one_confirmed_company",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(battle__isnull=True) ^ models.Q(company_battle__isnull=True),
+                name="result_of_one_battle",
             ),
         ]
 
     def __str__(self) -> str:
-        return f"{self.battle.key} v{self.number} ({self.state})"
+        return f"{(self.battle or self.company_battle).key} v{self.number} ({self.state})"
 
 
 class ResultAnswer(models.Model):

@@ -1,17 +1,19 @@
-"""Reads for turn processing: a whole campaign's state in a fixed number of queries, whatever its size;
-and a resolved turn's whole result, its battle reports read back from their rows."""
+"""Reads for turn processing: a whole campaign's state in a fixed number of queries, whatever its size, and
+the world as the engine will see it (`turn_load`); and a resolved turn's whole result, its battle reports read
+back from their rows."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from campaign.models import Border, GMModifier, Nation, Region, Relation, Stack, Turn
 from orders.models import Order
 from rules.engine.state import TurnInput
-from rules.mapping import Rows
+from rules.mapping import Rows, WorldIds, turn_input_from_rows, world_ids
 from rules.models import Battle, Report, ResultVersion
+from rules.snapshot import input_canonical, input_fingerprint
 
 
 def turn_rows_load(*, turn: Turn) -> Rows:
@@ -100,6 +102,27 @@ def turn_input_with_entries(*, turn: Turn, turn_input: TurnInput) -> TurnInput:
         return turn_input
     entries = tabletop_entries(turn=turn)
     return replace(turn_input, system_inputs={**turn_input.system_inputs, "entries": entries})
+
+
+@dataclass(frozen=True)
+class LoadedTurn:
+    """A turn's world as the engine will see it; `fingerprint` identifies the input and the seed."""
+
+    rows: Rows
+    ids: WorldIds
+    turn_input: TurnInput
+    canonical: str  # the input and the seed as canonical JSON (rules.snapshot)
+    fingerprint: str
+
+
+def turn_load(*, turn: Turn) -> LoadedTurn:
+    """Load the world for the engine (seven queries); shared by processing, the GM's preview and tabletop's
+    results workflow."""
+    rows = turn_rows_load(turn=turn)
+    ids = world_ids(rows)
+    turn_input = turn_input_with_entries(turn=turn, turn_input=turn_input_from_rows(rows, ids))
+    canonical = input_canonical(turn_input, turn.seed_value)
+    return LoadedTurn(rows, ids, turn_input, canonical, input_fingerprint(canonical))
 
 
 def battles_visible(*, viewer, turn: Turn) -> list:

@@ -1,9 +1,10 @@
 """Turn processing: claim the turn, load the world, run the engine, write the result. One transaction.
 
 turn_process(turn_id=...)      what the Celery task and `manage.py process_turn` call
-turn_load(turn=...)            the world as the engine will see it (processing and the GM's preview)
 
-Queueing a turn, reopening and retrying a failed one are claims of their own, in campaign.queue.
+The world comes in through rules.selectors.turn_load, as the GM's preview sees it; what a battle system
+needs beyond the engine, through rules.system_shells. Queueing a turn, reopening and retrying a failed one
+are claims of their own, in campaign.queue.
 """
 
 from __future__ import annotations
@@ -12,7 +13,6 @@ import logging
 import traceback
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -24,21 +24,11 @@ from campaign.models import Campaign, Nation, Region, Stack, Turn
 from campaign.services import turn_create
 from rules import engine
 from rules.bulk import rows_delete, rows_insert, rows_payload, rows_table, rows_update
-from rules.company.turn import company_turn_advance
 from rules.engine.turn import without_gc_pauses
-from rules.mapping import (
-    Rows,
-    WorldIds,
-    owner_changes,
-    report_rows,
-    stack_changes,
-    stack_rows,
-    turn_input_from_rows,
-    world_ids,
-)
+from rules.mapping import Rows, WorldIds, owner_changes, report_rows, stack_changes, stack_rows
 from rules.models import Report, ReportNation, TurnSnapshot
-from rules.selectors import turn_input_with_entries, turn_rows_load
-from rules.snapshot import input_canonical, input_fingerprint
+from rules.selectors import turn_load
+from rules.system_shells import SystemShell, system_shell
 
 logger = logging.getLogger(__name__)
 
@@ -95,31 +85,12 @@ def turn_process(
         return turn
 
 
-@dataclass(frozen=True)
-class LoadedTurn:
-    """A turn's world as the engine will see it; `fingerprint` identifies the input and the seed."""
-
-    rows: Rows
-    ids: WorldIds
-    turn_input: engine.TurnInput
-    canonical: str  # the input and the seed as canonical JSON (rules.snapshot)
-    fingerprint: str
-
-
-def turn_load(*, turn: Turn) -> LoadedTurn:
-    """Load the world for the engine (seven queries); shared by processing and the GM's preview."""
-    rows = turn_rows_load(turn=turn)
-    ids = world_ids(rows)
-    turn_input = turn_input_with_entries(turn=turn, turn_input=turn_input_from_rows(rows, ids))
-    canonical = input_canonical(turn_input, turn.seed_value)
-    return LoadedTurn(rows, ids, turn_input, canonical, input_fingerprint(canonical))
-
-
 def _turn_resolve(*, turn: Turn, now: Callable[[], datetime], stage: Stage) -> None:
     campaign: Campaign = turn.campaign
-    if campaign.battle_system == "company_d20":
-        # Its own turn: named units, table battles, per-unit results (BATTLE_SYSTEMS.md, company.turn).
-        company_turn_advance(turn=turn, was=turn.status, now=now)
+    shell = system_shell(campaign.battle_system)
+    if shell.turn_advance is not None:
+        # Its own turn (company_d20: named units, table battles, per-unit results; BATTLE_SYSTEMS.md).
+        shell.turn_advance(turn=turn, was=turn.status, now=now)
         return
     with stage("load"):
         loaded = turn_load(turn=turn)
@@ -134,7 +105,7 @@ def _turn_resolve(*, turn: Turn, now: Callable[[], datetime], stage: Stage) -> N
         turn.result = result.to_dict()
         turn.error = ""
         turn.save(update_fields=["status", "result", "error"])
-        _battles_record(turn=turn, loaded=loaded, now=now())
+        _battles_record(shell=shell, turn=turn, result=result, ruleset=ruleset, now=now())
         return
     with stage("write"):
         # The world before the turn, in one row, so that the GM can roll the turn back exactly.
@@ -156,21 +127,16 @@ def _turn_resolve(*, turn: Turn, now: Callable[[], datetime], stage: Stage) -> N
         turn_create(campaign=campaign, number=turn.number + 1, now=now())
         # Missed turns and civil disorder, in this transaction; the results mail once it commits.
         lifecycle.turn_resolved(turn=turn)
-        _battles_record(turn=turn, loaded=loaded, now=now())
+        _battles_record(shell=shell, turn=turn, result=result, ruleset=ruleset, now=now())
 
 
-def _battles_record(*, turn: Turn, loaded: LoadedTurn, now: datetime) -> None:
-    """A tabletop turn's battles as rows: open ones with their sheets and deadlines (TABLETOP A4, A12)."""
-    if turn.campaign.battle_system != "tabletop":
-        return
-    # rules.battles builds on this module's turn_load; imported here, not at the top, to keep one direction.
-    from rules.battles import battles_record
-    from rules.engine.tabletop import plan
-
-    ruleset = turn.campaign.ruleset()
-    entries = loaded.turn_input.system_inputs.get("entries", {})
-    state = plan(loaded.turn_input, ruleset, turn.seed_value, entries)
-    battles_record(turn=turn, state=state, ruleset=ruleset, now=now)
+def _battles_record(
+    *, shell: SystemShell, turn: Turn, result: engine.TurnResult, ruleset: Any, now: datetime
+) -> None:
+    """A system's battles as rows, from the plan its engine gave with the result (tabletop: open battles with
+    their sheets and deadlines, TABLETOP A4, A12)."""
+    if shell.battles_record is not None:
+        shell.battles_record(turn=turn, state=result.plan, ruleset=ruleset, now=now)
 
 
 def _result_write(*, turn: Turn, rows: Rows, ids: WorldIds, result: engine.TurnResult) -> None:

@@ -14,13 +14,29 @@ from campaign.models import Turn
 from rules.engine.messages import Message
 
 
-def turn_process_request(*, by: User, turn: Turn, now: Clock = timezone.now) -> None:
-    """Queue the turn for processing now, before its deadline if need be."""
+def turn_early(*, turn: Turn, now: Clock = timezone.now) -> bool:
+    """Whether processing the turn now is early: before its deadline, or while the campaign is paused."""
+    return turn.campaign.paused_at is not None or now() < turn.deadline
+
+
+def turn_process_request(
+    *, by: User, turn: Turn, count_missed: bool = False, now: Clock = timezone.now
+) -> bool:
+    """Queue the turn for processing now, before its deadline if need be; True when nations without orders
+    will count it as missed.
+
+    Early by the GM's hand it is no missed turn for them unless the GM says so (`count_missed`): they had
+    time left. Past the deadline it is, as when the deadline queues it.
+    """
     gm_check(by=by, campaign=turn.campaign)
     open_check(turn)
+    counted = count_missed or not turn_early(turn=turn, now=now)
     with transaction.atomic():
-        audit_write(by, turn.campaign, "process", Message("audit.queued", {"number": turn.number}), "", now)
+        Turn.objects.filter(pk=turn.pk, status=Turn.Status.OPEN).update(missed_counted=counted)
+        code = "audit.queued" if counted else "audit.queued_uncounted"
+        audit_write(by, turn.campaign, "process", Message(code, {"number": turn.number}), "", now)
         queue.turn_queue(turn_id=turn.pk)
+    return counted
 
 
 def turn_retry_request(*, by: User, turn: Turn, now: Clock = timezone.now) -> bool:

@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from campaign.lifecycle import language_of
 from campaign.models import Turn
 from frontend.company_pages import report_rows
-from frontend.mail.turns import _members, _message, mail_send, site_url
+from frontend.mail.turns import _members, _message, mail_send, reader_subject, site_url
 from rules.company import models
 from rules.company.services import company_ruleset
 
@@ -31,16 +31,8 @@ def company_results_send(*, turn_id: int) -> int:
         code = nation.code if nation else None
         mine = [b for b in battles if code is None or code in b.data["sides"]]
         with translation.override(language_of(user=membership.user)):
-            reader = nation.name if nation else _("game master")
-            subject = _("[%(campaign)s] Turn %(number)s battles — %(reader)s") % {
-                "campaign": campaign.name,
-                "number": turn.number,
-                "reader": reader,
-            }
+            subject = reader_subject(_("[%(campaign)s] Turn %(number)s battles — %(reader)s"), turn, nation)
         context = {
-            "campaign": campaign,
-            "turn": turn,
-            "nation": nation,
             "reports": [
                 {"key": b.key, "kind": b.kind, **report_rows(b.report, ruleset=ruleset, viewer=code)}
                 for b in mine

@@ -4,7 +4,9 @@
 
     # a comment; blank lines are fine
     delete all                      (first remove this turn's orders: the mail's orders replace them)
-    attack N5 -> M2: JV 4, PA 3
+    N5 → M2: attack with 4 JV, 3 PA (forwards, as the pages write it; "->" too; or in Finnish)
+    N2: 4 JV hold
+    attack N5 -> M2: JV 4, PA 3     (or the kind first)
     move N5 -> N3: TY 1
     rebase N1 -> N5: IV 2
     stand down N1: IV 1             (or stand_down)
@@ -15,11 +17,11 @@
 
 Reading stops at a line `end`, at a signature (`-- `) and where a quoted mail begins (`>`, "... wrote:").
 
-Text is parsed here, at the edge, into `OrderDraft`s with their line numbers; the drafts go through
-`orders.services.order_submit`, the same judge as the web form and the API. A mail is all or nothing: when
-any line is wrong, nothing changes and the reply lists every error by line ("line 3: M7 is not adjacent
-to N5"). The reply is in the player's language (Profile.language, as in every mail); the log's words
-(MailOutcome.summary) stay English.
+Text is parsed at the edge (frontend.mail.order_lines) into `OrderDraft`s with their line numbers; the
+drafts go through `orders.services.order_submit`, the same judge as the web form and the API. A mail is
+all or nothing: when any line is wrong, nothing changes and the reply lists every error by line ("line 3:
+M7 is not adjacent to N5"). The reply is in the player's language (Profile.language, as in every mail);
+the log's words (MailOutcome.summary) stay English.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ import hashlib
 import logging
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 from email.message import EmailMessage as ParsedMail
 from email.utils import parseaddr
@@ -46,125 +48,20 @@ from django.utils.translation import ngettext, pgettext
 from campaign.lifecycle import language_of, time_zone_of
 from campaign.models import Campaign, InboundMail, Membership, Turn
 from campaign.selectors import turn_current
+from frontend.mail.order_lines import MailOrders, orders_parse
 from frontend.mail.sender import order_mail_key_tag, sender_verdict
 from frontend.mail.turns import mail_send, site_url
 from frontend.terms import said
 from orders.models import Order
-from orders.services import OrderDraft, OrderError, order_delete, order_describe, order_submit
-from rules.engine import OrderKind
+from orders.services import OrderError, order_delete, order_describe, order_submit
 
 logger = logging.getLogger(__name__)
 
 MESSAGE_ID_MAX = InboundMail._meta.get_field("message_id").max_length
 
-_ORDER = re.compile(
-    r"""^(?P<kind>[a-z][a-z_ ]*?)\s+(?P<origin>[\w-]+)      # attack N5
-        (?:\s*->\s*(?P<target>[\w-]+))?                      # -> M2 (not for hold, stand down)
-        \s*:\s*(?P<units>.*)$                                # : JV 4, PA 3""",
-    re.IGNORECASE | re.VERBOSE,
-)
-# ASCII digits, and no more than a count column holds ("٣".isdigit(); int() of 5,000 digits raises).
-# Sodankäynti's own orders (SODANKAYNTI.md §4.1, §4.2): they name no units.
-_DOCTRINE = re.compile(
-    r"^doctrine\s+(?:(?P<region>[\w-]+)\s*:\s*)?(?P<name>[a-z_]+)(?P<params>(?:\s+\w+\s*=\s*\S+)*)$",
-    re.IGNORECASE,
-)
-_AMBUSH = re.compile(r"^ambush\s+(?P<origin>[\w-]+)\s*->\s*(?P<target>[\w-]+)$", re.IGNORECASE)
-_PARAM = re.compile(r"(\w+)\s*=\s*(\S+)")
-_UNITS = re.compile(r"^(?P<type>[A-Za-z]\w*)\s+(?P<count>[0-9]{1,9})$")
 _TAG = re.compile(r"\[([^\[\]]+)\]")
-KINDS = {k.value for k in OrderKind}
 # Refusals about the turn or the nation rather than the order (deadline passed, civil disorder).
 WHOLE_MAIL = frozenset(("turn", "nation"))
-# A turn's orders fit in far fewer; a mail of thousands of lines is a mistake or an attack, refused unread.
-ORDERS_MAX = 200
-
-
-@dataclass(frozen=True)
-class MailOrder:
-    line: int
-    draft: OrderDraft
-
-
-@dataclass(frozen=True)
-class MailOrders:
-    """What a mail's body says: its orders in order, whether to delete the turn's orders first, errors."""
-
-    orders: tuple[MailOrder, ...] = ()
-    delete_all: bool = False
-    errors: tuple[str, ...] = field(default=())
-
-
-def orders_parse(text: str) -> MailOrders:
-    """Parse a mail body into drafts with line numbers; errors say the line and what is wrong with it."""
-    orders: list[MailOrder] = []
-    errors: list[str] = []
-    delete_all = False
-    for number, raw in enumerate(text.splitlines(), start=1):
-        if raw.rstrip() == "--" or raw.startswith(">") or raw.rstrip().endswith("wrote:"):
-            break
-        line = raw.split("#", 1)[0].strip()
-        if not line:
-            continue
-        words = " ".join(line.lower().split())
-        if words == "end":
-            break
-        if words == "delete all":
-            delete_all = True
-            continue
-        if len(orders) == ORDERS_MAX:
-            errors.append(_("at most %(count)s orders in one mail") % {"count": ORDERS_MAX})
-            break
-        parsed = _order_line(line)
-        if isinstance(parsed, str):
-            errors.append(_("line %(number)s: %(error)s") % {"number": number, "error": parsed})
-        else:
-            orders.append(MailOrder(line=number, draft=parsed))
-    return MailOrders(orders=tuple(orders), delete_all=delete_all, errors=tuple(errors))
-
-
-def _param_value(text: str) -> int | bool | str | None:
-    """A doctrine parameter as written: 75, none, true; the rules judge whether it fits (§10.1)."""
-    lowered = text.lower()
-    if lowered in ("none", "null"):
-        return None
-    if lowered in ("true", "yes", "false", "no"):
-        return lowered in ("true", "yes")
-    return int(text) if text.isascii() and text.isdigit() and len(text) < 10 else lowered
-
-
-def _order_line(line: str) -> OrderDraft | str:
-    doctrine = _DOCTRINE.match(line)
-    if doctrine is not None:
-        params = {k.lower(): _param_value(v) for k, v in _PARAM.findall(doctrine["params"])}
-        region = doctrine["region"].upper() if doctrine["region"] else ""
-        given = {"doctrine": doctrine["name"].lower(), "params": params}
-        return OrderDraft(kind="doctrine", origin=region, target=None, units={}, params=given)
-    ambush = _AMBUSH.match(line)
-    if ambush is not None:
-        return OrderDraft(
-            kind="ambush", origin=ambush["origin"].upper(), target=ambush["target"].upper(), units={}
-        )
-    match = _ORDER.match(line)
-    if match is None:
-        return _("expected an order like 'attack N5 -> M2: JV 4, PA 3', got %(line)r") % {"line": line}
-    kind = "_".join(match["kind"].lower().split())
-    if kind not in KINDS:
-        return _("unknown kind of order %(kind)r: one of %(kinds)s") % {
-            "kind": match["kind"],
-            "kinds": ", ".join(sorted(KINDS)),
-        }
-    units: dict[str, int] = {}
-    for part in match["units"].split(","):
-        unit = _UNITS.match(part.strip())
-        if unit is None:
-            return _("expected units like 'JV 4, PA 3', got %(units)r") % {"units": part.strip()}
-        unit_type = unit["type"].upper()
-        if unit_type in units:
-            return _("%(unit_type)s is named twice") % {"unit_type": unit_type}
-        units[unit_type] = int(unit["count"])
-    target = match["target"].upper() if match["target"] else None
-    return OrderDraft(kind=kind, origin=match["origin"].upper(), target=target, units=units)
 
 
 # --- Handling a mail ------------------------------------------------------------------------------------

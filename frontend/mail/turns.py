@@ -24,7 +24,7 @@ from django.utils.translation import gettext as _
 
 from campaign.durations import due_in_words
 from campaign.lifecycle import language_of, time_zone_of
-from campaign.models import Campaign, Membership, Turn
+from campaign.models import Campaign, Membership, Nation, Turn
 from campaign.selectors import Viewer, regions_changed_hands, reports_visible
 from frontend.reports import battle_card, support_block
 from frontend.selectors import settlements_of, support_of
@@ -65,12 +65,7 @@ def turn_results_send(*, turn_id: int) -> int:
                 own=nation.code if nation else None,
                 names=names,
             )
-            reader = nation.name if nation else _("game master")
-            subject = _("[%(campaign)s] Turn %(number)s results — %(reader)s") % {
-                "campaign": campaign.name,
-                "number": turn.number,
-                "reader": reader,
-            }
+            subject = reader_subject(_("[%(campaign)s] Turn %(number)s results — %(reader)s"), turn, nation)
         context = {
             "cards": cards,
             "support": support_block(support),
@@ -107,6 +102,13 @@ def turn_reminders_send(*, turn_id: int, now: Callable[[], datetime] = timezone.
         context = {"due_in": due_in, "url": site_url(reverse("frontend:campaign", args=[campaign.slug]))}
         messages.append(_message(membership, turn, subject, "frontend/email/reminder", context))
     return mail_send(messages)
+
+
+def reader_subject(subject: str, turn: Turn, nation: Nation | None) -> str:
+    """A translated subject filled in for one reader: the campaign, the turn's number, and the reader's
+    nation (or "game master"). Called in the reader's language."""
+    reader = nation.name if nation else _("game master")
+    return subject % {"campaign": turn.campaign.name, "number": turn.number, "reader": reader}
 
 
 def mail_send(messages: Iterable[EmailMultiAlternatives]) -> int:

@@ -8,8 +8,9 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth import views as auth_views
-from django.urls import path, reverse, reverse_lazy
+from django.urls import URLPattern, path, reverse, reverse_lazy
 from django.utils.translation import gettext_lazy as _
+from django.views import View
 
 from campaign.selectors import campaigns_of
 from frontend.management.commands.load_demo import GM, demo_logins
@@ -39,75 +40,66 @@ class LoginView(auth_views.LoginView):
 
 FORM, DONE = "frontend/account/form.html", "frontend/account/done.html"
 
+# What each page of the password steps says, by the name of its route.
+WORDS = {
+    "password_change": {"title": _("Change your password"), "submit": _("Change password")},
+    "password_change_done": {
+        "title": _("Password changed"),
+        "said": _("Your new password works from now on."),
+    },
+    "password_reset": {
+        "title": _("Reset your password"),
+        "intro": _("Give the email address of your account: a link to set a new password goes there."),
+        "submit": _("Send the link"),
+    },
+    "password_reset_done": {
+        "title": _("Look in your mail"),
+        "said": _(
+            "If an account has that address, a link to set a new password is on its way. "
+            "No mail? Look in the spam folder, or ask your game master."
+        ),
+    },
+    "password_reset_confirm": {"title": _("Choose a new password"), "submit": _("Set the password")},
+    "password_reset_complete": {
+        "title": _("Password set"),
+        "said": _("Your new password is set: log in with it."),
+    },
+}
+
+
+def _form(route: str, view: type[View], name: str, *, then: str, **options: str) -> URLPattern:
+    """One of Django's password forms in the site's form page; `then`, the name of the page it leads to."""
+    success = reverse_lazy(f"frontend:{then}")
+    page = view.as_view(template_name=FORM, success_url=success, extra_context=WORDS[name], **options)
+    return path(route, page, name=name)
+
+
+def _done(route: str, view: type[View], name: str) -> URLPattern:
+    """The page that says a password step is done."""
+    return path(route, view.as_view(template_name=DONE, extra_context=WORDS[name]), name=name)
+
+
 # Django's views do the work (tokens, throttling of nothing but the mail, the password validators); the
 # site gives them its pages and words.
 password_urls = [
-    path(
-        "accounts/password/",
-        auth_views.PasswordChangeView.as_view(
-            template_name=FORM,
-            success_url=reverse_lazy("frontend:password_change_done"),
-            extra_context={"title": _("Change your password"), "submit": _("Change password")},
-        ),
-        name="password_change",
+    _form(
+        "accounts/password/", auth_views.PasswordChangeView, "password_change", then="password_change_done"
     ),
-    path(
-        "accounts/password/done/",
-        auth_views.PasswordChangeDoneView.as_view(
-            template_name=DONE,
-            extra_context={"title": _("Password changed"), "said": _("Your new password works from now on.")},
-        ),
-        name="password_change_done",
-    ),
-    path(
+    _done("accounts/password/done/", auth_views.PasswordChangeDoneView, "password_change_done"),
+    _form(
         "accounts/reset/",
-        auth_views.PasswordResetView.as_view(
-            template_name=FORM,
-            email_template_name="frontend/account/reset_email.txt",
-            subject_template_name="frontend/account/reset_subject.txt",
-            success_url=reverse_lazy("frontend:password_reset_done"),
-            extra_context={
-                "title": _("Reset your password"),
-                "intro": _(
-                    "Give the email address of your account: a link to set a new password goes there."
-                ),
-                "submit": _("Send the link"),
-            },
-        ),
-        name="password_reset",
+        auth_views.PasswordResetView,
+        "password_reset",
+        then="password_reset_done",
+        email_template_name="frontend/account/reset_email.txt",
+        subject_template_name="frontend/account/reset_subject.txt",
     ),
-    path(
-        "accounts/reset/sent/",
-        auth_views.PasswordResetDoneView.as_view(
-            template_name=DONE,
-            extra_context={
-                "title": _("Look in your mail"),
-                "said": _(
-                    "If an account has that address, a link to set a new password is on its way. "
-                    "No mail? Look in the spam folder, or ask your game master."
-                ),
-            },
-        ),
-        name="password_reset_done",
-    ),
-    path(
+    _done("accounts/reset/sent/", auth_views.PasswordResetDoneView, "password_reset_done"),
+    _form(
         "accounts/reset/<uidb64>/<token>/",
-        auth_views.PasswordResetConfirmView.as_view(
-            template_name=FORM,
-            success_url=reverse_lazy("frontend:password_reset_complete"),
-            extra_context={"title": _("Choose a new password"), "submit": _("Set the password")},
-        ),
-        name="password_reset_confirm",
+        auth_views.PasswordResetConfirmView,
+        "password_reset_confirm",
+        then="password_reset_complete",
     ),
-    path(
-        "accounts/reset/done/",
-        auth_views.PasswordResetCompleteView.as_view(
-            template_name=DONE,
-            extra_context={
-                "title": _("Password set"),
-                "said": _("Your new password is set: log in with it."),
-            },
-        ),
-        name="password_reset_complete",
-    ),
+    _done("accounts/reset/done/", auth_views.PasswordResetCompleteView, "password_reset_complete"),
 ]

@@ -8,7 +8,6 @@ import json
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -17,10 +16,16 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from campaign.messages import said
 from campaign.selectors import turn_current
-from frontend.company_pages import kasarmi_choices, report_rows
+from frontend.company_gm_forms import gm_form_posted, gm_forms
+from frontend.company_pages import kasarmi_choices, report_rows, trail_row
 from frontend.views.common import topbar, viewer_for
 from rules.company.dice import battle_stream_text, dice_roll, dice_verify
-from rules.company.results import result_confirm
+from rules.company.results import (
+    company_battle_void,
+    company_result_act,
+    company_result_save,
+    current_version,
+)
 from rules.company.selectors import (
     battle_side,
     battle_visible,
@@ -36,9 +41,16 @@ from rules.company.selectors import (
     seed_revealed,
     sheet_of,
 )
-from rules.company.services import PLAYER_ACTIONS, company_ruleset, kasarmi_act, orders_submit
+from rules.company.services import (
+    PLAYER_ACTIONS,
+    company_current,
+    company_ruleset,
+    kasarmi_act,
+    orders_submit,
+)
 from rules.engine.company_d20.log import FUNCTIONS, OWN_UNITS
 from rules.engine.company_d20.problems import Problem
+from rules.results_flow import BattleError
 
 WHOLE = ("unit", "tp", "group")  # form fields that are numbers in the engine's terms
 
@@ -66,6 +78,21 @@ def kasarmi_page(request: HttpRequest, slug: str, nation: str) -> HttpResponse:
     target = roster_nation(viewer=viewer, code=nation)
     if target is None:
         raise Http404("no such roster")
+    return kasarmi_render(request, viewer, target)
+
+
+def kasarmi_render(
+    request: HttpRequest,
+    viewer,
+    target,
+    *,
+    data=None,
+    which: str = "",
+    status: int = 200,
+    problem: Problem | None = None,
+) -> HttpResponse:
+    """The Kasarmi page; for the GM with the edit forms of §7.6, the one named `which` bound to `data`
+    (a refused GM form is shown again as it was sent, beside its message)."""
     campaign = viewer.campaign
     roster = roster_view(campaign=campaign, nation=target)
     turn = turn_current(campaign=campaign)
@@ -74,7 +101,7 @@ def kasarmi_page(request: HttpRequest, slug: str, nation: str) -> HttpResponse:
         card["tk_percent"] = round(100 * card["tk"] / card["tk_max"])
         card["tt_percent"] = round(100 * (card["xp"] % step_tt) / step_tt)
         card["slot_percent"] = round(100 * (card["xp"] % step_slot) / step_slot)
-    events = [event_row(e) for e in events_of(campaign=campaign, nation=target)]
+    events = [trail_row(event_row(e)) for e in events_of(campaign=campaign, nation=target)]
     context = {
         "bar": topbar(viewer, turn),
         "nation": target,
@@ -94,7 +121,14 @@ def kasarmi_page(request: HttpRequest, slug: str, nation: str) -> HttpResponse:
             if viewer.is_gm or target.code in b.data["sides"]
         ],
     }
-    return render(request, "frontend/company/kasarmi.html", context)
+    if viewer.is_gm:
+        company, ruleset = company_current(campaign=campaign, nation=target)
+        context["gm"] = gm_forms(company, ruleset, roster, data=data, which=which)
+        posted = gm_form_posted(context["gm"], which) if problem is not None else None
+        if posted is not None:
+            posted.is_valid()
+            posted.add_error(posted.place(problem), said(problem.message))
+    return render(request, "frontend/company/kasarmi.html", context, status=status)
 
 
 @login_required
@@ -202,6 +236,8 @@ def battle_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     sheet = sheet_of(viewer=viewer, battle=battle)
     own = [u for side in sheet["sides"] for u in side.get("units", [])]
     final = seed_revealed(battle=battle)
+    versions = list(battle.versions.select_related("nation").prefetch_related("answers__nation"))
+    current = current_version(battle)
     context = {
         "bar": topbar(viewer, turn_current(campaign=campaign)),
         "battle": battle,
@@ -212,7 +248,9 @@ def battle_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         "final": final,
         "stream": battle_stream_text(battle) if final else None,
         "entry_template": json.dumps(
-            {
+            versions[-1].payload
+            if versions
+            else {
                 "units": [
                     {"unit": int(u), "tk_lost": 0, "destroyed": False, "states": [], "vp": 0}
                     for u in battle.data["units"]
@@ -221,6 +259,17 @@ def battle_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
             },
             indent=1,
         ),
+        "versions": versions,
+        "current": current if current is not None and current.state != "confirmed" else None,
+        # The other nations answer a version: the saver's nation agreed by saving it (§5.2).
+        "may_answer": current is not None
+        and current.state != "confirmed"
+        and not viewer.is_gm
+        and current.nation_id != viewer.nation.pk,
+        "reopenable": viewer.is_gm
+        and battle.status in ("resolved", "void")
+        and not battle.archived
+        and battle.turn.status == "battles_pending",
         "report": report_rows(
             battle.report,
             ruleset=company_ruleset(campaign),
@@ -233,23 +282,35 @@ def battle_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 
 
 def _result_post(request: HttpRequest, viewer, battle) -> HttpResponse:
-    """The GM's final result or void, until the shared results entry (tabletop's) is on main."""
-    if not viewer.is_gm:
-        raise PermissionDenied("only the game master confirms a result")
-    if request.POST.get("void"):
-        problems = result_confirm(battle=battle, entry="void")
+    """One step of the shared results entry, by its button: save a version (a member of the battle's
+    nations or the GM), agree or dispute it (the other nations), confirm, void or reopen (the GM)."""
+    action = request.POST.get("result", "")
+    try:
+        if action == "save":
+            try:
+                entry = json.loads(request.POST.get("entry", ""))
+            except ValueError:
+                entry = None
+            company_result_save(viewer=viewer, battle=battle, entry=entry)
+        elif action == "void_battle":
+            company_battle_void(viewer=viewer, battle=battle, reason=request.POST.get("reason", ""))
+        else:
+            number = request.POST.get("version", "")
+            version = (
+                battle.versions.filter(number=int(number)).first()
+                if number.isdigit()
+                else current_version(battle)
+            )
+            text = request.POST.get("comment") or request.POST.get("reason") or ""
+            company_result_act(viewer=viewer, battle=battle, action=action, version=version, text=text)
+    except BattleError as error:
+        for e in error.errors:
+            ref = e.ref if isinstance(e, Problem) else ":".join(e.ref)
+            text = said(e.message)
+            messages.error(request, f"{ref}: {text}" if ref not in (None, "") else text)
     else:
-        try:
-            entry = json.loads(request.POST["result"])
-        except ValueError:
-            entry = None
-        problems = result_confirm(battle=battle, entry=entry)
-    for problem in problems:
-        messages.error(
-            request,
-            f"{problem.ref}: {said(problem.message)}" if problem.ref is not None else said(problem.message),
-        )
-    return redirect(reverse("frontend:company_battle", args=[viewer.campaign.slug, battle.pk]))
+        messages.success(request, _("Done."))
+    return redirect(reverse("frontend:company_battle", args=[viewer.campaign.slug, battle.pk]) + "#result")
 
 
 @login_required

@@ -7,6 +7,8 @@ Anything the viewer may not see is a 404, as if it did not exist (§10.3); every
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.http import Http404
 from django.utils import translation
 from drf_spectacular.types import OpenApiTypes
@@ -19,7 +21,14 @@ from campaign.messages import said_in
 from rules.company import models
 from rules.company.dice import battle_stream_text, dice_roll, dice_verify, table_turn_set
 from rules.company.kp import kp_operate, ledger_of
-from rules.company.results import result_confirm, result_preview
+from rules.company.results import (
+    battle_fingerprint,
+    company_battle_void,
+    company_result_act,
+    company_result_save,
+    current_version,
+    result_preview,
+)
 from rules.company.selectors import (
     battle_side,
     battle_visible,
@@ -37,6 +46,7 @@ from rules.company.selectors import (
 )
 from rules.company.services import company_ruleset, kasarmi_act, orders_submit, turn_in_play
 from rules.engine.company_d20.problems import Problem
+from rules.results_flow import BattleError
 
 # The API's names for the Kasarmi actions (§11.3), and the engine's.
 ACTIONS = {
@@ -57,6 +67,25 @@ def problems_response(problems: list[Problem]) -> Response:
         {
             "errors": [
                 {"code": p.code, "ref": p.ref, "message": said_in(language, p.message)} for p in problems
+            ]
+        },
+        status=400,
+    )
+
+
+def errors_response(error: BattleError) -> Response:
+    """A refusal of the results entry: the company's problems with their refs as the engine gives them,
+    the shared workflow's with none."""
+    language = translation.get_language() or "en"
+    return Response(
+        {
+            "errors": [
+                {
+                    "code": e.code,
+                    "ref": e.ref if isinstance(e, Problem) else (":".join(e.ref) or None),
+                    "message": said_in(language, e.message),
+                }
+                for e in error.errors
             ]
         },
         status=400,
@@ -248,26 +277,99 @@ class BattleTableTurn(CompanyScoped):
         return Response({"table_turn": value})
 
 
+def versions_of(battle: models.Battle) -> list[dict[str, Any]]:
+    """The battle's versions, oldest first, each with its state and the nations' answers (§11.2)."""
+    return [
+        {
+            "version": v.number,
+            "state": v.state,
+            "origin": v.origin,
+            "result": v.payload,
+            "fingerprint": v.fingerprint,
+            "nation": v.nation.code if v.nation else None,
+            "created_at": v.created_at.isoformat(),
+            "reason": v.reason,
+            "answers": [
+                {"nation": a.nation.code, "answer": a.answer, "comment": a.comment} for a in v.answers.all()
+            ],
+        }
+        for v in battle.versions.select_related("nation").prefetch_related("answers__nation")
+    ]
+
+
+def result_state(battle: models.Battle) -> dict[str, Any]:
+    battle.refresh_from_db(fields=["status", "void_reason"])
+    current = current_version(battle)
+    return {
+        "status": battle.status,
+        "void_reason": battle.void_reason,
+        "fingerprint": battle_fingerprint(battle),
+        "current": None if current is None else {"version": current.number, "state": current.state},
+        "versions": versions_of(battle),
+    }
+
+
 @JSON
 class BattleResult(CompanyScoped):
-    """The GM's final result (until the shared results entry): POST to confirm, ?preview=1 to preview."""
+    """The battle's result through the shared results entry (COMPANY.md §5.2): GET the versions; PUT (or
+    POST) a version; POST with ?preview=1 for what an entry would award, nothing stored."""
+
+    def get(self, request: Request, slug: str, pk: int) -> Response:
+        return Response(result_state(self.battle_get()))
+
+    def put(self, request: Request, slug: str, pk: int) -> Response:
+        battle = self.battle_get()
+        try:
+            company_result_save(viewer=self.viewer, battle=battle, entry=request.data)
+        except BattleError as error:
+            return errors_response(error)
+        return Response(result_state(battle), status=201)
 
     def post(self, request: Request, slug: str, pk: int) -> Response:
-        battle = self.battle_get()
         if request.query_params.get("preview"):
-            preview = result_preview(battle=battle, entry=request.data)
+            preview = result_preview(battle=self.battle_get(), entry=request.data)
             return problems_response(preview) if isinstance(preview, list) else Response(preview)
-        if not self.viewer.is_gm:
-            return problems_response([Problem("gm_only", "result")])
-        problems = result_confirm(battle=battle, entry=request.data)
-        return problems_response(problems) if problems else Response({"status": "resolved"})
+        return self.put(request, slug, pk)
+
+
+@JSON
+class BattleResultAction(CompanyScoped):
+    """POST result/approve (or agree), dispute (a `comment`), withdraw, confirm, void (a `reason`) on the
+    current version, or the one named by `version`; result/reopen (a `reason`) for the GM."""
+
+    def post(self, request: Request, slug: str, pk: int, action: str) -> Response:
+        battle = self.battle_get()
+        body = request.data if isinstance(request.data, dict) else {}
+        number = body.get("version")
+        version = (
+            battle.versions.filter(number=number).first()
+            if isinstance(number, int) and not isinstance(number, bool)
+            else current_version(battle)
+        )
+        if number is not None and version is None:
+            raise Http404("no such version")
+        try:
+            company_result_act(
+                viewer=self.viewer,
+                battle=battle,
+                action=action,
+                version=version,
+                text=str(body.get("comment") or body.get("reason") or ""),
+            )
+        except BattleError as error:
+            return errors_response(error)
+        return Response(result_state(battle))
 
 
 @JSON
 class BattleVoid(CompanyScoped):
+    """The GM voids the battle (COMPANY.md §5.6), with a `reason`."""
+
     def post(self, request: Request, slug: str, pk: int) -> Response:
         battle = self.battle_get()
-        if not self.viewer.is_gm:
-            return problems_response([Problem("gm_only", "void")])
-        problems = result_confirm(battle=battle, entry="void")
-        return problems_response(problems) if problems else Response({"status": "void"})
+        body = request.data if isinstance(request.data, dict) else {}
+        try:
+            company_battle_void(viewer=self.viewer, battle=battle, reason=str(body.get("reason") or ""))
+        except BattleError as error:
+            return errors_response(error)
+        return Response(result_state(battle))

@@ -13,5 +13,10 @@ messages_register(
         PREFIX + "turn_not_pending": gettext_noop("The turn is not waiting for battle results."),
         PREFIX + "kp_off": gettext_noop("This campaign does not keep a KP ledger."),
         PREFIX + "results_missing": gettext_noop("Battle {ref} has no final result yet."),
+        PREFIX + "entry_stale": gettext_noop(
+            "The forces of battle {ref} are not those the result was entered against: enter it again."
+        ),
+        PREFIX + "no_current_version": gettext_noop("Battle {ref} has no result to answer."),
+        PREFIX + "result_action_unknown": gettext_noop("There is no result action {ref}."),
     }
 )

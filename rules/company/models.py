@@ -116,7 +116,8 @@ class Battle(models.Model):
     kind = models.CharField(max_length=12)
     data = models.JSONField(help_text="The battle as created: sides, snapshot of every unit, origins.")
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
-    result = models.JSONField(null=True, blank=True, help_text="The final entry (§5.3).")
+    # Its results are the shared ResultVersion rows (`versions`); the confirmed one is final (§5.2).
+    void_reason = models.CharField(max_length=2000, blank=True, help_text="Why the GM voided it (§5.6).")
     nations = models.ManyToManyField(Nation, related_name="company_battles")
     stream_state = models.JSONField(null=True, blank=True, help_text="The dice stream after the last roll.")
     next_seq = models.PositiveIntegerField(default=1)

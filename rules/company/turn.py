@@ -32,6 +32,7 @@ from rules.engine.company_d20.problems import Problem
 from rules.engine.company_d20.results import final_view
 from rules.engine.company_d20.roster import unit_view
 from rules.engine.company_d20.turn import VOID, complete_turn, process_turn
+from rules.models import ResultVersion
 
 SEND_COMPANY_RESULTS = "frontend.tasks.send_company_results"  # queued by name: the mail is the interface's
 
@@ -128,8 +129,13 @@ def company_turn_complete(*, turn: Turn, now: Callable[[], datetime] = timezone.
     ruleset = company_ruleset(campaign)
     state = state_load(campaign, turn.number)  # with every GM edit made while the battles were fought
     engine_battles = [battle_of(b.data, ruleset) for b in battles]
+    entries = dict(
+        ResultVersion.objects.filter(
+            company_battle__in=battles, state=ResultVersion.State.CONFIRMED
+        ).values_list("company_battle_id", "payload")
+    )
     results = {
-        b.key: VOID if b.status == models.Battle.Status.VOID else b.result
+        b.key: VOID if b.status == models.Battle.Status.VOID else entries[b.pk]
         for b in battles
         if b.kind != "unopposed"
     }

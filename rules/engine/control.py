@@ -47,18 +47,21 @@ def settlements_resolve(phase: Phase) -> None:
 
 
 def _settle(phase: Phase, region: str, nations: Sequence[str]) -> str | None:
-    """The nation with the most ground units holds the region; a tie is drawn by lot."""
+    """The nation with the most ground units holds the region; a tie is drawn by lot, recorded as its die
+    (1d<number tied>) and roll: the roll-th of the tied, in nation-id order."""
     strength = {n: _strength(phase, region, (n,)) for n in phase.world.nation_order(nations)}
     strength = {n: s for n, s in strength.items() if s > 0}
     if len(strength) <= 1:
         return next(iter(strength), None)
     most = max(strength.values())
     tied = [n for n, s in strength.items() if s == most]
-    holder = phase.dice.choice(tied) if len(tied) > 1 else tied[0]
-    phase.settlements.append(
-        {"region": region, "units": strength, "tied": tied if len(tied) > 1 else [], "holder": holder}
-    )
-    return holder
+    settlement: dict[str, Any] = {"region": region, "units": strength, "tied": [], "holder": tied[0]}
+    if len(tied) > 1:
+        # The same draw as rng.choice(tied) (both take one randbelow(len(tied))), so results stand.
+        roll = phase.dice.randint(1, len(tied))
+        settlement.update(tied=tied, holder=tied[roll - 1], die=f"1d{len(tied)}", roll=roll)
+    phase.settlements.append(settlement)
+    return settlement["holder"]
 
 
 def _groups(phase: Phase, region: str, bloc: Bloc) -> list[AttackGroup]:

@@ -56,10 +56,11 @@ class Phase:
     blocked: dict[str, list[str]] = field(default_factory=dict)
     waiting: dict[str, list[str]] = field(default_factory=dict)  # battle key -> the meetings it waits for
     _supporters_at: dict[str, list[tuple[str, str, int]]] = field(init=False, repr=False)
+    _in_range: dict[tuple[str, ...], list] = field(init=False, repr=False)  # regions -> Phase._in_range_of
 
     def __post_init__(self) -> None:
         # `supporting` indexed by region, for finding the supporters around a battle.
-        self._supporters_at = {}
+        self._supporters_at, self._in_range = {}, {}
         for (nation, region, unit_type), count in self.supporting.items():
             self._supporters_at.setdefault(region, []).append((nation, unit_type, count))
 
@@ -82,31 +83,40 @@ class Phase:
         return [g for target in sorted(self.groups) for g in self.groups[target]]
 
     def supporters(
-        self, nations: Sequence[str], regions: Sequence[str], exclude: tuple[str, str] | None
+        self, nations: Sequence[str], regions: tuple[str, ...], exclude: tuple[str, str] | None
     ) -> tuple[Supporter, ...]:
         """Artillery and air of `nations` whose range covers every one of `regions` (§3, §6).
 
         `exclude` is (nation, region) of the defender whose artillery fights on the ground there.
         """
+        in_range = self._in_range.get(regions)
+        if in_range is None:  # both sides of a battle ask about the same regions: found once for both
+            in_range = self._in_range[regions] = self._in_range_of(regions)
+        unit_types = self.ruleset.unit_types
+        return tuple(
+            Supporter(nation, region, unit_type, count)
+            for _, nation, region, unit_type, count in in_range
+            if nation in nations
+            and not ((nation, region) == exclude and unit_types[unit_type].role == "artillery")
+        )
+
+    def _in_range_of(self, regions: tuple[str, ...]) -> list[tuple[tuple[int, str, int], str, str, str, int]]:
+        """Every supporting stack, of any nation, whose range covers every one of `regions`, as (sort key,
+        nation, region, type, count), in nation-id order, then by region, then artillery before air."""
         ranges = self.ruleset.ranges
         if not ranges or not self.system.policies.support_from_range:
-            return ()
+            return []
         reach = [self.world.within(r, max(ranges.values())) for r in regions]
-        wanted = set(nations)
+        order = self.world.nation_index
+        rank = {unit_type: i for i, unit_type in enumerate(self.ruleset.support_types)}
         found = []
         for region, distance in reach[0].items():
             for nation, unit_type, count in self._supporters_at.get(region, ()):
-                if nation not in wanted or distance > ranges[unit_type]:
-                    continue
-                if any(other.get(region, ranges[unit_type] + 1) > ranges[unit_type] for other in reach[1:]):
-                    continue
-                if (nation, region) == exclude and self.ruleset.unit_types[unit_type].role == "artillery":
-                    continue
-                found.append(Supporter(nation, region, unit_type, count))
-        order = self.world.nation_index
-        types = self.ruleset.support_types
-        found.sort(key=lambda s: (order[s.nation], s.region, types.index(s.unit_type)))
-        return tuple(found)
+                limit = ranges[unit_type]
+                if distance <= limit and all(other.get(region, limit + 1) <= limit for other in reach[1:]):
+                    found.append(((order[nation], region, rank[unit_type]), nation, region, unit_type, count))
+        found.sort()  # by the key alone: no two stacks share one
+        return found
 
     def report_stamp(self, report: dict[str, Any], key: str) -> None:
         """What every report carries whoever wrote it (BATTLE_SYSTEMS.md, Reports): system, format, key."""
@@ -202,16 +212,18 @@ def phase_start(
         for unit_type, count in order.units.items():
             here[unit_type] = here.get(unit_type, 0) + count
 
-    # §13: stand-downs add up and affect at most the units still in the region after movement.
+    # §13: stand-downs add up and affect at most the units still in the region after movement. In the
+    # garrison's order: whoever reads `supporting` in an order sorts it (Phase.supporters, support losses).
     supporting = {}
     support_types = ruleset.support_types
-    for region in sorted(garrison):
-        for nation in world.nation_order(garrison[region]):
-            units = garrison[region][nation]
+    for region, by_nation in garrison.items():
+        for nation, units in by_nation.items():
             for unit_type in support_types:
-                count = units.get(unit_type, 0) - standing_down.get((nation, region, unit_type), 0)
-                if count > 0:
-                    supporting[(nation, region, unit_type)] = count
+                count = units.get(unit_type)
+                if count:
+                    count -= standing_down.get((nation, region, unit_type), 0)
+                    if count > 0:
+                        supporting[(nation, region, unit_type)] = count
     by_target: dict[str, list[AttackGroup]] = {}
     for group in sorted(groups.values(), key=lambda g: (g.target, g.origin)):
         by_target.setdefault(group.target, []).append(group)

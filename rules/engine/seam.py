@@ -144,8 +144,13 @@ class BattleSide:
         return units
 
     def counts(self, types: Sequence[str]) -> dict[str, int]:
-        ground = self.ground
-        return {t: sum(units.get(t, 0) for units in ground.values()) for t in types}
+        """type -> the side's units of it, for each of `types` (0 where it has none), in their order."""
+        totals = dict.fromkeys(types, 0)
+        for units in self.ground.values():
+            for unit_type, count in units.items():
+                if unit_type in totals:
+                    totals[unit_type] += count
+        return totals
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,9 @@ def share(total: int, weights: Sequence[tuple[Hashable, int]], tie_key: Callable
 
     `tie_key(key, weight)` orders keys whose remainders are equal: the smaller key gets the unit first.
     """
+    if len(weights) == 1:  # the one key takes it all, if it has any weight (most sides are one nation)
+        key, weight = weights[0]
+        return {key: total if weight else 0}
     whole = sum(weight for _, weight in weights)
     if whole == 0 or total == 0:
         return {key: 0 for key, _ in weights}

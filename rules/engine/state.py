@@ -150,10 +150,15 @@ class TurnResult:
     rejected_orders: tuple[RejectedOrder, ...]
     seed: int
     pending: tuple[str, ...] = ()  # keys of the battles fought elsewhere and still without a result
+    # The system's own account of the turn, for the shell and not stored: tabletop's battle plan, which
+    # processing writes as Battle rows (rules.battles) without planning the turn a second time.
+    plan: Any = field(default=None, compare=False, repr=False)
 
     def to_dict(self, *, battles: bool = True) -> dict[str, Any]:
-        """The whole result as plain JSON-serializable data; without `battles`, all but the reports."""
-        data = {name: json_data(v) for name, v in vars(self).items() if battles or name != "battles"}
+        """The whole result as plain JSON-serializable data (but the plan); without `battles`, all but the
+        reports."""
+        left_out = ("plan",) if battles else ("plan", "battles")
+        data = {name: json_data(v) for name, v in vars(self).items() if name not in left_out}
         # The English reason too, for readers of the stored result that do not render messages.
         data["rejected_orders"] = [{**json_data(r), "reason": r.reason} for r in self.rejected_orders]
         return data

@@ -45,8 +45,14 @@ def resolve_turn(
     if own is not None:
         return own(turn_input, ruleset, seed, dice=dice)
     with without_gc_pauses():
-        phase, rejected = combat_phase(turn_input, ruleset, seed, dice or SeededDice(seed))
-        return turn_complete(phase, rejected, before=turn_input.stacks)
+        return _resolved(turn_input, ruleset, seed, dice or SeededDice(seed))
+
+
+def _resolved(turn_input: TurnInput, ruleset: Ruleset, seed: int, dice: DiceSource) -> TurnResult:
+    # A function of its own so that the phase and the world are freed as it returns: collection resumes
+    # after, and its first pass then walks only what the result keeps, not the whole turn's working state.
+    phase, rejected = combat_phase(turn_input, ruleset, seed, dice)
+    return turn_complete(phase, rejected, before=turn_input.stacks)
 
 
 def combat_phase(
@@ -124,9 +130,10 @@ def _stacks_after(
     stacks = []
     for region in sorted(garrison):
         by_nation = garrison[region]
-        for nation in world.nation_order(by_nation):
+        # Sorting one item is a no-op, and most regions hold one nation's stack of one or two types.
+        for nation in world.nation_order(by_nation) if len(by_nation) > 1 else by_nation:
             counts = by_nation[nation]
-            for unit_type in sorted(counts, key=rank):
+            for unit_type in sorted(counts, key=rank) if len(counts) > 1 else counts:
                 count = counts[unit_type]
                 if count > 0:
                     same = unchanged.get((region, nation, unit_type, count))

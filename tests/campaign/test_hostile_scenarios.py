@@ -1,6 +1,7 @@
 """A folder of hostile scenario files (tests/campaign/hostile/): each is refused with a clear error naming
-its field or line, in bounded time, and nothing is imported. `expected.json` gives the words each error
-must contain; every file of the folder must be listed there."""
+its field or line, in bounded CPU time (this process's own, so that a busy machine does not fail it), and
+nothing is imported. `expected.json` gives the words each error must contain; every file of the folder
+must be listed there."""
 
 from __future__ import annotations
 
@@ -25,12 +26,12 @@ def test_every_hostile_file_has_its_expected_error() -> None:
 
 @pytest.mark.parametrize("name", sorted(EXPECTED))
 def test_it_refuses_a_hostile_scenario_clearly_and_quickly(name: str) -> None:
-    started = time.monotonic()
+    started = time.process_time()
 
     with pytest.raises(ScenarioError) as refused:
         scenario_read(HOSTILE / name)
 
-    assert time.monotonic() - started < 5
+    assert time.process_time() - started < 5
     problems = [str(problem) for problem in refused.value.problems]  # in English
     assert any(EXPECTED[name] in problem for problem in problems), problems
     assert "Traceback" not in str(refused.value)
@@ -43,12 +44,12 @@ def test_it_refuses_a_50_megabyte_string_without_reading_it_whole(tmp_path) -> N
         for _ in range(50):
             f.write("x" * 1024 * 1024)
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    started = time.monotonic()
+    started = time.process_time()
 
     with pytest.raises(ScenarioError) as refused:
         scenario_read(path)
 
-    assert time.monotonic() - started < 2
+    assert time.process_time() - started < 2
     assert f"a scenario may have {MAX_BYTES:,}" in str(refused.value)
     grown_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before
     assert grown_kb < 3 * MAX_BYTES // 1024
@@ -61,9 +62,9 @@ def test_the_demo_and_a_json_scenario_still_read(tmp_path) -> None:
     assert scenario_read(DEMO).name == "The Grenzwald Crisis"
     path = tmp_path / "big.json"
     path.write_text(json.dumps(scenario_generate(regions=2000, nations=50, seed=1)))
-    started = time.monotonic()
+    started = time.process_time()
     assert len(scenario_read(path).regions) == 2000
-    assert time.monotonic() - started < 10
+    assert time.process_time() - started < 10
 
 
 def test_a_refused_file_imports_nothing(db) -> None:

@@ -74,3 +74,14 @@ def battle(company, gm):
     assert problems == []
     turn_process(turn_id=turn.pk)
     return models.Battle.objects.get(turn=turn, archived=False)
+
+
+def result_final(battle, entry, gm):
+    """The GM enters a version and confirms it through the shared results entry (COMPANY.md §5.2)."""
+    from campaign.selectors import viewer_get
+    from rules.company.results import company_result_act, company_result_save
+
+    viewer = viewer_get(user=gm, campaign=battle.turn.campaign)
+    version = company_result_save(viewer=viewer, battle=battle, entry=entry)
+    company_result_act(viewer=viewer, battle=battle, action="confirm", version=version)
+    return version

@@ -146,8 +146,9 @@ def test_when_final_the_seed_is_revealed_and_the_log_replays(clients, battle, co
         assert status(clients["rival"], f"{A}/battles/{battle.pk}/rolls/", "post", morale) == 201
     assert status(clients["player"], f"{A}/battles/{battle.pk}/verify/") == 400
     entry = {"units": [{"unit": int(n)} for n in battle.data["units"]]}
-    assert status(clients["player"], f"{A}/battles/{battle.pk}/result/", "post", entry) == 400, "the GM's"
-    assert status(clients["gm"], f"{A}/battles/{battle.pk}/result/", "post", entry) == 200
+    assert status(clients["player"], f"{A}/battles/{battle.pk}/result/", "put", entry) == 201
+    assert status(clients["player"], f"{A}/battles/{battle.pk}/verify/") == 400, "proposed is not final"
+    assert status(clients["gm"], f"{A}/battles/{battle.pk}/result/confirm/", "post", {}) == 200
     sheet = clients["player"].get(f"{A}/battles/{battle.pk}/").json()
     assert sheet["stream"].endswith(":1:M1") and sheet["report"]["final"]
     verify = clients["player"].get(f"{A}/battles/{battle.pk}/verify/").json()

@@ -9,6 +9,7 @@ import pytest
 from django.test import Client
 
 from rules.company import models
+from tests.company.conftest import result_final
 
 
 def login(user) -> Client:
@@ -103,7 +104,7 @@ def test_a_battle_page_is_its_sides_and_the_gms(pages, battle, role, code):
     assert pages[role].get(f"/c/demo/battles/{battle.pk}/").status_code == code
 
 
-def test_a_roll_from_the_page_is_logged_and_shown_and_verified_when_final(pages, battle, company):
+def test_a_roll_from_the_page_is_logged_and_shown_and_verified_when_final(pages, battle, company, gm):
     mg = company.units["MG"].number
     pages["rival"].post(
         f"/c/demo/battles/{battle.pk}/",
@@ -114,11 +115,7 @@ def test_a_roll_from_the_page_is_logged_and_shown_and_verified_when_final(pages,
     page = pages["player"].get(f"/c/demo/battles/{battle.pk}/").content.decode()
     assert f"d20={roll.dice[0][1]}" in page
     assert pages["player"].get(f"/c/demo/battles/{battle.pk}/verify/").status_code == 404, "not before final"
-    from rules.company.results import result_confirm
-
-    assert (
-        result_confirm(battle=battle, entry={"units": [{"unit": int(u)} for u in battle.data["units"]]}) == []
-    )
+    result_final(battle, {"units": [{"unit": int(u)} for u in battle.data["units"]]}, gm)
     verify = pages["player"].get(f"/c/demo/battles/{battle.pk}/verify/").content.decode()
     assert "1 roll replayed: every die and every result matches." in verify
     assert ":1:M1" in verify
@@ -131,8 +128,6 @@ def test_each_player_gets_the_post_battle_mail_of_its_own_battles(
 ):
     from django.core import mail
 
-    from rules.company.results import result_confirm
-
     for user in (gm, player, rival):
         user.email = f"{user.username}@example.org"
         user.save()
@@ -143,7 +138,7 @@ def test_each_player_gets_the_post_battle_mail_of_its_own_battles(
         ]
     }
     with django_capture_on_commit_callbacks(execute=True):
-        assert result_confirm(battle=battle, entry=entry) == []
+        result_final(battle, entry, gm)
     by = {m.to[0]: m for m in mail.outbox}
     assert set(by) == {"gm@example.org", "player@example.org", "rival@example.org"}
     text = by["player@example.org"].body
@@ -152,14 +147,27 @@ def test_each_player_gets_the_post_battle_mail_of_its_own_battles(
     assert "/c/demo/kasarmi/NOR/" in text
 
 
-def test_the_gm_confirms_a_result_from_the_battle_page_and_a_player_cannot(pages, battle, company):
-    entry = json.dumps({"units": [{"unit": int(u)} for u in battle.data["units"]]})
-    assert pages["player"].post(f"/c/demo/battles/{battle.pk}/", {"result": entry}).status_code == 403
-    bad = pages["gm"].post(f"/c/demo/battles/{battle.pk}/", {"result": '{"units": []}'}, follow=True)
-    assert "No entry for" in bad.content.decode()
+def test_a_player_proposes_on_the_battle_page_the_rival_agrees_and_the_gm_confirms(pages, battle, company):
+    url = f"/c/demo/battles/{battle.pk}/"
+    entry = json.dumps({"units": [{"unit": int(u), "vp": 1} for u in battle.data["units"]]})
+    bad = (
+        pages["player"].post(url, {"result": "save", "entry": '{"units": []}'}, follow=True).content.decode()
+    )
+    assert "No entry for" in bad and not battle.versions.exists(), "every §5.3 error shown, nothing saved"
+    pages["player"].post(url, {"result": "save", "entry": entry})
+    [version] = battle.versions.all()
+    assert version.state == "proposed" and version.nation == company.nor
+    assert pages["outsider"].post(url, {"result": "agree"}).status_code == 404
+    page = pages["rival"].get(url).content.decode()
+    assert "Agree with version 1" in page and "Confirm version 1" not in page
+    pages["rival"].post(url, {"result": "agree", "version": "1"})
+    version.refresh_from_db()
+    assert version.state == "agreed", "the GM confirms agreed versions by default (§5.2)"
+    refused = pages["player"].post(url, {"result": "confirm", "version": "1"}, follow=True).content.decode()
+    assert "Only the GM may do this." in refused
     battle.refresh_from_db()
     assert battle.status == "open"
-    pages["gm"].post(f"/c/demo/battles/{battle.pk}/", {"result": entry})
+    pages["gm"].post(url, {"result": "confirm", "version": "1"})
     battle.refresh_from_db()
     assert battle.status == "resolved" and battle.turn.status == "resolved"
 

@@ -9,9 +9,9 @@ from hypothesis import strategies as st
 
 from rules.company import models
 from rules.company.dice import dice_roll, dice_verify
-from rules.company.results import result_confirm
 from rules.company.services import kasarmi_act
 from rules.engine.company_d20.problems import Problem
+from tests.company.conftest import result_final
 
 SETTINGS = settings(
     max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
@@ -20,7 +20,7 @@ SETTINGS = settings(
 
 @SETTINGS
 @given(vps=st.lists(st.integers(0, 12), min_size=5, max_size=5), objective=st.integers(0, 5))
-def test_xp_and_tp_awarded_equal_the_vp_entered(battle, company, vps, objective):
+def test_xp_and_tp_awarded_equal_the_vp_entered(battle, company, gm, vps, objective):
     """No unit damaged or destroyed: nothing is halved or forfeited, so XP = VP and TP = VP × tp.per_vp."""
     with transaction.atomic():
         units = sorted(int(u) for u in battle.data["units"])
@@ -30,7 +30,7 @@ def test_xp_and_tp_awarded_equal_the_vp_entered(battle, company, vps, objective)
             "units": [{"unit": u, "vp": vp} for u, vp in zip(units, vps, strict=True)],
             "sides": {"NOR": {"objective_vp": objective}},
         }
-        assert result_confirm(battle=battle, entry=entry) == []
+        result_final(battle, entry, gm)
         nation_of = {u: battle.data["units"][str(u)]["nation"] for u in units}
         xp_after = dict(models.Unit.objects.filter(campaign=company.campaign).values_list("number", "xp"))
         tp_after = dict(models.Balance.objects.values_list("nation__code", "tp"))

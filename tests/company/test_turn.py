@@ -3,13 +3,16 @@ completion with XP and TP on the roster, and a rollback that puts everything bac
 
 from __future__ import annotations
 
+import pytest
+
 from campaign.models import Turn
 from rules.company import models
-from rules.company.results import result_confirm
 from rules.company.services import kasarmi_act, orders_submit
 from rules.engine.company_d20.problems import Problem
 from rules.history import turn_rollback
+from rules.results_flow import BattleError
 from rules.services import turn_process
+from tests.company.conftest import result_final
 
 
 def _turn(world) -> Turn:
@@ -117,7 +120,7 @@ def test_completion_applies_xp_and_tp_from_the_vp_entered_and_rollback_restores_
         ],
         "sides": {"NOR": {"objective_vp": 0}},
     }
-    assert result_confirm(battle=battle, entry=entry) == []
+    result_final(battle, entry, gm)
     turn.refresh_from_db()
     assert turn.status == Turn.Status.RESOLVED
     r1 = models.Unit.objects.get(pk=u["Ryhmä 1"].pk)
@@ -142,8 +145,10 @@ def test_completion_applies_xp_and_tp_from_the_vp_entered_and_rollback_restores_
 def test_an_invalid_result_is_refused_with_every_problem(company, gm):
     turn = _fight(company, gm)
     battle = models.Battle.objects.get(turn=turn)
-    problems = result_confirm(battle=battle, entry={"units": [{"unit": 999}]})
-    assert problems and problems[0].code == "unit_not_in_battle"
+    with pytest.raises(BattleError) as refused:
+        result_final(battle, {"units": [{"unit": 999}]}, gm)
+    codes = [e.code for e in refused.value.errors]
+    assert codes[0] == "unit_not_in_battle" and "unit_missing" in codes, "every problem, in §5.3's order"
     battle.refresh_from_db()
     assert battle.status == "open"
 

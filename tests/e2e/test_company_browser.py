@@ -1,6 +1,7 @@
 """A real browser plays a company turn (issue 12): the player buys a unit and repairs another, orders a
-recon and an attack, the turn is processed into a table battle, the GM enters and confirms the result, and
-the player reads the report and sees the XP on the roster. Screenshots to tests/e2e/screenshots/."""
+recon and an attack, the turn is processed into a table battle, the player proposes the result, the rival
+agrees and the GM confirms it, and the player reads the report and sees the XP on the roster. Screenshots
+to tests/e2e/screenshots/."""
 
 from __future__ import annotations
 
@@ -97,14 +98,31 @@ def test_a_company_turn_in_the_browser_from_the_kasarmi_to_the_report(chromium, 
     turn_process(turn_id=turn.pk)
     battle = models.Battle.objects.get(turn=turn, archived=False)
 
-    gm = _log_in(chromium, base, "gm", "gm-password-1", violations)
-    gm.goto(f"{base}/c/demo/battles/{battle.pk}/")
+    # The shared results entry: the player proposes, the rival agrees, the GM confirms (COMPANY.md §5.2).
+    page.goto(f"{base}/c/demo/battles/{battle.pk}/")
     vp = {u["Ryhmä 1"].number: 4, u["Ryhmä 2"].number: 2}
     entry = {"units": [{"unit": int(n), "vp": vp.get(int(n), 0)} for n in battle.data["units"]]}
-    gm.fill("textarea[name=result]", json.dumps(entry))
+    page.fill("textarea[name=entry]", json.dumps({"units": entry["units"][:1]}))
+    page.click("text=Save a version")
+    page.wait_for_selector("text=No entry for")
+    _shot(page, "company_battle_errors")
+    page.fill("textarea[name=entry]", json.dumps(entry))
+    page.click("text=Save a version")
+    page.wait_for_selector("text=Version 1: proposed")
+    _shot(page, "company_battle_proposed")
+
+    rival = _log_in(chromium, base, "rival", "rival-password-1", violations)
+    rival.goto(f"{base}/c/demo/battles/{battle.pk}/")
+    rival.click("text=Agree with version 1")
+    rival.wait_for_selector("text=Version 1: agreed")
+    _shot(rival, "company_battle_agreed")
+
+    gm = _log_in(chromium, base, "gm", "gm-password-1", violations)
+    gm.goto(f"{base}/c/demo/battles/{battle.pk}/")
     _shot(gm, "company_battle_gm")
-    gm.click("text=Confirm the result")
+    gm.click("text=Confirm version 1")
     gm.wait_for_selector("#report")
+    _shot(gm, "company_battle_confirmed")
 
     page.goto(f"{base}/c/demo/battles/{battle.pk}/")
     report = page.locator("#report").inner_text()

@@ -177,7 +177,7 @@ def test_process_now_asks_first_naming_the_nations_without_orders(as_gm, turn1, 
 def test_process_now_names_a_player_nation_that_gave_no_orders(as_gm, turn1, player, rival):
     response = as_gm.post(_url("gm_process"))
     assert [n["code"] for n in response.context["missing"]] == ["NOR", "EST"]
-    assert "the turn counts as missed for them" in response.content.decode()
+    assert "Count nations without orders as having missed this turn" in response.content.decode()
     assert Turn.objects.get(pk=turn1.pk).status == "open"
 
 

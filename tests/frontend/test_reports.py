@@ -8,6 +8,7 @@ import re
 import pytest
 from django.urls import reverse
 
+from campaign.models import Turn
 from frontend.reports import battle_card, support_block
 from tests.rules.test_report import KARELIA
 from tests.rules.turns import play
@@ -263,9 +264,39 @@ def test_a_joint_attacks_card_shows_each_nation_and_the_tie_draw_that_decided_th
     ]
     settlement = card["settlement"]
     assert "Kingdom of Nordmark 7, Westmark 7" in settlement
-    assert "drawn by lot among Kingdom of Nordmark and Westmark (1d2 = " in settlement
-    assert f"so {holder} holds M2 (§7.2)" in settlement
+    # The engine's own record of the draw (TurnResult.settlements), shown as it was rolled.
+    (stored,) = Turn.objects.get(pk=turn1.pk).result["settlements"]
+    assert (stored["die"], stored["tied"]) == ("1d2", ["NOR", "WES"])
+    assert stored["holder"] == stored["tied"][stored["roll"] - 1]
+    assert (
+        "drawn by lot among 1 Kingdom of Nordmark, 2 Westmark: "
+        f"1d2 rolled {stored['roll']}, so {holder} holds M2 (§7.2)"
+    ) in settlement
     assert settlement in response.content.decode()
+
+
+def test_a_tie_draw_stored_before_the_engine_recorded_its_roll_still_shows_the_roll_it_was(
+    client, player, demo, turn1, place_orders
+):
+    from rules.services import turn_process
+
+    place_orders(
+        turn1,
+        [
+            ("NOR", "attack", "N5", "M2", {"JV": 4, "PA": 3}),
+            ("WES", "attack", "W2", "M2", {"JV": 5, "PA": 2}),
+        ],
+    )
+    assert turn_process(turn_id=turn1.pk).status == "resolved"
+    turn = Turn.objects.get(pk=turn1.pk)
+    (stored,) = turn.result["settlements"]
+    roll = stored.pop("roll")
+    del stored["die"]
+    turn.save(update_fields=["result"])
+    client.force_login(player)
+    response = client.get(reverse("frontend:turn", args=["demo", 1]))
+    card = next(c for c in response.context["cards"] if c["region"] == "M2")
+    assert f"1d2 rolled {roll}, so " in card["settlement"]
 
 
 def test_the_kta_bars_are_proportional_and_in_the_nations_colours(client, player, battle_played, nations):

@@ -1,10 +1,13 @@
-"""The life-cycle cast: the shared demo cast with email addresses, and a clock the tests set."""
+"""The life-cycle cast: the shared demo cast with email addresses, a clock the tests set, and mailboxes
+that `manage.py read_order_mail` reads."""
 
 from __future__ import annotations
 
+import mailbox
 from datetime import UTC, datetime
 
 import pytest
+from django.core.management import call_command
 
 
 @pytest.fixture
@@ -38,3 +41,26 @@ def tasks_in_process(monkeypatch):
     from config.celery import app
 
     monkeypatch.setitem(app.conf, "task_always_eager", True)
+
+
+@pytest.fixture
+def read(django_capture_on_commit_callbacks):
+    """`manage.py read_order_mail PATH`, its replies sent as the transaction commits."""
+
+    def run(path):
+        with django_capture_on_commit_callbacks(execute=True):
+            call_command("read_order_mail", path)
+
+    return run
+
+
+@pytest.fixture
+def mbox(tmp_path):
+    def write(*messages):
+        box = mailbox.mbox(tmp_path / "orders.mbox")
+        for message in messages:
+            box.add(message)
+        box.flush()
+        return str(tmp_path / "orders.mbox")
+
+    return write

@@ -7,7 +7,6 @@ from email.message import EmailMessage
 
 import pytest
 from django.core import mail
-from django.core.management import call_command
 
 from campaign.models import InboundMail
 from frontend.mail.orders import orders_parse
@@ -39,7 +38,8 @@ def test_it_says_which_lines_it_cannot_read_and_why():
     assert parsed.delete_all
     assert parsed.errors == (
         "line 2: unknown kind of order 'raid': one of attack, hold, move, rebase, stand_down",
-        "line 3: expected an order like 'attack N5 -> M2: JV 4, PA 3', got 'attack N5 -> M2 JV 4'",
+        "line 3: expected an order like 'N5 -> M2: attack with 4 JV, 3 PA' or 'attack N5 -> M2: JV 4, PA 3', "
+        "got 'attack N5 -> M2 JV 4'",
         "line 4: expected units like 'JV 4, PA 3', got 'JV four'",
     )
 
@@ -69,29 +69,6 @@ def _mail(sender, subject, body, message_id, *, results="dmarc=pass header.from=
     message["Message-ID"] = message_id
     message.set_content(body)
     return message
-
-
-@pytest.fixture
-def read(django_capture_on_commit_callbacks):
-    """`manage.py read_order_mail PATH`, its replies sent as the transaction commits."""
-
-    def run(path):
-        with django_capture_on_commit_callbacks(execute=True):
-            call_command("read_order_mail", path)
-
-    return run
-
-
-@pytest.fixture
-def mbox(tmp_path):
-    def write(*messages):
-        box = mailbox.mbox(tmp_path / "orders.mbox")
-        for message in messages:
-            box.add(message)
-        box.flush()
-        return str(tmp_path / "orders.mbox")
-
-    return write
 
 
 def test_it_enters_mailed_orders_and_replies_with_what_stands(demo, mailed, mbox, read):

@@ -7,12 +7,21 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
+from fractions import Fraction
 from typing import Any
 
 from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rules.engine import TurnInput
+from rules.engine.phase import Phase, phase_start
+from rules.engine.seam import BattleSide, Force, SeededDice, Supporter
+from rules.engine.sharing import share
 from rules.engine.state import json_data
+from rules.engine.systems import system_get
+from rules.engine.validation import orders_validate
+from rules.engine.world import world_build
 from tests.rules.test_properties import FAST, RULESETS, _resolve, turns
 
 
@@ -26,6 +35,7 @@ def test_a_result_as_data_is_what_dataclasses_asdict_gives(case: tuple[TurnInput
     turn, ruleset_name, seed = case
     result = _resolve(turn, ruleset_name, seed)
     plain = dataclasses.asdict(result)
+    del plain["plan"]  # a system's plan is for the shell, not part of the stored result
     for data, rejected in zip(plain["rejected_orders"], result.rejected_orders, strict=True):
         data["reason"] = rejected.reason
     assert _json(result.to_dict()) == _json(plain)
@@ -62,3 +72,75 @@ def test_the_ruleset_remembers_its_types_by_role_and_rank():
     assert ruleset.support_types == ruleset.types_with_role("artillery") + ruleset.types_with_role("air")
     assert list(ruleset.type_rank) == list(ruleset.unit_types)
     assert [ruleset.type_rank[t] for t in ruleset.unit_types] == list(range(len(ruleset.unit_types)))
+
+
+def _phase(turn: TurnInput, ruleset_name: str, seed: int) -> Phase:
+    """The combat phase of `turn` just after movement, before any battle."""
+    ruleset = RULESETS[ruleset_name]
+    world = world_build(turn, ruleset)
+    accepted, _ = orders_validate(world, ruleset, turn.orders)
+    system = system_get(ruleset.battle_system)
+    return phase_start(world, ruleset, system, [o for _, o in accepted], SeededDice(seed), {}, seed)
+
+
+def _plain_supporters(phase: Phase, nations, regions, exclude) -> tuple[Supporter, ...]:
+    """§3 read straight: every supporting stack of the nations whose type's range covers every region."""
+    ranges, ruleset = phase.ruleset.ranges, phase.ruleset
+    found = []
+    for (nation, region, unit_type), count in phase.supporting.items():
+        if nation not in nations:
+            continue
+        if any(region not in phase.world.within(r, ranges[unit_type]) for r in regions):
+            continue
+        if (nation, region) == exclude and ruleset.unit_types[unit_type].role == "artillery":
+            continue
+        found.append(Supporter(nation, region, unit_type, count))
+    order = list(phase.world.nations)
+    types = list(ruleset.support_types)
+    return tuple(sorted(found, key=lambda s: (order.index(s.nation), s.region, types.index(s.unit_type))))
+
+
+@settings(FAST, max_examples=40)
+@given(turns())
+def test_the_supporters_of_a_battle_are_every_stack_in_range_in_nation_region_type_order(
+    case: tuple[TurnInput, str, int],
+) -> None:
+    phase = _phase(*case)
+    world = phase.world
+    places = [(r,) for r in sorted(world.regions)]
+    places += [(a, b) for a in sorted(world.adjacency) for b in world.adjacency[a]]
+    for regions in places:
+        for nations in [(n,) for n in world.nations] + [tuple(world.nations)]:
+            owner = world.owner[regions[0]]
+            for exclude in (None, (owner, regions[0])):
+                expected = _plain_supporters(phase, nations, regions, exclude)
+                assert phase.supporters(nations, regions, exclude) == expected
+
+
+@given(st.integers(0, 50), st.lists(st.integers(0, 20), min_size=1, max_size=4))
+def test_sharing_among_one_key_or_many_is_largest_remainder(total: int, weights: list[int]) -> None:
+    keyed = [(f"K{i}", w) for i, w in enumerate(weights)]
+    whole = sum(weights)
+    plain = {k: 0 for k, _ in keyed}
+    if whole:
+        exact = {k: Fraction(total * w, whole) for k, w in keyed}
+        plain = {k: math.floor(v) for k, v in exact.items()}
+        by_remainder = sorted(keyed, key=lambda kw: (plain[kw[0]] - exact[kw[0]], kw[0]))
+        for k, _ in by_remainder[: total - sum(plain.values())]:
+            plain[k] += 1
+    assert share(total, keyed, lambda k, _: k) == plain
+
+
+@settings(FAST, max_examples=40)
+@given(turns())
+def test_a_sides_counts_by_type_sum_its_nations_units(case: tuple[TurnInput, str, int]) -> None:
+    turn, ruleset_name, seed = case
+    types = RULESETS[ruleset_name].ground_types
+    result = _resolve(turn, ruleset_name, seed)
+    for report in result.battles:
+        for data in report.get("sides", ()):
+            forces = tuple(Force(n, "", units) for n, units in data["units"].items())
+            side = BattleSide(nations=tuple(data["nations"]), role=data["role"], forces=forces)
+            plain = {t: sum(units.get(t, 0) for units in data["units"].values()) for t in types}
+            assert side.counts(types) == plain
+            assert list(side.counts(types)) == list(types)

@@ -55,7 +55,7 @@ def test_it_merges_overrides_key_by_key_into_nested_mappings() -> None:
     assert ruleset.unit_value("PA", "open", "clear") == 5
     assert ruleset.unit_value("PA", "rough", "clear") == 2  # untouched keys keep their defaults
     assert ruleset.ranges == {"TY": 1, "IV": 3}
-    assert (ruleset.kta_die.count, ruleset.kta_die.sides, ruleset.kta_die.bonus) == (2, 6, 1)
+    assert (ruleset.kta_die.count, ruleset.kta_die.sides, ruleset.kta_die.constant) == (2, 6, 1)
 
 
 def test_it_lets_a_campaign_bring_its_own_unit_type() -> None:

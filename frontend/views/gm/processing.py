@@ -40,15 +40,16 @@ def process_post(request: HttpRequest, slug: str) -> HttpResponse:
             else _("The turn was not failed."),
         )
     else:
+        missing = _without_orders(viewer, turn)
         if request.POST.get("confirm") != "yes":
-            # Ask first: who has given no orders, and what that means for them.
-            return render(
-                request,
-                "frontend/gm_process_confirm.html",
-                {"bar": topbar(viewer, turn), "turn": turn, "missing": _without_orders(viewer, turn)},
-            )
+            # Ask first: who has given no orders, and whether that is a missed turn for them.
+            context = {"bar": topbar(viewer, turn), "turn": turn, "missing": missing}
+            context["early"] = processing.turn_early(turn=turn)
+            return render(request, "frontend/gm_process_confirm.html", context)
         try:
-            processing.turn_process_request(by=request.user, turn=turn)
+            counted = processing.turn_process_request(
+                by=request.user, turn=turn, count_missed=request.POST.get("count_missed") == "on"
+            )
         except GMInputError as error:
             messages.error(request, _("Not queued: %(error)s.") % {"error": say(error.message)})
             return redirect("frontend:gm", slug=slug)
@@ -60,15 +61,21 @@ def process_post(request: HttpRequest, slug: str) -> HttpResponse:
             said = _("Turn %(number)s was processed and failed; the error is below.")
         else:
             said = _("Turn %(number)s queued for processing; its status is below.")
-        (messages.error if turn.status == Turn.Status.FAILED else messages.success)(
-            request, said % {"number": turn.number}
-        )
+        said %= {"number": turn.number}
+        if missing and turn.status != Turn.Status.FAILED:  # a failed turn is nobody's missed turn
+            names = ", ".join(n["name"] for n in missing)
+            said += " " + (
+                _("Nations without orders (%(names)s) count it as a missed turn.")
+                if counted
+                else _("Nations without orders (%(names)s) do not count it as a missed turn.")
+            ) % {"names": names}
+        (messages.error if turn.status == Turn.Status.FAILED else messages.success)(request, said)
     return redirect("frontend:gm_turn", slug=slug, number=turn.number)
 
 
 def _without_orders(viewer: Viewer, turn: Turn) -> list[dict[str, Any]]:
-    """The nations with a player and no orders this turn: their units will hold, and it counts as a missed
-    turn (the life cycle's rule), bringing civil disorder nearer."""
+    """The nations with a player and no orders this turn: their units will hold, and, unless the GM
+    processes early and does not count it, it is a missed turn for them, bringing civil disorder nearer."""
     return [
         {"name": row["nation"].name, "code": row["nation"].code, "disorder_in": row["disorder_in"]}
         for row in gm_dashboard_nations(campaign=viewer.campaign, turn=turn)

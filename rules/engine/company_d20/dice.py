@@ -16,7 +16,8 @@ from typing import Any
 from rules.engine.messages import Message, gettext_noop, messages_register
 from rules.engine.seam import DiceSource
 
-from .expressions import Expression, expression_parse
+from ..dice_expression import DiceExpression
+from .expressions import expression_parse
 from .problems import PREFIX, refuse, whole
 from .ruleset import CompanyRuleset
 
@@ -64,14 +65,14 @@ class Recorder:
         return self.randint(1, sides)
 
 
-def expression_of(text: Any) -> Expression:
+def expression_of(text: Any) -> DiceExpression:
     expression = expression_parse(text)
     if expression is None:
         raise refuse("expression_invalid", text)
     return expression
 
 
-def expression_roll(expression: Expression, dice: Recorder) -> tuple[list[int], int]:
+def expression_roll(expression: DiceExpression, dice: Recorder) -> tuple[list[int], int]:
     """Its dice left to right, and their sum + K (§8.3)."""
     values = [dice.die(expression.sides) for _ in range(expression.count)]
     return values, sum(values) + expression.constant

@@ -3,24 +3,14 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+
+from ..dice_expression import DiceExpression
 
 DIE_SIZES = (2, 3, 4, 6, 8, 10, 12, 20, 100)
 PATTERN = re.compile(r"^(\d+)?d(\d+)([+-]\d+)?$")
 
 
-@dataclass(frozen=True)
-class Expression:
-    count: int
-    sides: int
-    constant: int = 0
-
-    def __str__(self) -> str:
-        constant = f"{self.constant:+d}" if self.constant else ""
-        return f"{self.count}d{self.sides}{constant}"
-
-
-def expression_parse(text: object) -> Expression | None:
+def expression_parse(text: object) -> DiceExpression | None:
     """The expression, or None when the text is not one."""
     match = PATTERN.match(text) if isinstance(text, str) else None
     if match is None:
@@ -29,4 +19,4 @@ def expression_parse(text: object) -> Expression | None:
     sides = int(match.group(2))
     if not 1 <= count <= 20 or sides not in DIE_SIZES:
         return None
-    return Expression(count, sides, int(match.group(3) or 0))
+    return DiceExpression(count, sides, int(match.group(3) or 0))

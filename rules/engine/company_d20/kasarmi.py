@@ -14,7 +14,7 @@ from math import ceil
 from typing import Any
 
 from .events import event
-from .problems import Problem, whole
+from .problems import Problem, edit_invalid, whole
 from .roster import (
     ACTIVE,
     DESTROYED,
@@ -247,12 +247,15 @@ def _reason(reason: Any) -> Problem | None:
 
 
 def adjust_tp(
-    company: Company, ruleset: CompanyRuleset, *, delta: Any = None, reason: Any = None
+    company: Company, ruleset: CompanyRuleset, *, delta: Any = None, reason: Any = None, seen: Any = None
 ) -> Done | Problem:
-    """§7.6: the GM's balance adjustment; never below 0."""
+    """§7.6: the GM's balance adjustment; never below 0. `seen`, when given, is the balance the GM's form
+    showed: a balance changed since is refused (`tp_stale`), so the GM decides again on what is there."""
     problem = _reason(reason)
     if problem:
         return problem
+    if seen is not None and seen != company.tp:
+        return Problem("tp_stale", "delta", {"seen": seen, "now": company.tp})
     if not whole(delta):
         return Problem("not_an_integer", "delta", {"field": "delta", "value": delta})
     if company.tp + delta < 0:
@@ -278,16 +281,27 @@ def gm_edit(
     unit: Any = None,
     changes: Mapping[str, Any] | None = None,
     reason: Any = None,
+    seen: Mapping[str, Any] | None = None,
 ) -> Done | Problem:
-    """§7.6: the GM edits any field of an active unit within §3.1 and §3.5; `edit_invalid` names the field."""
+    """§7.6: the GM edits any field of an active unit within §3.1 and §3.5; `edit_invalid` names the field.
+    `seen`, when given, holds each changed field's value as the GM's form showed it: a field changed since
+    (by a battle, a repair, another edit) is refused (`edit_stale`) rather than overwritten unseen."""
     problem = _reason(reason)
     found = problem or _own_active(company, unit)
     if isinstance(found, Problem):
         return found
+    if changes is not None and not isinstance(changes, Mapping):
+        return edit_invalid("changes", "changes")
+    if not changes:
+        return Problem("edit_empty", found.id, {"name": found.name})
     edited = found
-    for key, value in (changes or {}).items():
+    for key, value in changes.items():
         if key not in EDITABLE:
-            return Problem("edit_invalid", key, {"reason": "not an editable field"})
+            return edit_invalid(key, "not_editable")
+        now = getattr(found, key)
+        now = list(now) if isinstance(now, tuple) else now
+        if seen is not None and key in seen and seen[key] != now:
+            return Problem("edit_stale", key, {"name": found.name, "seen": seen[key], "now": now})
         edited = replace(
             edited, **{key: tuple(value) if key == "abilities" and isinstance(value, list) else value}
         )
@@ -298,29 +312,26 @@ def gm_edit(
         "gm_edit",
         company.nation,
         found.id,
-        before={k: getattr(found, k) for k in changes or {}},
-        after=dict(changes or {}),
+        before={k: getattr(found, k) for k in changes},
+        after=dict(changes),
         reason=reason,
     )
     return Done(_with(company, edited), found.id, (logged,))
 
 
 def _edit_problem(company: Company, unit: Unit, ruleset: CompanyRuleset) -> Problem | None:
-    def invalid(key: str, why: str) -> Problem:
-        return Problem("edit_invalid", key, {"reason": why})
-
     fault = record_fault(unit, ruleset)
     if fault:
-        return invalid(*fault)
+        return edit_invalid(*fault, limit=NAME_LIMIT)
     if unit.region not in company.owned:
-        return invalid("region", "a region the nation owns")
+        return edit_invalid("region", "region")
     name = _name_problem(company, unit.name, except_id=unit.id)
     if name:
-        return invalid("name", name.code)
+        return edit_invalid("name", name.message)
     if company.style != "company":
-        return invalid("role", "a battle-groups nation uses no roles") if unit.role is not None else None
+        return edit_invalid("role", "no_roles") if unit.role is not None else None
     if (unit.role == "company_commander") != (unit.group == 0) and unit.role is not None:
-        return invalid("group", "the commander stands in group 0, a platoon leader in a platoon")
+        return edit_invalid("group", "group")
     for other in company.active():
         if (
             other.id != unit.id
@@ -328,7 +339,7 @@ def _edit_problem(company: Company, unit: Unit, ruleset: CompanyRuleset) -> Prob
             and unit.role is not None
             and (unit.role == "company_commander" or other.group == unit.group)
         ):
-            return invalid("role", "the role is taken")
+            return edit_invalid("role", "role_taken")
     return None
 
 

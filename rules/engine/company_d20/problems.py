@@ -114,6 +114,11 @@ TEMPLATES = {
     "commander_exists": gettext_noop("The company already has a commander."),
     "not_a_platoon_leader": gettext_noop("Unit {ref} is not a platoon leader."),
     "edit_invalid": gettext_noop("{ref}: {reason}"),
+    "edit_empty": gettext_noop("{name}: the edit changes nothing."),
+    "edit_stale": gettext_noop(
+        "{name}: {ref} is {now} now, not {seen} as on your form; nothing was changed."
+    ),
+    "tp_stale": gettext_noop("The balance is {now} TP now, not {seen} as on your form; nothing was changed."),
     "reason_required": gettext_noop("Give a reason."),
     "tp_negative": gettext_noop("The balance would fall to {balance}; it cannot go below 0."),
     "ability_not_held": gettext_noop("{name} does not have {ability}."),
@@ -164,4 +169,32 @@ TEMPLATES = {
     "transfer_limit": gettext_noop("{ref} has received its {limit} transfers this table turn."),
 }
 
+# Why a GM edit (§7.6) leaves the record's constraints (§3.1, §3.5): the `reason` of `edit_invalid`.
+EDIT_WHY = {
+    "whole": gettext_noop("must be a whole number"),
+    "type": gettext_noop("must be a type of the catalogue"),
+    "status": gettext_noop("must be active or destroyed"),
+    "tk": gettext_noop("an active unit has 1 TK or more, and at most its maximum"),
+    "negative": gettext_noop("cannot be negative"),
+    "ti": gettext_noop("must be a dice expression like 1d6"),
+    "abilities": gettext_noop("veteran abilities of the catalogue, each once"),
+    "name": gettext_noop("a name has 1 to {limit} characters"),
+    "role": gettext_noop("company_commander, platoon_leader or none"),
+    "not_editable": gettext_noop("not a field the GM edits"),
+    "changes": gettext_noop("the changes are a mapping of fields to their new values"),
+    "region": gettext_noop("must be a region the nation owns"),
+    "no_roles": gettext_noop("a battle-groups nation uses no roles"),
+    "group": gettext_noop("the company commander stands in group 0, a platoon leader in a platoon"),
+    "role_taken": gettext_noop("another active unit holds this role"),
+}
+
+
+def edit_invalid(field: str, why: str | Message, **params: Any) -> Problem:
+    """`edit_invalid` naming the field, with why as a message of its own (a code of `EDIT_WHY`, or another
+    problem's message), so that it reads in the reader's language."""
+    reason = why if isinstance(why, Message) else Message(PREFIX + "edit." + why, params)
+    return Problem("edit_invalid", field, {"reason": reason})
+
+
 messages_register({PREFIX + code: template for code, template in TEMPLATES.items()})
+messages_register({PREFIX + "edit." + code: template for code, template in EDIT_WHY.items()})

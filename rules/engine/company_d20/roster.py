@@ -149,30 +149,31 @@ NAME_LIMIT = 40
 
 
 def record_fault(unit: Unit, ruleset: CompanyRuleset) -> tuple[str, str] | None:
-    """The first field of the record outside §3.1, with why; None when the record is sound. The nation-level
-    constraints (owned region, unique name, one role holder, §3.5) are the Kasarmi's."""
+    """The first field of the record outside §3.1, with why (a code of `problems.EDIT_WHY`); None when the
+    record is sound. The nation-level constraints (owned region, unique name, one role holder, §3.5) are the
+    Kasarmi's."""
     for key in ("id", "group", "tk_max", "tk", "m", "k", "xp", "l", "s", "h"):
         if not whole(getattr(unit, key)):
-            return key, "a whole number"
+            return key, "whole"
     if unit.type not in ruleset.catalogue:
-        return "type", "not in the catalogue"
+        return "type", "type"
     if unit.status not in (ACTIVE, DESTROYED):
-        return "status", "active or destroyed"
+        return "status", "status"
     low = 1 if unit.active else 0
     if unit.tk_max < 1 or not low <= unit.tk <= unit.tk_max:
-        return "tk", "an active unit has 1 to tk_max TK"
+        return "tk", "tk"
     if unit.xp < 0 or unit.group < 0:
-        return ("xp" if unit.xp < 0 else "group"), "cannot be negative"
+        return ("xp" if unit.xp < 0 else "group"), "negative"
     if expression_parse(unit.ti) is None:
-        return "ti", "a dice expression"
+        return "ti", "ti"
     if not all(a in ruleset.abilities for a in unit.abilities) or len(set(unit.abilities)) != len(
         unit.abilities
     ):
-        return "abilities", "known abilities, each once"
+        return "abilities", "abilities"
     if not isinstance(unit.name, str) or not 1 <= len(unit.name.strip()) <= NAME_LIMIT:
-        return "name", f"1 to {NAME_LIMIT} characters"
+        return "name", "name"
     if unit.role not in (None, *ROLES):
-        return "role", "company_commander, platoon_leader or none"
+        return "role", "role"
     return None
 
 

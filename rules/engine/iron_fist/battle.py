@@ -57,7 +57,9 @@ def iron_fist_fight(call: BattleCall) -> BattleOutcome:
     """Fight one battle: KTA per side (§4), the outcome and the loss-table row (§5, §5.1), losses (§5.2)."""
     ruleset: IronFistRuleset = call.ruleset
     sides, nation_index = call.sides, call.nation_index
-    kta_terms = [_kta_terms(side, call, ruleset) for side in sides]
+    types = ruleset.ground_types
+    counts = [side.counts(types) for side in sides]
+    kta_terms = [_kta_terms(side, counts[i], call, ruleset) for i, side in enumerate(sides)]
     # §11: one die per side, sides ordered by their earliest nation in nation-id order.
     dice: list[list[int]] = [[], []]
     if ruleset.kta_die is not None:
@@ -67,7 +69,7 @@ def iron_fist_fight(call: BattleCall) -> BattleOutcome:
                 _term(
                     "fortune of war",
                     _detail("dice", die=str(ruleset.kta_die), rolls="+".join(map(str, dice[i]))),
-                    sum(dice[i]) + ruleset.kta_die.bonus,
+                    sum(dice[i]) + ruleset.kta_die.constant,
                     "§4",
                 )
             )
@@ -76,8 +78,6 @@ def iron_fist_fight(call: BattleCall) -> BattleOutcome:
     winner = None if kta[0] == kta[1] else (0 if kta[0] > kta[1] else 1)
     row = ruleset.loss_row(difference)
 
-    types = ruleset.ground_types
-    counts = [side.counts(types) for side in sides]
     larger = max(sum(c.values()) for c in counts)
     results = []
     for i in (0, 1):
@@ -163,11 +163,14 @@ def _detail(what: str, **params: Any) -> dict[str, Any]:
     return message_data(f"iron_fist.term.{what}", params)
 
 
-def _kta_terms(side: BattleSide, call: BattleCall, ruleset: IronFistRuleset) -> list[dict[str, Any]]:
-    """Every term of one side's KTA (§4), each with the arithmetic a player can check."""
+def _kta_terms(
+    side: BattleSide, counts: Counts, call: BattleCall, ruleset: IronFistRuleset
+) -> list[dict[str, Any]]:
+    """Every term of one side's KTA (§4), each with the arithmetic a player can check; `counts` are the
+    side's ground units by type."""
     terrain, weather = call.terrain, call.weather
     terms = []
-    for unit_type, count in side.counts(ruleset.ground_types).items():
+    for unit_type, count in counts.items():
         if count:
             value = ruleset.unit_value(unit_type, terrain, weather)
             terms.append(_term(unit_type, _detail("units", count=count, value=value), count * value, "§4"))

@@ -15,6 +15,7 @@ from typing import Any
 
 import yaml
 
+from ..dice_expression import DiceExpression
 from ..ruleset import (
     ROLES,
     Ruleset,
@@ -29,16 +30,6 @@ from ..state import Terrain, Weather
 
 DEFAULTS_FILE = Path(__file__).with_name("ruleset.yaml")
 DIE_PATTERN = re.compile(r"^\s*(\d+)\s*d\s*(\d+)\s*(?:\+\s*(\d+))?\s*$")
-
-
-@dataclass(frozen=True)
-class Die:
-    count: int
-    sides: int
-    bonus: int = 0
-
-    def __str__(self) -> str:
-        return f"{self.count}d{self.sides}" + (f"+{self.bonus}" if self.bonus else "")
 
 
 @dataclass(frozen=True)
@@ -58,7 +49,7 @@ class IronFistRuleset(Ruleset):
     fort_bonus_per_level: int
     home_defence_bonus: int
     pincer_bonus: tuple[tuple[int, int], ...]  # (origins, bonus), ascending
-    kta_die: Die | None
+    kta_die: DiceExpression | None
     conquest_threshold: int
     loss_table: tuple[LossRow, ...]
     superiority_ratio: int
@@ -173,13 +164,13 @@ def _pincer(value: Any) -> tuple[tuple[int, int], ...]:
     return tuple(sorted(rows))
 
 
-def _die(value: Any) -> Die | None:
+def _die(value: Any) -> DiceExpression | None:
     if value is None:
         return None
     match = DIE_PATTERN.match(value) if isinstance(value, str) else None
     if not match or int(match.group(1)) < 1 or int(match.group(2)) < 1:
         raise RulesetError(f"kta_die: expected NdM or NdM+K (like 1d6) or null, got {value!r}")
-    return Die(int(match.group(1)), int(match.group(2)), int(match.group(3) or 0))
+    return DiceExpression(int(match.group(1)), int(match.group(2)), int(match.group(3) or 0))
 
 
 def _ranges(value: Any, unit_types: Mapping[str, UnitType]) -> dict[str, int]:

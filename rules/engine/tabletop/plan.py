@@ -100,10 +100,11 @@ def plan(
 def tabletop_resolve_turn(
     turn_input: TurnInput, ruleset: TabletopRuleset, seed: int, *, dice: DiceSource | None = None
 ) -> TurnResult:
-    """`resolve_turn` for a tabletop campaign: the entries come in the turn input (`system_inputs`)."""
+    """`resolve_turn` for a tabletop campaign: the entries come in the turn input (`system_inputs`); the
+    plan comes back with the result (`TurnResult.plan`)."""
     state = plan(turn_input, ruleset, seed, turn_input.system_inputs.get("entries") or {}, dice=dice)
     if isinstance(state, Complete):
-        return state.turn_result
+        return replace(state.turn_result, plan=state)
     return TurnResult(
         owners={r.code: r.owner for r in turn_input.regions},
         stacks=turn_input.stacks,
@@ -115,6 +116,7 @@ def tabletop_resolve_turn(
         rejected_orders=state.rejected_orders,
         seed=seed,
         pending=state.open,
+        plan=state,
     )
 
 

@@ -86,6 +86,28 @@ def test_an_edit_outside_the_record_s_constraints_is_refused_naming_the_field(ch
     assert (problem.code, problem.ref) == ("edit_invalid", field)
 
 
+def test_an_edit_reads_its_reason_in_the_readers_language() -> None:
+    from campaign.messages import said_in
+
+    problem = gm_edit(_company(), RULESET, unit=3, changes={"tk": 0}, reason="GM")
+    assert str(problem.message) == "tk: an active unit has 1 TK or more, and at most its maximum"
+    named = gm_edit(_company(), RULESET, unit=3, changes={"name": "jojo 1"}, reason="GM")
+    assert str(named.message) == "name: Another unit of the company is called jojo 1."
+    assert "toimivalla" in said_in("fi", problem.message)
+
+
+def test_an_edit_of_a_value_changed_since_the_gm_saw_it_is_refused() -> None:
+    company = _company()
+    stale = gm_edit(company, RULESET, unit=3, changes={"xp": 30}, reason="GM", seen={"xp": 20})
+    assert (stale.code, stale.ref, stale.params["now"], stale.params["seen"]) == ("edit_stale", "xp", 25, 20)
+    fresh = gm_edit(company, RULESET, unit=3, changes={"xp": 30}, reason="GM", seen={"xp": 25})
+    assert fresh.company.units[3].xp == 30
+    assert gm_edit(company, RULESET, unit=3, changes={}, reason="GM").code == "edit_empty"
+    assert gm_edit(company, RULESET, unit=3, changes=["xp"], reason="GM").ref == "changes"
+    assert adjust_tp(company, RULESET, delta=1, reason="GM", seen=9).code == "tp_stale"
+    assert adjust_tp(company, RULESET, delta=1, reason="GM", seen=10).company.tp == 11
+
+
 def test_the_gm_restores_a_destroyed_unit_and_removes_an_ability() -> None:
     company = replace(
         _company(), units={**_company().units, 3: replace(_company().units[3], abilities=("tarkka_tuli",))}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 
@@ -71,6 +72,20 @@ def test_resolve_turn_of_a_tabletop_campaign_waits_with_the_world_unchanged() ->
     assert result.pending == ("meeting:A|B", "region:X")
     assert result.stacks == TURN.stacks
     assert result.support_rolls == ()
+
+
+def test_resolve_turn_gives_the_plan_with_the_result_and_keeps_it_out_of_the_stored_result() -> None:
+    """Processing writes the Battle rows from `result.plan` (rules.system_shells), not from a second plan."""
+    ruleset = ruleset_build({"battle_system": "tabletop"})
+    auto = {"auto_resolve": True}
+    waiting = resolve_turn(TURN, ruleset, SEED)
+    assert waiting.plan == plan(TURN, ruleset, SEED, {})
+    assert waiting.plan.open == waiting.pending
+    entries = {key: auto for key in ("meeting:A|B", "region:X", "region:A", "region:B", "control:X:1")}
+    complete = resolve_turn(replace(TURN, system_inputs={"entries": entries}), ruleset, SEED)
+    assert isinstance(complete.plan, Complete)
+    assert complete.plan.turn_result.battles == complete.battles
+    assert "plan" not in complete.to_dict()
 
 
 def test_an_auto_resolution_draws_nothing_from_the_turn_seed() -> None:

@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("rules", "0007_merge_indexes_and_battles"),
+        ("rules", "0008_company_versions"),
     ]
 
     operations = [

@@ -1,0 +1,203 @@
+"""A mail's order lines, parsed at the edge into `OrderDraft`s with their line numbers (frontend.mail.orders
+handles the mail around them). Two ways to write an order, one a line:
+
+    N5 → M2: attack with 4 JV, 3 PA      forwards, as the pages and the replies write it back (or "->"),
+    N4 -> N5: move 3 JV                   in English or in Finnish ("N5 → M2: hyökkäys, 4 JV, 3 PA");
+    N2: 4 JV hold                         a line of a reply's list may keep its number ("1. N2: 4 JV hold")
+    attack N5 -> M2: JV 4, PA 3           the kind first (or "→"); counts before or after the unit type
+    doctrine B: steady retreat_below=75   Sodankäynti's doctrine and ambush: the kind first only
+    ambush B -> A
+
+The forward words are the catalogue's own (rules.engine.order_words, in every language of the site), so a
+line copied from a page or a reply reads back as the same order.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import string
+from dataclasses import dataclass, field
+
+from django.conf import settings
+from django.utils import translation
+from django.utils.translation import gettext as _
+
+import rules.engine.order_words  # noqa: F401  (registers the order templates read here)
+from orders.services import OrderDraft
+from rules.engine import OrderKind
+from rules.engine.messages import CATALOGUE
+
+_ARROW = r"(?:->|→)"
+_ORDER = re.compile(
+    rf"""^(?P<kind>[a-z][a-z_ ]*?)\s+(?P<origin>[\w-]+)      # attack N5
+        (?:\s*{_ARROW}\s*(?P<target>[\w-]+))?                # -> M2 (not for hold, stand down)
+        \s*:\s*(?P<units>.*)$                                # : JV 4, PA 3""",
+    re.IGNORECASE | re.VERBOSE,
+)
+# Forwards: from where (to where): what. The origin is one word followed by the arrow or the colon, which
+# no line of the kind-first syntax has.
+_FORWARD = re.compile(
+    rf"^(?P<origin>[\w-]+)\s*(?:{_ARROW}\s*(?P<target>[\w-]+)\s*)?:\s*(?P<rest>.*)$", re.IGNORECASE
+)
+# ASCII digits, and no more than a count column holds ("٣".isdigit(); int() of 5,000 digits raises).
+_COUNT = r"[0-9]{1,9}"
+_UNIT = rf"(?:{_COUNT}\s*[A-Za-z]\w*|[A-Za-z]\w*\s+{_COUNT})"
+_UNIT_LIST = rf"{_UNIT}(?:\s*,\s*{_UNIT})*"
+_KIND_THEN_UNITS = re.compile(rf"^(?P<kind>.*?)[\s,]*(?P<units>{_UNIT_LIST})$")
+_UNITS_THEN_KIND = re.compile(rf"^(?P<units>{_UNIT_LIST})[\s,]+(?P<kind>.+)$")
+_NUMBERED = re.compile(r"^[0-9]{1,3}\.\s+")
+# Sodankäynti's own orders (SODANKAYNTI.md §4.1, §4.2): they name no units.
+_DOCTRINE = re.compile(
+    r"^doctrine\s+(?:(?P<region>[\w-]+)\s*:\s*)?(?P<name>[a-z_]+)(?P<params>(?:\s+\w+\s*=\s*\S+)*)$",
+    re.IGNORECASE,
+)
+_AMBUSH = re.compile(rf"^ambush\s+(?P<origin>[\w-]+)\s*{_ARROW}\s*(?P<target>[\w-]+)$", re.IGNORECASE)
+_PARAM = re.compile(r"(\w+)\s*=\s*(\S+)")
+_UNITS = re.compile(rf"^(?P<type>[A-Za-z]\w*)\s+(?P<count>{_COUNT})$")
+_UNITS_COUNT_FIRST = re.compile(rf"^(?P<count>{_COUNT})\s*(?P<type>[A-Za-z]\w*)$")
+KINDS = {k.value for k in OrderKind}
+# A turn's orders fit in far fewer; a mail of thousands of lines is a mistake or an attack, refused unread.
+ORDERS_MAX = 200
+
+
+@dataclass(frozen=True)
+class MailOrder:
+    line: int
+    draft: OrderDraft
+
+
+@dataclass(frozen=True)
+class MailOrders:
+    """What a mail's body says: its orders in order, whether to delete the turn's orders first, errors."""
+
+    orders: tuple[MailOrder, ...] = ()
+    delete_all: bool = False
+    errors: tuple[str, ...] = field(default=())
+
+
+def orders_parse(text: str) -> MailOrders:
+    """Parse a mail body into drafts with line numbers; errors say the line and what is wrong with it."""
+    orders: list[MailOrder] = []
+    errors: list[str] = []
+    delete_all = False
+    for number, raw in enumerate(text.splitlines(), start=1):
+        if raw.rstrip() == "--" or raw.startswith(">") or raw.rstrip().endswith("wrote:"):
+            break
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        words = " ".join(line.lower().split())
+        if words == "end":
+            break
+        if words == "delete all":
+            delete_all = True
+            continue
+        if len(orders) == ORDERS_MAX:
+            errors.append(_("at most %(count)s orders in one mail") % {"count": ORDERS_MAX})
+            break
+        parsed = _order_line(line)
+        if isinstance(parsed, str):
+            errors.append(_("line %(number)s: %(error)s") % {"number": number, "error": parsed})
+        else:
+            orders.append(MailOrder(line=number, draft=parsed))
+    return MailOrders(orders=tuple(orders), delete_all=delete_all, errors=tuple(errors))
+
+
+def _param_value(text: str) -> int | bool | str | None:
+    """A doctrine parameter as written: 75, none, true; the rules judge whether it fits (§10.1)."""
+    lowered = text.lower()
+    if lowered in ("none", "null"):
+        return None
+    if lowered in ("true", "yes", "false", "no"):
+        return lowered in ("true", "yes")
+    return int(text) if text.isascii() and text.isdigit() and len(text) < 10 else lowered
+
+
+def _order_line(line: str) -> OrderDraft | str:
+    doctrine = _DOCTRINE.match(line)
+    if doctrine is not None:
+        params = {k.lower(): _param_value(v) for k, v in _PARAM.findall(doctrine["params"])}
+        region = doctrine["region"].upper() if doctrine["region"] else ""
+        given = {"doctrine": doctrine["name"].lower(), "params": params}
+        return OrderDraft(kind="doctrine", origin=region, target=None, units={}, params=given)
+    ambush = _AMBUSH.match(line)
+    if ambush is not None:
+        return OrderDraft(
+            kind="ambush", origin=ambush["origin"].upper(), target=ambush["target"].upper(), units={}
+        )
+    forward = _FORWARD.match(_NUMBERED.sub("", line, count=1))
+    if forward is not None:
+        return _forward_line(forward)
+    match = _ORDER.match(line)
+    if match is None:
+        return _(
+            "expected an order like 'N5 -> M2: attack with 4 JV, 3 PA' or 'attack N5 -> M2: JV 4, PA 3', "
+            "got %(line)r"
+        ) % {"line": line}
+    kind = "_".join(match["kind"].lower().split())
+    if kind not in KINDS:
+        return _("unknown kind of order %(kind)r: one of %(kinds)s") % {
+            "kind": match["kind"],
+            "kinds": ", ".join(sorted(KINDS)),
+        }
+    units = _units(match["units"])
+    if isinstance(units, str):
+        return units
+    target = match["target"].upper() if match["target"] else None
+    return OrderDraft(kind=kind, origin=match["origin"].upper(), target=target, units=units)
+
+
+def _forward_line(match: re.Match[str]) -> OrderDraft | str:
+    """ "N5 → M2: attack with 4 JV, 3 PA", "N2: 4 JV hold": the kind's words before or after the units."""
+    rest = match["rest"].strip()
+    parts = _KIND_THEN_UNITS.match(rest)
+    if parts is None or not parts["kind"].strip(" ,"):
+        parts = _UNITS_THEN_KIND.match(rest) or parts
+    if parts is None:
+        return _("expected the kind of order and its units, like 'attack with 4 JV, 3 PA', got %(text)r") % {
+            "text": rest
+        }
+    said = parts["kind"].strip(" ,")
+    kind = forward_words().get(" ".join(said.lower().split()))
+    if kind is None:
+        return _("unknown kind of order %(kind)r: one of %(kinds)s") % {
+            "kind": said,
+            "kinds": ", ".join(sorted(KINDS)),
+        }
+    units = _units(parts["units"])
+    if isinstance(units, str):
+        return units
+    target = match["target"].upper() if match["target"] else None
+    return OrderDraft(kind=kind, origin=match["origin"].upper(), target=target, units=units)
+
+
+def _units(text: str) -> dict[str, int] | str:
+    """ "JV 4, PA 3" or "4 JV, 3 PA" as counts by type; the part that is not, in words."""
+    units: dict[str, int] = {}
+    for part in text.split(","):
+        unit = _UNITS.match(part.strip()) or _UNITS_COUNT_FIRST.match(part.strip())
+        if unit is None:
+            return _("expected units like 'JV 4, PA 3', got %(units)r") % {"units": part.strip()}
+        unit_type = unit["type"].upper()
+        if unit_type in units:
+            return _("%(unit_type)s is named twice") % {"unit_type": unit_type}
+        units[unit_type] = int(unit["count"])
+    return units
+
+
+@functools.cache
+def forward_words() -> dict[str, str]:
+    """Every way a forward order names its kind, lower case, to the kind: the words of the order's template
+    ("{origin} → {target}: attack with {units}" gives "attack with"; "{origin}: {units} hold", "hold") and
+    the kind's own word, in each language of the site, and the kind's code."""
+    words: dict[str, str] = {}
+    for language, _name in settings.LANGUAGES:
+        with translation.override(language):
+            for kind in KINDS:
+                template = _(CATALOGUE[f"order.{kind}"])
+                literal = " ".join(text for text, *_field in string.Formatter().parse(template))
+                phrase = " ".join(literal.replace("→", " ").replace(":", " ").replace(",", " ").split())
+                for said in (phrase, _(CATALOGUE[f"order_kind.{kind}"]), kind, kind.replace("_", " ")):
+                    words.setdefault(said.lower(), kind)
+    return words

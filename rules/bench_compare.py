@@ -1,0 +1,104 @@
+"""This checkout's engine against another checkout's on the same turn: `python -m rules bench-compare`.
+
+    python -m rules bench-compare --against /work/wt/base [--input FILE | --regions N --nations M --seed S]
+
+Two checkouts' `random_turn`s need not give the same map (the generator changed with the seam refactor),
+so the turn is made once, here, and written as JSON (`--input` reads one written before, `--dump` keeps the
+one made); each checkout then reads it into its own dataclasses (rules/bench_compare_driver.py) and
+resolves it in a child process of its own, with PYTHONPATH set to that checkout. A round runs `--runs`
+resolutions on each side, the first side alternating from round to round; a side's figure for a round is
+the median CPU time of its runs, and the ratio (this checkout / the other) is taken round by round, so that
+load from other work on a shared machine falls on both sides alike. The last lines give min/median/max
+of the ratios, and whether both sides' results are the same JSON (expected only when the two checkouts'
+results have the same layout: the way to show that a change left every report as it was).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from rules.bench import random_turn
+from rules.engine.state import json_data
+
+DRIVER = Path(__file__).with_name("bench_compare_driver.py")
+HERE = Path(__file__).resolve().parent.parent
+
+
+def turn_dump(path: Path, *, regions: int, nations: int, seed: int) -> None:
+    """This checkout's random turn, as the JSON of its dataclasses."""
+    turn = random_turn(regions=regions, nations=nations, seed=seed)
+    path.write_text(json.dumps(json_data(turn)), encoding="utf-8")
+
+
+@contextmanager
+def side(checkout: Path, turn: Path, seed: int) -> Iterator[subprocess.Popen]:
+    # -P: the driver's own folder (rules/) is not put on the path, where rules/selectors.py would stand in
+    # for the standard library's module of that name; PYTHONPATH picks the checkout whose engine runs.
+    child = subprocess.Popen(
+        [sys.executable, "-P", str(DRIVER), str(turn), str(seed)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=checkout,
+        env={**os.environ, "PYTHONPATH": str(checkout)},
+    )
+    try:
+        yield child
+    finally:
+        child.stdin.close()
+        child.wait(timeout=120)
+
+
+def runs(child: subprocess.Popen, count: int) -> tuple[float, str]:
+    """The median CPU seconds of `count` resolutions, and the result's fingerprint."""
+    child.stdin.write(f"{count}\n")
+    child.stdin.flush()
+    line = child.stdout.readline()
+    if not line:
+        raise SystemExit(f"the driver stopped (exit status {child.wait()})")
+    answer = json.loads(line)
+    return statistics.median(answer["seconds"]), answer["sha256"]
+
+
+def bench_compare(
+    *,
+    against: Path,
+    turn: Path | None = None,
+    regions: int = 10_000,
+    nations: int = 100,
+    seed: int = 1,
+    rounds: int = 5,
+    count: int = 3,
+    dump: Path | None = None,
+) -> str:
+    """Interleaved rounds of both checkouts on one turn; the lines to print."""
+    with tempfile.TemporaryDirectory() as scratch:
+        if turn is None:
+            turn = dump or Path(scratch) / "turn.json"
+            turn_dump(turn, regions=regions, nations=nations, seed=seed)
+        with side(HERE, turn, seed) as ours, side(against.resolve(), turn, seed) as theirs:
+            runs(ours, 1)  # warm up: imports, caches
+            runs(theirs, 1)
+            lines, ratios, fingerprints = [], [], set()
+            for number in range(rounds):
+                order = (ours, theirs) if number % 2 == 0 else (theirs, ours)
+                timed = {id(child): runs(child, count) for child in order}
+                (us, mine), (them, other) = timed[id(ours)], timed[id(theirs)]
+                fingerprints.add((mine, other))
+                ratios.append(us / them)
+                lines.append(f"round {number + 1}: this {us:.3f} s  other {them:.3f} s  {us / them:.3f}×")
+    same = all(mine == other for mine, other in fingerprints)
+    lines.append(
+        f"ratio this/other over {rounds} rounds (median CPU of {count} runs each): "
+        f"min {min(ratios):.3f} median {statistics.median(ratios):.3f} max {max(ratios):.3f}; "
+        f"results {'identical' if same else 'differ'} (this checkout: {HERE}, other: {against})"
+    )
+    return "\n".join(lines)

@@ -1,0 +1,316 @@
+"""The results-entry workflow of battles fought at the table, shared by tabletop and company campaigns
+(BATTLE_SYSTEMS.md, "Results entry"; TABLETOP.md A6.2; COMPANY.md §5.2).
+
+A result is saved as a numbered version and every version is kept; a new version sets the earlier ones
+aside with their answers; the saving nation counts as agreeing, and each other nation of the battle agrees
+or disputes with a comment; the GM confirms, or the agreement of every nation does where the system says so;
+the GM may void the current version (the battle is open again) and confirm with agreements missing. Answers
+and decisions are about the current version only, and a version entered against other forces is refused.
+
+What differs per system is its `Table`: how a payload is checked against the battle as it stands, what the
+GM's own entry means, whether agreement confirms, which row the versions hang on and what happens once the
+battle's entry changes. `rules.battles` (tabletop) and `rules.company.results` each give one.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from datetime import datetime
+from typing import Any
+
+from django.db import transaction
+
+from campaign.models import Membership, Turn
+from campaign.selectors import Viewer
+from rules.engine.messages import Message, gettext_noop, messages_register
+from rules.engine.tabletop.results import EntryError
+from rules.models import ResultAnswer, ResultVersion
+
+COMMENT_LIMIT = 2000
+PREFIX = "results."
+
+messages_register(
+    {
+        PREFIX + "comment_missing": gettext_noop("Say what is wrong with this result."),
+        PREFIX + "comment_too_long": gettext_noop("A comment is at most 2000 characters."),
+        PREFIX + "version_not_current": gettext_noop(
+            "Version {number} of the battle of {place} is not the current one: answer the current version."
+        ),
+        PREFIX + "withdraw_not_allowed": gettext_noop(
+            "Only its author may withdraw a version, and only until it is agreed."
+        ),
+        PREFIX + "gm_only": gettext_noop("Only the GM may do this."),
+        PREFIX + "reason_missing": gettext_noop("Give a reason: it is kept in the battle's history."),
+        PREFIX + "not_resolved": gettext_noop("The battle of {place} has no result to reopen."),
+        PREFIX + "not_permitted": gettext_noop(
+            "Only the GM or a player of {nations} may enter the result of the battle of {place}."
+        ),
+    }
+)
+
+# The versions that still count for a battle: the current one (the first three), or its entry.
+LIVE = ResultVersion.LIVE
+CURRENT = LIVE[:3]
+
+
+class BattleError(Exception):
+    """A refused action on a battle: every error, each with a code, its ref and its message, in the
+    system's order. An error is the system's own (tabletop's `EntryError`, company's `Problem`)."""
+
+    def __init__(self, errors: list[Any]) -> None:
+        super().__init__("; ".join(str(e.code) for e in errors))
+        self.errors = errors
+
+
+def refuse(code: str, **params: Any) -> BattleError:
+    return BattleError([EntryError(code, (), Message(PREFIX + code, params))])
+
+
+class Table(ABC):
+    """One battle as its system sees it, for the workflow."""
+
+    def __init__(self, battle: Any) -> None:
+        self.battle = battle  # a row whose `versions` are its ResultVersions
+
+    @abstractmethod
+    def owner(self) -> dict[str, Any]:
+        """The version's foreign key to this battle, as keyword arguments."""
+
+    @abstractmethod
+    def lock(self) -> Turn:
+        """Lock the battle's turn: one change to a turn's entries at a time, none while it processes."""
+
+    @abstractmethod
+    def nations(self) -> list[str]:
+        """The codes of the battle's nations, in the system's order."""
+
+    @abstractmethod
+    def place(self) -> str:
+        """The battle's place for messages."""
+
+    @abstractmethod
+    def check(self, viewer: Viewer, turn: Turn, payload: dict[str, Any], fingerprint: str, now: datetime):
+        """The payload's warnings (a list of strings) when it may be entered now; else raise BattleError
+        with every error."""
+
+    @abstractmethod
+    def entry_confirms(self, viewer: Viewer, turn: Turn) -> bool:
+        """Whether this viewer's entry is confirmed as it is saved (tabletop: the GM's entry)."""
+
+    @abstractmethod
+    def gm_confirms_agreed(self, turn: Turn) -> bool:
+        """Whether an agreed version waits for the GM (else agreement confirms it)."""
+
+    @abstractmethod
+    def resolved(self, turn: Turn) -> bool:
+        """Whether the battle has an entry the GM may reopen now."""
+
+    @abstractmethod
+    def changed(self, turn: Turn, now: datetime) -> None:
+        """After any change to the battle's versions: the system brings its battle and turn in line."""
+
+    def campaign_id(self) -> int:
+        return self.battle.turn.campaign_id
+
+
+def current(battle: Any) -> ResultVersion | None:
+    return battle.versions.filter(state__in=CURRENT).order_by("-number").first()
+
+
+def number_next(battle: Any) -> int:
+    last = battle.versions.order_by("-number").values_list("number", flat=True).first()
+    return (last or 0) + 1
+
+
+def supersede(battle: Any, now: datetime, reason: str = "") -> None:
+    battle.versions.filter(state__in=CURRENT).update(
+        state=ResultVersion.State.SUPERSEDED, decided_at=now, reason=reason
+    )
+
+
+def _must_be_current(table: Table, version: ResultVersion) -> None:
+    found = current(table.battle)
+    if found is None or found.pk != version.pk:
+        raise refuse("version_not_current", number=version.number, place=table.place())
+
+
+def _gm_with_reason(viewer: Viewer, reason: str) -> None:
+    if not viewer.is_gm:
+        raise refuse("gm_only")
+    if not (reason or "").strip():
+        raise refuse("reason_missing")
+
+
+def _recheck(table: Table, viewer: Viewer, turn: Turn, version: ResultVersion, now: datetime) -> None:
+    """The version against the battle as it stands now: a stale one is refused."""
+    table.check(viewer, turn, version.payload, version.fingerprint, now)
+
+
+@transaction.atomic
+def result_save(
+    table: Table, *, viewer: Viewer, payload: dict[str, Any], fingerprint: str, now: datetime
+) -> ResultVersion:
+    """A new version. A player's is proposed with its nation agreeing; an entry the system confirms as it
+    is saved (`Table.entry_confirms`) is the battle's entry at once."""
+    turn = table.lock()
+    warnings = table.check(viewer, turn, payload, fingerprint, now)
+    battle = table.battle
+    supersede(battle, now)
+    gm_entry = table.entry_confirms(viewer, turn)
+    version = ResultVersion.objects.create(
+        **table.owner(),
+        number=number_next(battle),
+        origin=ResultVersion.Origin.GM if gm_entry or viewer.is_gm else ResultVersion.Origin.PLAYER,
+        state=ResultVersion.State.CONFIRMED if gm_entry else ResultVersion.State.PROPOSED,
+        payload=payload,
+        fingerprint=fingerprint,
+        warnings=[str(w) for w in warnings],
+        author=viewer.user,
+        nation=viewer.nation,
+        created_at=now,
+        decided_at=now if gm_entry else None,
+        decided_by=viewer.user if gm_entry else None,
+        reason="entered by the GM" if gm_entry else "",
+    )
+    if not gm_entry:
+        if not viewer.is_gm:
+            ResultAnswer.objects.create(
+                version=version, nation=viewer.nation, user=viewer.user, answer="agree", at=now
+            )
+        _settle(table, turn, version, now)
+    table.changed(turn, now)
+    return version
+
+
+@transaction.atomic
+def result_withdraw(table: Table, *, viewer: Viewer, version: ResultVersion, now: datetime) -> None:
+    turn = table.lock()
+    version.refresh_from_db()
+    withdrawable = (ResultVersion.State.PROPOSED, ResultVersion.State.DISPUTED)
+    if version.author_id != viewer.user.pk or version.state not in withdrawable:
+        raise refuse("withdraw_not_allowed")
+    version.state, version.decided_at = ResultVersion.State.WITHDRAWN, now
+    version.save(update_fields=["state", "decided_at"])
+    table.changed(turn, now)
+
+
+def _answerable(table: Table, viewer: Viewer, version: ResultVersion, now: datetime) -> Turn:
+    """Only a player of one of the battle's nations answers, and only the current version as it stands."""
+    turn = table.lock()
+    _must_be_current(table, version)
+    if viewer.is_gm or viewer.nation is None or viewer.nation.code not in table.nations():
+        raise refuse("not_permitted", nations=", ".join(table.nations()), place=table.place())
+    _recheck(table, viewer, turn, version, now)
+    return turn
+
+
+@transaction.atomic
+def result_agree(table: Table, *, viewer: Viewer, version: ResultVersion, now: datetime) -> None:
+    turn = _answerable(table, viewer, version, now)
+    ResultAnswer.objects.update_or_create(
+        version=version,
+        nation=viewer.nation,
+        defaults={"user": viewer.user, "answer": "agree", "comment": "", "at": now},
+    )
+    version.refresh_from_db()
+    _settle(table, turn, version, now)
+    table.changed(turn, now)
+
+
+@transaction.atomic
+def result_dispute(
+    table: Table, *, viewer: Viewer, version: ResultVersion, comment: str, now: datetime
+) -> None:
+    comment = (comment or "").strip()
+    if not comment:
+        raise refuse("comment_missing")
+    if len(comment) > COMMENT_LIMIT:
+        raise refuse("comment_too_long")
+    turn = _answerable(table, viewer, version, now)
+    ResultAnswer.objects.update_or_create(
+        version=version,
+        nation=viewer.nation,
+        defaults={"user": viewer.user, "answer": "dispute", "comment": comment, "at": now},
+    )
+    version.refresh_from_db()
+    _settle(table, turn, version, now)
+
+
+def _needed(table: Table) -> set[int]:
+    """The nations whose agreement makes a version agreed: those of the battle with an active player."""
+    return set(
+        Membership.objects.filter(
+            campaign_id=table.campaign_id(),
+            role=Membership.Role.PLAYER,
+            nation__code__in=table.nations(),
+            nation__civil_disorder=False,
+        ).values_list("nation_id", flat=True)
+    )
+
+
+def _settle(table: Table, turn: Turn, version: ResultVersion, now: datetime) -> None:
+    """proposed, disputed or agreed from the answers; an agreed version confirmed at once when the GM
+    does not confirm agreements."""
+    answers = dict(version.answers.values_list("nation_id", "answer"))
+    if "dispute" in answers.values():
+        state = ResultVersion.State.DISPUTED
+    elif _needed(table) <= {n for n, a in answers.items() if a == "agree"}:
+        state = ResultVersion.State.AGREED
+        if not table.gm_confirms_agreed(turn):
+            state = ResultVersion.State.CONFIRMED
+            version.reason, version.decided_at = "agreed by every nation of the battle", now
+    else:
+        state = ResultVersion.State.PROPOSED
+    version.state = state
+    version.save(update_fields=["state", "reason", "decided_at"])
+
+
+@transaction.atomic
+def result_confirm(table: Table, *, viewer: Viewer, version: ResultVersion, now: datetime) -> None:
+    """The GM confirms the current version, agreed or not; the reason says who had not agreed."""
+    if not viewer.is_gm:
+        raise refuse("gm_only")
+    turn = table.lock()
+    _must_be_current(table, version)
+    _recheck(table, viewer, turn, version, now)
+    answers = dict(version.answers.values_list("nation__code", "answer"))
+    missing = [n for n in table.nations() if answers.get(n) != "agree"]
+    disputed = [n for n, a in answers.items() if a == "dispute"]
+    version.state, version.decided_at, version.decided_by = ResultVersion.State.CONFIRMED, now, viewer.user
+    version.reason = (
+        "confirmed by the GM"
+        + (f"; not agreed by {', '.join(missing)}" if missing else "")
+        + (f"; disputed by {', '.join(disputed)}" if disputed else "")
+    )
+    version.save(update_fields=["state", "decided_at", "decided_by", "reason"])
+    table.changed(turn, now)
+
+
+@transaction.atomic
+def result_void(table: Table, *, viewer: Viewer, version: ResultVersion, reason: str, now: datetime) -> None:
+    """The GM sets the current version aside: the battle is open again without one."""
+    _gm_with_reason(viewer, reason)
+    table.lock()
+    _must_be_current(table, version)
+    version.state, version.reason, version.decided_at, version.decided_by = (
+        ResultVersion.State.VOIDED,
+        reason.strip(),
+        now,
+        viewer.user,
+    )
+    version.save(update_fields=["state", "reason", "decided_at", "decided_by"])
+
+
+@transaction.atomic
+def entry_reopen(table: Table, *, viewer: Viewer, reason: str, now: datetime) -> Turn:
+    """The GM archives the battle's confirmed entry (its version voided with the reason): the battle is
+    open again."""
+    _gm_with_reason(viewer, reason)
+    turn = table.lock()
+    if not table.resolved(turn):
+        raise refuse("not_resolved", place=table.place())
+    table.battle.versions.filter(state=ResultVersion.State.CONFIRMED).update(
+        state=ResultVersion.State.VOIDED, reason=f"reopened: {reason.strip()}", decided_at=now
+    )
+    table.changed(turn, now)
+    return turn

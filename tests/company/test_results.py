@@ -1,0 +1,223 @@
+"""A company battle's result through the shared results entry (COMPANY.md §5.2, BATTLE_SYSTEMS.md "Results
+entry"): who may propose, agree, dispute, confirm, reopen and void, each role with the test client; a new
+version clears agreements; `result.finalisation: all_sides`; stale and superseded versions refused; every
+§5.3 error with its code and ref."""
+
+from __future__ import annotations
+
+import pytest
+
+from campaign.models import Campaign
+from rules.company import models
+from rules.models import ResultVersion
+
+A = "/api/campaigns/demo"
+
+
+def entry_for(battle, **vp):
+    return {"units": [{"unit": int(u), "vp": vp.get(u, 0)} for u in battle.data["units"]]}
+
+
+def call(client, battle, path, data=None, method="post"):
+    return getattr(client, method)(f"{A}/battles/{battle.pk}/{path}", data or {}, format="json")
+
+
+def ruleset_set(company, **overrides):
+    Campaign.objects.filter(pk=company.campaign.pk).update(
+        ruleset_overrides={"tp": {"starting": 30}, **overrides}
+    )
+
+
+@pytest.mark.parametrize(
+    "role, code", [("gm", 201), ("player", 201), ("rival", 201), ("outsider", 404), ("anonymous", 401)]
+)
+def test_a_member_of_the_battles_nations_or_the_gm_proposes(clients, battle, role, code):
+    response = call(clients[role], battle, "result/", entry_for(battle), method="put")
+    assert response.status_code == code
+    if code == 201:
+        [version] = battle.versions.all()
+        assert version.state == "proposed" and version.author.username == role
+        agreed = list(version.answers.values_list("nation__code", flat=True))
+        assert agreed == ({"player": ["NOR"], "rival": ["EST"]}.get(role, [])), "the saver's nation agrees"
+
+
+@pytest.mark.parametrize(
+    "role, code, state",
+    [
+        ("rival", 200, "agreed"),
+        ("gm", 400, "proposed"),  # the GM confirms; it does not agree
+        ("outsider", 404, "proposed"),
+        ("anonymous", 401, "proposed"),
+    ],
+)
+def test_the_other_nation_agrees_with_the_proposal(clients, battle, role, code, state):
+    call(clients["player"], battle, "result/", entry_for(battle), method="put")
+    response = call(clients[role], battle, "result/approve/")
+    assert response.status_code == code
+    if role == "gm":
+        assert response.json()["errors"][0]["code"] == "not_permitted"
+    assert battle.versions.get().state == state
+
+
+@pytest.mark.parametrize(
+    "role, code", [("gm", 200), ("player", 400), ("rival", 400), ("outsider", 404), ("anonymous", 401)]
+)
+def test_only_the_gm_confirms(clients, battle, role, code):
+    call(clients["player"], battle, "result/", entry_for(battle), method="put")
+    call(clients["rival"], battle, "result/approve/")
+    response = call(clients[role], battle, "result/confirm/")
+    assert response.status_code == code
+    battle.refresh_from_db()
+    assert battle.status == ("resolved" if code == 200 else "open")
+    if code == 400:
+        assert response.json()["errors"] == [
+            {"code": "gm_only", "ref": None, "message": "Only the GM may do this."}
+        ]
+
+
+@pytest.mark.parametrize("role, code", [("gm", 200), ("player", 400), ("rival", 400), ("outsider", 404)])
+def test_only_the_gm_voids_the_battle_and_with_a_reason(clients, battle, role, code):
+    assert (
+        call(clients["gm"], battle, "void/", {"reason": ""}).json()["errors"][0]["code"] == "reason_missing"
+    )
+    response = call(clients[role], battle, "void/", {"reason": "the table never met"})
+    assert response.status_code == code
+    battle.refresh_from_db()
+    if code == 200:
+        assert battle.status == "void" and battle.void_reason == "the table never met"
+        assert battle.turn.status == "resolved", "the last battle void: the turn completes (§5.6)"
+    else:
+        assert battle.status == "open"
+
+
+def test_the_gm_confirms_a_disputed_version_and_the_reason_says_who_disputed(clients, battle):
+    call(clients["player"], battle, "result/", entry_for(battle), method="put")
+    empty = call(clients["rival"], battle, "result/dispute/", {"comment": " "})
+    assert empty.json()["errors"][0]["code"] == "comment_missing"
+    call(clients["rival"], battle, "result/dispute/", {"comment": "MG lost 3 TK, not 0"})
+    version = battle.versions.get()
+    assert version.state == "disputed"
+    assert call(clients["gm"], battle, "result/confirm/").status_code == 200
+    version.refresh_from_db()
+    assert (
+        version.state == "confirmed"
+        and version.reason == "confirmed by the GM; not agreed by EST; disputed by EST"
+    )
+
+
+def test_a_new_version_clears_the_agreements_and_the_old_one_cannot_be_answered(clients, battle, company):
+    call(clients["player"], battle, "result/", entry_for(battle), method="put")
+    call(clients["rival"], battle, "result/approve/")
+    u = str(company.units["Ryhmä 1"].number)
+    assert (
+        call(clients["player"], battle, "result/", entry_for(battle, **{u: 2}), method="put").status_code
+        == 201
+    )
+    first, second = battle.versions.order_by("number")
+    assert (first.state, second.state) == ("superseded", "proposed")
+    assert list(second.answers.values_list("nation__code", flat=True)) == ["NOR"]
+    old = call(clients["rival"], battle, "result/approve/", {"version": 1})
+    assert old.status_code == 400 and old.json()["errors"][0]["code"] == "version_not_current"
+    assert call(clients["gm"], battle, "result/confirm/", {"version": 1}).status_code == 400
+
+
+def test_with_all_sides_the_agreement_of_every_nation_makes_it_final(clients, battle, company):
+    ruleset_set(company, result={"finalisation": "all_sides"})
+    call(clients["player"], battle, "result/", entry_for(battle), method="put")
+    battle.refresh_from_db()
+    assert battle.status == "open", "EST has not agreed yet"
+    assert call(clients["rival"], battle, "result/approve/").status_code == 200
+    battle.refresh_from_db()
+    assert battle.versions.get().state == "confirmed" and battle.status == "resolved"
+    assert battle.turn.status == "resolved"
+    assert models.Battle.objects.get(pk=battle.pk).report["final"]
+
+
+def test_the_gm_reopens_a_final_battle_until_the_turn_completes(clients, battle, company):
+    ruleset_set(company, turn={"auto_complete": False})
+    call(clients["gm"], battle, "result/", entry_for(battle), method="put")
+    assert call(clients["rival"], battle, "result/reopen/", {"reason": "typo"}).status_code == 400
+    call(clients["gm"], battle, "result/confirm/")
+    battle.refresh_from_db()
+    assert battle.status == "resolved" and battle.turn.status == "battles_pending", "the GM completes it"
+    assert call(clients["gm"], battle, "result/reopen/", {"reason": ""}).status_code == 400
+    assert call(clients["player"], battle, "result/reopen/", {"reason": "typo"}).status_code == 400
+    reopened = call(clients["gm"], battle, "result/reopen/", {"reason": "MG's TK was wrong"})
+    assert reopened.status_code == 200 and reopened.json()["status"] == "open"
+    assert (
+        battle.versions.get().state == "voided"
+        and battle.versions.get().reason == "reopened: MG's TK was wrong"
+    )
+    call(clients["rival"], battle, "result/", entry_for(battle), method="put")
+    call(clients["gm"], battle, "result/confirm/")
+    from rules.services import turn_process
+
+    turn_process(turn_id=battle.turn_id)  # "complete turn"
+    battle.refresh_from_db()
+    assert battle.turn.status == "resolved"
+    late = call(clients["gm"], battle, "result/reopen/", {"reason": "too late"})
+    assert late.json()["errors"][0]["code"] == "not_resolved", "results are immutable once the turn completes"
+
+
+def test_a_version_entered_against_other_forces_is_refused(clients, battle):
+    stale = {**entry_for(battle), "fingerprint": "0" * 16}
+    refused = call(clients["player"], battle, "result/", stale, method="put")
+    assert refused.status_code == 400 and refused.json()["errors"][0]["code"] == "entry_stale"
+    fingerprint = call(clients["player"], battle, "result/", method="get").json()["fingerprint"]
+    saved = call(
+        clients["player"], battle, "result/", {**entry_for(battle), "fingerprint": fingerprint}, "put"
+    )
+    assert saved.status_code == 201
+    data = {**battle.data, "region": "M1"}
+    data["units"] = {**data["units"]}
+    first = next(iter(data["units"]))
+    data["units"][first] = {**data["units"][first], "tk": data["units"][first]["tk"] - 1}
+    models.Battle.objects.filter(pk=battle.pk).update(data=data)  # the snapshot changed under the version
+    answer = call(clients["rival"], battle, "result/approve/")
+    assert answer.status_code == 400 and answer.json()["errors"][0]["code"] == "entry_stale"
+    assert call(clients["gm"], battle, "result/confirm/").json()["errors"][0]["code"] == "entry_stale"
+
+
+def test_every_error_of_the_entry_comes_back_with_its_code_and_ref_and_nothing_is_saved(
+    clients, battle, company
+):
+    u = company.units
+    r1, chef = u["Ryhmä 1"].number, u["Chef"].number
+    bad = {
+        "units": [
+            {"unit": 999},
+            {"unit": r1, "tk_lost": 2.5, "vp": -1},
+            {"unit": r1},
+            {"unit": chef, "tk_lost": 6, "destroyed": False, "states": ["stunned", "damaged"]},
+        ],
+        "sides": {"GREEN": {}, "NOR": {"objective_vp": -2, "field_promotion": r1}},
+        "notes": "x" * 2001,
+    }
+    response = call(clients["player"], battle, "result/", bad, method="put")
+    assert response.status_code == 400
+    errors = [(e["code"], e["ref"]) for e in response.json()["errors"]]
+    missing = [n for n in sorted(int(k) for k in battle.data["units"]) if n not in (r1, chef)]
+    assert errors == [
+        ("unit_not_in_battle", 999),
+        ("not_an_integer", r1),
+        ("vp_negative", r1),
+        ("unit_listed_twice", r1),
+        ("destroyed_mismatch", chef),
+        ("state_unknown", chef),
+        ("state_derived", chef),
+        *[("unit_missing", n) for n in missing],
+        ("side_not_in_battle", "GREEN"),
+        ("objective_vp_negative", "NOR"),
+        ("promotion_without_loss", "NOR"),
+        ("notes_too_long", None),
+    ]
+    assert all(e["message"] for e in response.json()["errors"])
+    assert not ResultVersion.objects.exists()
+
+
+def test_the_errors_are_told_in_finnish_to_a_finnish_reader(clients, battle):
+    response = clients["player"].put(
+        f"{A}/battles/{battle.pk}/result/", {"units": []}, format="json", HTTP_ACCEPT_LANGUAGE="fi"
+    )
+    messages = [e["message"] for e in response.json()["errors"]]
+    assert messages and all("No entry for" not in m for m in messages)
