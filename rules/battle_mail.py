@@ -5,6 +5,8 @@ battle_sheets_queue(turn=)   each open battle whose sheet its players have not b
                              once per sheet (a battle whose forces change is mailed its new sheet)
 battles_remind(now=)         beat: each open battle within `tabletop.reminder_hours_before` of its
                              deadline, while it has no confirmed result: a reminder, once per deadline
+battle_overdue_queue(battle_id=)   the deadline passed (rules.battles.battles_overdue has claimed it,
+                             once per deadline): the battle's players and the GM are told (A8.2)
 
 Each mail is claimed first with a conditional update ("if num_updated != 1, another process got there
 first"), so two beats, or a beat and a re-plan, queue it once; the task is queued when the claim commits.
@@ -28,6 +30,7 @@ Clock = Callable[[], datetime]
 
 SEND_BATTLE_SHEET = "frontend.tasks.send_battle_sheet"
 SEND_BATTLE_REMINDER = "frontend.tasks.send_battle_reminder"
+SEND_BATTLE_OVERDUE = "frontend.tasks.send_battle_overdue"
 
 
 def battle_sheets_queue(*, turn: Turn) -> int:
@@ -78,3 +81,8 @@ def battles_remind(*, now: Clock = timezone.now) -> int:
                 task_queue(SEND_BATTLE_REMINDER, pk, robust=True)
                 queued += 1
     return queued
+
+
+def battle_overdue_queue(*, battle_id: int) -> None:
+    """Queue the overdue mail of a battle whose deadline's claim the caller holds (once per deadline)."""
+    task_queue(SEND_BATTLE_OVERDUE, battle_id, robust=True)

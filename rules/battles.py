@@ -26,7 +26,7 @@ from campaign.models import Turn
 from campaign.queue import turn_queue
 from campaign.selectors import Viewer
 from rules import results_flow as flow
-from rules.battle_mail import battle_sheets_queue
+from rules.battle_mail import battle_overdue_queue, battle_sheets_queue
 from rules.engine.tabletop import BattlesPending, Complete, plan
 from rules.engine.tabletop.results import Entrant, result_check
 from rules.engine.tabletop.settings import TabletopRuleset
@@ -293,6 +293,7 @@ def battles_overdue(*, now: Clock = timezone.now) -> int:
         battle = Battle.objects.select_related("turn__campaign").get(pk=pk)
         if battle.turn.campaign.ruleset().tabletop.on_missing_result == "auto_resolve":
             _deadline_decide(battle, moment)
+        battle_overdue_queue(battle_id=pk)  # its players and the GM are told (A8.2, A11.3)
     return claimed
 
 

@@ -1,5 +1,6 @@
-"""The mails of a tabletop battle (TABLETOP.md A8.1, A11.3): the sheet when the battle opens, and the
-reminder before its result is due. Claimed once each by rules.battle_mail, rendered and sent here.
+"""The mails of a tabletop battle (TABLETOP.md A8, A11.3): the sheet when the battle opens, the
+reminder before its result is due, and the word that it is overdue (to the GM too). Claimed once each by
+rules.battle_mail and rules.battles, rendered and sent here.
 
 To the players of the battle's nations, each in their own language and time zone, plain text first; the
 sheet is cut to what the reader's nation may see (rules.selectors.battle_sheet_for, A5.4), so a mail
@@ -15,6 +16,7 @@ from collections.abc import Callable, Iterator
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.dateformat import format as date_format
@@ -93,23 +95,61 @@ def battle_reminder_send(*, battle_id: int, now: Callable[[], datetime] = timezo
     return mail_send(messages)
 
 
+def battle_overdue_send(*, battle_id: int) -> int:
+    """Tell the battle's players and the GM that its deadline has passed, and what follows: the GM decides
+    (A8.2), or the deadline has confirmed the agreed result or auto-resolved the battle (A8.3)."""
+    battle = _battle(battle_id)
+    if battle is None or battle.overdue_at is None:
+        return 0
+    decided = battle.versions.filter(
+        state=ResultVersion.State.CONFIRMED, decided_at=battle.overdue_at
+    ).first()
+    if decided is None and battle.state != Battle.State.OPEN:
+        return 0  # decided some other way since: nothing overdue to tell
+    if decided is None:
+        outcome = "gm_decides"
+    else:
+        outcome = "auto_resolved" if decided.origin == ResultVersion.Origin.DEADLINE else "confirmed"
+    may_still_enter = battle.turn.campaign.ruleset().tabletop.players_may_enter_after_deadline
+    messages = []
+    for membership, context in _readers(battle, with_gm=True):
+        with translation.override(language_of(user=membership.user)):
+            subject = _("[%(campaign)s] Turn %(number)s — %(battle)s: result overdue") % {
+                "campaign": battle.turn.campaign.name,
+                "number": battle.turn.number,
+                "battle": battle_title(battle.turn.campaign, battle),
+            }
+        context = {
+            **context,
+            "outcome": outcome,
+            "is_gm": membership.role == Membership.Role.GM,
+            "may_still_enter": may_still_enter,
+        }
+        messages.append(_message(membership, battle.turn, subject, "frontend/email/battle_overdue", context))
+    return mail_send(messages)
+
+
 def _battle(battle_id: int) -> Battle | None:
     return Battle.objects.select_related("turn__campaign").filter(pk=battle_id).first()
 
 
-def _readers(battle: Battle, *, active_only: bool = False) -> Iterator[tuple[Membership, dict[str, Any]]]:
-    """Each player of the battle's nations with an address, and the sheet as their nation may see it."""
+def _readers(
+    battle: Battle, *, active_only: bool = False, with_gm: bool = False
+) -> Iterator[tuple[Membership, dict[str, Any]]]:
+    """Each player of the battle's nations with an address (and the GM, `with_gm`), and the sheet as the
+    reader may see it."""
     campaign = battle.turn.campaign
+    readers = Q(role=Membership.Role.PLAYER, nation__code__in=battle.nations)
+    if with_gm:
+        readers |= Q(role=Membership.Role.GM)
     members = (
-        Membership.objects.filter(
-            campaign=campaign, role=Membership.Role.PLAYER, nation__code__in=battle.nations
-        )
+        Membership.objects.filter(readers, campaign=campaign)
         .exclude(user__email="")
         .select_related("user__profile", "nation")
         .order_by("nation__position", "user__username")
     )
     if active_only:
-        members = members.filter(nation__civil_disorder=False)
+        members = members.exclude(nation__civil_disorder=True)
     names = {n.code: n.name for n in campaign.nations.all()}
     settings = campaign.ruleset().tabletop
     url = site_url(reverse("frontend:battle", args=[campaign.slug, battle.turn.number, battle.key]))

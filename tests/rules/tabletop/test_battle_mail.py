@@ -13,7 +13,7 @@ from campaign.lifecycle import language_set, time_zone_set
 from campaign.models import Turn
 from campaign.selectors import viewer_get
 from rules.battle_mail import battles_remind
-from rules.battles import battle_deadline_move, battle_result_save
+from rules.battles import battle_deadline_move, battle_result_save, battles_overdue
 from rules.models import Battle
 from rules.services import turn_process
 
@@ -218,3 +218,37 @@ def test_a_campaign_without_reminders_sends_none(pending, django_capture_on_comm
     with django_capture_on_commit_callbacks(execute=True):
         assert battles_remind(now=_clock(battle.deadline - timedelta(minutes=5))) == 0
     assert mail.outbox == []
+
+
+# ---- overdue (A8.2, A8.3) --------------------------------------------------------------------------
+
+
+def test_at_the_deadline_the_players_and_the_gm_are_told_once(
+    pending, django_capture_on_commit_callbacks
+) -> None:
+    mail.outbox.clear()
+    deadline = Battle.objects.get(turn=pending, key="region:K1").deadline
+    with django_capture_on_commit_callbacks(execute=True):
+        assert battles_overdue(now=_clock(deadline + timedelta(minutes=1))) == 2
+        assert battles_overdue(now=_clock(deadline + timedelta(minutes=2))) == 0, "once per deadline"
+    counts = {a: len(_to(a)) for a in ("player@example.org", "karelian@example.org", "rival@example.org")}
+    assert counts == {"player@example.org": 1, "karelian@example.org": 2, "rival@example.org": 1}
+    gm = _to("gm@example.org")
+    assert len(gm) == 2 and all(m.subject.endswith(": result overdue") for m in gm)
+    assert all("You decide: move the deadline" in m.body for m in gm)
+    [player] = _to("player@example.org")
+    assert "the GM decides now. You may still propose" in player.body
+    assert "K4" not in player.body
+
+
+def test_an_auto_resolved_battle_s_players_are_told_so(pending, django_capture_on_commit_callbacks) -> None:
+    campaign = pending.campaign
+    campaign.ruleset_overrides = {"tabletop": {"on_missing_result": "auto_resolve"}}
+    campaign.save()
+    mail.outbox.clear()
+    deadline = Battle.objects.get(turn=pending, key="region:K1").deadline
+    with django_capture_on_commit_callbacks(execute=True):
+        battles_overdue(now=_clock(deadline + timedelta(minutes=1)))
+    overdue = [m for m in mail.outbox if m.subject.endswith(": result overdue")]
+    assert len(overdue) == 6, "K1 and K4: two players and the GM each"
+    assert all("auto-resolved by the Iron Fist resolver" in m.body for m in overdue)
