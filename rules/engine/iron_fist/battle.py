@@ -73,7 +73,7 @@ def iron_fist_fight(call: BattleCall) -> BattleOutcome:
                     "§4",
                 )
             )
-    kta = [sum(term["value"] for term in terms) for terms in kta_terms]
+    kta = [sum([term["value"] for term in terms]) for terms in kta_terms]
     difference = abs(kta[0] - kta[1])
     winner = None if kta[0] == kta[1] else (0 if kta[0] > kta[1] else 1)
     row = ruleset.loss_row(difference)
