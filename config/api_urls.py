@@ -8,7 +8,7 @@ from campaign import api as campaign_api
 from config.api_auth import TokenView
 from orders import api as orders_api
 from rules import api as rules_api
-from rules import battles_api, calculator_api
+from rules import battle_preview_api, battles_api, calculator_api
 from rules.company import api as company_api
 
 app_name = "api"
@@ -51,6 +51,7 @@ urlpatterns = [
     path(f"{campaign}contacts/", company_api.Contacts.as_view(), name="company-contacts"),
     path(f"{campaign}map/", company_api.CompanyMap.as_view(), name="company-map"),
     path(f"{turn}company-battles/", company_api.TurnBattles.as_view(), name="company-battles"),
+    path(f"{turn}company-preview/", company_api.TurnPreview.as_view(), name="company-preview"),
     path(f"{campaign}battles/<int:pk>/", company_api.BattleDetail.as_view(), name="company-battle"),
     path(f"{table_battle}rolls/", company_api.BattleRolls.as_view(), name="company-rolls"),
     path(f"{table_battle}kp/", company_api.BattleKp.as_view(), name="company-kp"),
@@ -65,6 +66,11 @@ urlpatterns = [
     ),
     path(f"{table_battle}void/", company_api.BattleVoid.as_view(), name="company-void"),
     path(f"{turn}battles/", battles_api.BattleList.as_view(), name="battle-list"),
+    path(
+        f"{turn}battles-preview/",
+        battle_preview_api.TurnBattlesPreview.as_view(),
+        name="battles-preview",
+    ),
     path(f"{turn}battles/<str:key>/", battles_api.BattleDetail.as_view(), name="battle-detail"),
     path(f"{battle}results/", battles_api.BattleResultSave.as_view(), name="battle-result"),
     path(
