@@ -34,9 +34,11 @@ def test_a_side_starts_a_table_turn_and_spends_from_its_own_pool(tracked, battle
     url = f"/c/demo/battles/{battle.pk}/"
     page = login(rival).post(url, {"kp": "turn_start"}, follow=True).content.decode()
     assert "Recorded in the KP ledger: table turn 1." in page and "company 5" in page
-    page = login(rival).post(
-        url, {"kp": "spend", "pool": "company", "action": "fire_support_request"}, follow=True
-    ).content.decode()
+    page = (
+        login(rival)
+        .post(url, {"kp": "spend", "pool": "company", "action": "fire_support_request"}, follow=True)
+        .content.decode()
+    )
     assert "company 3" in page
     refused = login(player).post(url, {"kp": "spend", "pool": "company", "action": "motti"}, follow=True)
     assert "Not recorded: There is no KP pool company." in refused.content.decode()
