@@ -20,6 +20,7 @@ from frontend.company_dice_forms import dice_forms, dice_inputs
 from frontend.company_gm_forms import gm_form_posted, gm_forms
 from frontend.company_pages import kasarmi_choices, report_rows, trail_row
 from frontend.views.common import topbar, viewer_for
+from frontend.views.company_kp import kp_panel, kp_post
 from rules.company.dice import battle_stream_text, dice_roll, dice_verify
 from rules.company.results import (
     company_battle_void,
@@ -197,6 +198,8 @@ def battle_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         raise Http404("no such battle")
     if request.method == "POST" and "result" in request.POST:
         return _result_post(request, viewer, battle)
+    if request.method == "POST" and "kp" in request.POST:
+        return kp_post(request, viewer, battle)
     if request.method == "POST":
         function = request.POST.get("function", "")
         inputs = dice_inputs(function, request.POST, company_ruleset(viewer.campaign))
@@ -226,6 +229,7 @@ def battle_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         "battle": battle,
         "sheet": sheet,
         "own_units": own,
+        "kp": kp_panel(battle=battle, ruleset=company_ruleset(campaign), sheet=sheet, viewer=viewer),
         "dice_forms": dice_forms(
             sheet,
             company_ruleset(campaign),

@@ -95,8 +95,9 @@ def test_the_dice_panel_logs_a_roll_on_the_battle_page(browser, live_server, com
             page.click("#dice-morale summary")
             page.select_option("select[name=morale-unit]", str(company.units["MG"].number))
             page.select_option("select[name=morale-reason]", "first_damage")
-            page.click("button:text-is('Roll morale')")
+            page.click("#dice-morale button:text-is('Roll')")
             page.wait_for_selector("td:text-is('morale')")
+            page.click("#dice-attack summary")
             assert models.DiceRoll.objects.filter(battle=battle, requested_by__username="rival").count() == 1
         _shot(page, f"dice-{width}")
         page.close()
