@@ -207,6 +207,9 @@ CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 # One turn at a time per worker process: a turn is long and holds a row lock.
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# Celery closes a worker's database connection after every task unless this is set (to the number of tasks
+# a connection serves, halved); with DB_CONN_MAX_AGE it keeps it, and the statements prepared on it.
+CELERY_DB_REUSE_MAX = env_int("CELERY_DB_REUSE_MAX", 0, minimum=0) or None
 CELERY_TIMEZONE = "UTC"
 # A job not acknowledged (its worker died with it) goes back to the queue after this; Redis's default is
 # an hour. Longer than the longest turn, or a turn still running would get a second job (harmless: it
@@ -223,6 +226,7 @@ CELERY_BEAT_SCHEDULE = {
     "process-ready-turns": {"task": "campaign.tasks.process_ready_turns", "schedule": _tick},
     "requeue-stale-turns": {"task": "rules.tasks.requeue_stale_turns", "schedule": _tick},
     "resolve-overdue-battles": {"task": "rules.tasks.resolve_overdue_battles", "schedule": _tick},
+    "remind-battles": {"task": "rules.tasks.remind_battles", "schedule": _tick},
 }
 # An open turn queued this long ago, that no worker holds, has lost its job: the sweeper queues it again.
 IRONFIST_REQUEUE_AFTER_SECONDS = env_int("IRONFIST_REQUEUE_AFTER_SECONDS", 300, minimum=1)
