@@ -8,9 +8,11 @@ battle_result_confirm / _void                         the GM's decisions on the 
 battle_auto_resolve / battle_reopen / battle_deadline_move   the GM on a battle
 battles_overdue(now=)                                 the beat: deadlines passed, once each (A8.1-A8.3)
 
-Every check of a result is the engine's (rules.engine.tabletop.results, A6.3), made against the plan as it
-stands with the stored entries; a refused action raises `BattleError` with every error. When the last
-battle gets its entry, the turn's processing is queued: it completes the turn (A9.4).
+The workflow of versions, answers and decisions is the one company battles use too (rules.results_flow);
+here is tabletop's `Table` for it. Every check of a result is the engine's (rules.engine.tabletop.results,
+A6.3), made against the plan as it stands with the stored entries; a refused action raises `BattleError`
+with every error. When the last battle gets its entry, the turn's processing is queued: it completes the
+turn (A9.4).
 """
 
 from __future__ import annotations
@@ -35,8 +37,6 @@ from rules.results_flow import BattleError
 from rules.selectors import turn_load
 
 Clock = Callable[[], datetime]
-
-__all__ = ["BattleError"]  # the shared workflow's refusal, raised by every action here
 
 
 def turn_state(*, turn: Turn) -> tuple[BattlesPending | Complete, TabletopRuleset]:

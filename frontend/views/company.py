@@ -257,7 +257,7 @@ def battle_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         "may_answer": current is not None
         and current.state != "confirmed"
         and not viewer.is_gm
-        and current.nation_id != viewer.nation.pk,
+        and not current.answers.filter(nation=viewer.nation, answer="agree").exists(),
         "reopenable": viewer.is_gm
         and battle.status in ("resolved", "void")
         and not battle.archived
