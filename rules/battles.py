@@ -26,6 +26,7 @@ from campaign.models import Turn
 from campaign.queue import turn_queue
 from campaign.selectors import Viewer
 from rules import results_flow as flow
+from rules.battle_mail import battle_overdue_queue, battle_sheets_queue
 from rules.engine.tabletop import BattlesPending, Complete, plan
 from rules.engine.tabletop.results import Entrant, result_check
 from rules.engine.tabletop.settings import TabletopRuleset
@@ -75,6 +76,7 @@ def battles_record(
             resolved = key in state.resolved
             if (not resolved and battle.state != Battle.State.OPEN) or battle.opened_at is None:
                 battle.opened_at, battle.deadline, battle.overdue_at = now, now + hours, None
+                battle.reminded_at = None
             battle.state = Battle.State.RESOLVED if resolved else Battle.State.OPEN
         battle.save()
     for key in state.stale:
@@ -90,6 +92,7 @@ def battles_record(
         if isinstance(state, Complete) or not _may_reappear(key, state):
             battle.state = Battle.State.GONE
             battle.save(update_fields=["state"])
+    battle_sheets_queue(turn=turn)  # the sheet mail of each battle open with new forces (A11.3)
 
 
 def _may_reappear(key: str, state: BattlesPending) -> bool:
@@ -253,8 +256,9 @@ def battle_reopen(*, viewer: Viewer, battle: Battle, reason: str, now: Clock = t
 def battle_deadline_move(*, viewer: Viewer, battle: Battle, deadline: datetime) -> None:
     if not viewer.is_gm:
         raise flow.refuse("gm_only")
-    battle.deadline, battle.overdue_at = deadline, None  # a new deadline is met, or missed, anew
-    battle.save(update_fields=["deadline", "overdue_at"])
+    # A new deadline is met, or missed, anew, and reminded anew (A8.1).
+    battle.deadline, battle.overdue_at, battle.reminded_at = deadline, None, None
+    battle.save(update_fields=["deadline", "overdue_at", "reminded_at"])
 
 
 def battle_auto_preview(*, battle: Battle) -> dict[str, Any] | None:
@@ -289,6 +293,7 @@ def battles_overdue(*, now: Clock = timezone.now) -> int:
         battle = Battle.objects.select_related("turn__campaign").get(pk=pk)
         if battle.turn.campaign.ruleset().tabletop.on_missing_result == "auto_resolve":
             _deadline_decide(battle, moment)
+        battle_overdue_queue(battle_id=pk)  # its players and the GM are told (A8.2, A11.3)
     return claimed
 
 
