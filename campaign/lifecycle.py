@@ -33,7 +33,7 @@ from django.utils import timezone
 from campaign import queue
 from campaign.durations import duration_words
 from campaign.models import Campaign, Membership, Nation, Profile, Turn
-from orders.models import Order
+from campaign.selectors import orders_given
 from rules.engine.messages import InputError
 
 Clock = Callable[[], datetime]
@@ -50,10 +50,14 @@ def turn_resolved(*, turn: Turn) -> None:
     queueing it is logged, not raised (robust).
     """
     nations_missed_count(turn=turn)
-    if turn.campaign.paused_at is not None:
-        # Processed by hand while paused: the next turn starts with its whole length when resumed.
-        Campaign.objects.filter(pk=turn.campaign_id).update(paused_remaining=F("turn_length"))
+    pause_renew(turn=turn)
     queue.turn_results_queue(turn_id=turn.pk)
+
+
+def pause_renew(*, turn: Turn) -> None:
+    """Processed by hand while paused: the next turn starts with its whole length when resumed."""
+    if turn.campaign.paused_at is not None:
+        Campaign.objects.filter(pk=turn.campaign_id).update(paused_remaining=F("turn_length"))
 
 
 def nations_missed_count(*, turn: Turn) -> None:
@@ -65,7 +69,7 @@ def nations_missed_count(*, turn: Turn) -> None:
     without orders keeps its count, one with orders ends its run as always.
     """
     campaign = turn.campaign
-    submitted = Exists(Order.objects.filter(turn=turn, nation=OuterRef("pk")))
+    submitted = orders_given(turn=turn, nation=OuterRef("pk"))
     players = Exists(Membership.objects.filter(nation=OuterRef("pk"), role=Membership.Role.PLAYER))
     nations = Nation.objects.filter(campaign_id=campaign.pk).filter(players)
     if not turn.missed_counted:
@@ -148,7 +152,8 @@ def nations_missed(*, campaign: Campaign, turn: Turn | None) -> list[dict[str, A
     """
     submitted = set()
     if turn is not None:
-        submitted = set(Order.objects.filter(turn=turn).values_list("nation_id", flat=True).distinct())
+        given = orders_given(turn=turn, nation=OuterRef("pk"))
+        submitted = set(Nation.objects.filter(campaign=campaign).filter(given).values_list("pk", flat=True))
     players: dict[int, list[str]] = {}
     for nation_id, username in Membership.objects.filter(
         campaign=campaign, role=Membership.Role.PLAYER

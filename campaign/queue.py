@@ -44,7 +44,7 @@ from django.db.models import Exists, F, OuterRef
 from django.utils import timezone
 
 from campaign.models import Campaign, Heartbeat, Membership, Nation, Turn
-from orders.models import Order
+from campaign.selectors import orders_given
 from rules.engine.messages import Message, gettext_noop, messages_register
 
 logger = logging.getLogger(__name__)
@@ -180,11 +180,11 @@ def turns_early_queue(*, now: Clock = timezone.now) -> int:
         campaign__paused_at__isnull=True,
     )
     active = _active_nations().filter(campaign_id=OuterRef("campaign_id"))
-    has_orders = Order.objects.filter(turn_id=OuterRef(OuterRef("pk")), nation_id=OuterRef("pk"))
+    has_orders = orders_given(turn=OuterRef(OuterRef("pk")), nation=OuterRef("pk"))
     # Ready: the campaign has active nations, and none of them is without orders.
     ready = list(
         candidates.filter(Exists(active))
-        .exclude(Exists(active.exclude(Exists(has_orders))))
+        .exclude(Exists(active.exclude(has_orders)))
         .values_list("pk", flat=True)
     )
     return _claimed_queue(ready, moment, "every nation is in, processing early")

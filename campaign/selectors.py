@@ -9,11 +9,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import Q, QuerySet
+from django.db.models import Exists, Q, QuerySet
 
 from campaign.models import Border, Campaign, Membership, Nation, Region, Stack, Turn
 from campaign.sql import viewer_rows
 from orders.models import Order
+from rules.company.models import OrderSet
 from rules.models import Report
 
 
@@ -183,3 +184,12 @@ def orders_visible(*, viewer: Viewer, turn: Turn | None = None) -> QuerySet[Orde
     if viewer.nation is None:
         return orders.none()
     return orders.filter(nation=viewer.nation).order_by("turn__number", "sequence")
+
+
+def orders_given(*, turn, nation) -> Q:
+    """Whether a nation gave orders for a turn, as a condition (turn and nation may be OuterRefs): an order
+    row (Iron Fist and the systems on its orders), or a company order set with at least one order
+    (COMPANY.md §4.2). What counts as a missed turn, and what early processing waits for."""
+    return Q(Exists(Order.objects.filter(turn=turn, nation=nation))) | Q(
+        Exists(OrderSet.objects.filter(turn=turn, nation=nation).exclude(orders=[]))
+    )

@@ -51,6 +51,7 @@ urlpatterns = [
     path(f"{campaign}contacts/", company_api.Contacts.as_view(), name="company-contacts"),
     path(f"{campaign}map/", company_api.CompanyMap.as_view(), name="company-map"),
     path(f"{turn}company-battles/", company_api.TurnBattles.as_view(), name="company-battles"),
+    path(f"{turn}company-preview/", company_api.TurnPreview.as_view(), name="company-preview"),
     path(f"{campaign}battles/<int:pk>/", company_api.BattleDetail.as_view(), name="company-battle"),
     path(f"{table_battle}rolls/", company_api.BattleRolls.as_view(), name="company-rolls"),
     path(f"{table_battle}kp/", company_api.BattleKp.as_view(), name="company-kp"),

@@ -207,6 +207,9 @@ CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 # One turn at a time per worker process: a turn is long and holds a row lock.
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# Celery closes a worker's database connection after every task unless this is set (to the number of tasks
+# a connection serves, halved); with DB_CONN_MAX_AGE it keeps it, and the statements prepared on it.
+CELERY_DB_REUSE_MAX = env_int("CELERY_DB_REUSE_MAX", 0, minimum=0) or None
 CELERY_TIMEZONE = "UTC"
 # A job not acknowledged (its worker died with it) goes back to the queue after this; Redis's default is
 # an hour. Longer than the longest turn, or a turn still running would get a second job (harmless: it

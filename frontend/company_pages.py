@@ -7,9 +7,13 @@ from __future__ import annotations
 from math import ceil
 from typing import Any
 
-from django.utils.translation import get_language
+from django.utils.translation import get_language, gettext
 
 from campaign.models import Campaign, Nation
+from campaign.selectors import Viewer
+from frontend.selectors import MapData
+from rules.company.models import Unit
+from rules.company.selectors import contacts_view_of
 from rules.company.services import action_try, company_current
 from rules.engine.company_d20.problems import Problem
 
@@ -116,3 +120,60 @@ def trail_row(row: dict[str, Any]) -> dict[str, Any]:
         return str(value)
 
     return {**row, "before": text(row["before"]), "after": text(row["after"])}
+
+
+def _types(types: list[str]) -> str:
+    """Counters by type, "JR ×2 · KK" (COMPANY.md §10.3)."""
+    counted: dict[str, int] = {}
+    for code in sorted(types):
+        counted[code] = counted.get(code, 0) + 1
+    return " · ".join(f"{code} ×{n}" if n > 1 else code for code, n in counted.items())
+
+
+def contact_label(contact: dict[str, Any]) -> str:
+    """One region's contacts as its counter says them, each unit at its own level and no more: "?" for a
+    suspicion, the type of a known unit, the name and TK of an observed one."""
+    parts = ["?"] if contact.get("suspected") else []
+    if contact.get("known"):
+        parts.append(_types([k["type"] for k in contact["known"]]))
+    parts += [f"{o['name']} ({o['type']} TK {o['tk']}/{o['tk_max']})" for o in contact.get("observed", ())]
+    return " · ".join(parts)
+
+
+CONTACT_COLOR = "#888888"
+
+
+def company_map(*, viewer: Viewer, data: MapData) -> None:
+    """A company campaign's counters on the map and in its table (§10.1, §10.3), in place of stacks: the
+    viewer's own units by type, then each region's recon contacts at their level, for as long as they are
+    valid; the GM's map shows every nation's units by type."""
+    campaign = viewer.campaign
+    ids = {r["code"]: r["id"] for r in data.regions}
+    by_code = {n["code"]: n for n in data.nations.values()}
+    rows = Unit.objects.filter(campaign=campaign, status=Unit.Status.ACTIVE).select_related("nation")
+    if not viewer.is_gm:
+        rows = rows.filter(nation=viewer.nation) if viewer.nation is not None else rows.none()
+    grouped: dict[str, dict[str, list[str]]] = {}
+    for row in rows.order_by("nation__position", "number"):
+        grouped.setdefault(row.region, {}).setdefault(row.nation.code, []).append(row.type)
+    data.stacks = {}
+    for region, nations in grouped.items():
+        if region in ids:
+            data.stacks[ids[region]] = [
+                {"nation": code, "color": by_code[code]["color"], "units": [], "label": _types(types)}
+                for code, types in nations.items()
+            ]
+    if viewer.is_gm or viewer.nation is None:
+        return
+    word = gettext("seen in turn %(turn)s")
+    for region, contact in contacts_view_of(campaign=campaign, nation=viewer.nation).items():
+        label = contact_label(contact)
+        if region in ids and label:
+            data.stacks.setdefault(ids[region], []).append(
+                {
+                    "nation": word % {"turn": contact["seen_turn"]},
+                    "color": CONTACT_COLOR,
+                    "units": [],
+                    "label": label,
+                }
+            )

@@ -6,10 +6,11 @@ from datetime import UTC
 from typing import Any
 
 from django import forms
+from django.db.models import Model
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from campaign.models import INT_COLUMN_MAX, Relation, Turn
+from campaign.models import INT_COLUMN_MAX, AuditEntry, GMModifier, Relation, Turn
 from frontend.terms import WORDS, said
 from orders.models import Order
 from orders.services import UNITLESS, OrderDraft
@@ -21,6 +22,13 @@ NO_TARGET = ("", gettext_lazy("— none (hold, stand down) —"))
 def _choices(choices: list[tuple[str, str]], kind: str) -> list[tuple[str, Any]]:
     """A model's choices with their labels in the reader's language (frontend/terms.py)."""
     return [(value, WORDS[kind].get(value, label)) for value, label in choices]
+
+
+def reason_field(*, kept_in: type[Model] = AuditEntry, required: bool = False) -> forms.CharField:
+    """Why the GM does something: as long as the row it is kept in lets it be (the audit log's, or a
+    GM modifier's own)."""
+    max_length = kept_in._meta.get_field("reason").max_length
+    return forms.CharField(label=gettext_lazy("Reason"), max_length=max_length, required=required)
 
 
 class RegionField(forms.ChoiceField):
@@ -132,7 +140,7 @@ class WeatherForm(forms.Form):
         help_text=gettext_lazy("One per line or comma-separated, like: M1 snow, N5 rain"),
         widget=forms.Textarea(attrs={"rows": 2}),
     )
-    reason = forms.CharField(label=gettext_lazy("Reason"), required=False, max_length=300)
+    reason = reason_field()
 
     def clean_region_weather(self) -> dict[str, str]:
         text = self.cleaned_data["region_weather"]
@@ -160,7 +168,7 @@ class ModifierForm(forms.Form):
         label=gettext_lazy("Value"),
         help_text=gettext_lazy("Added to the nation's KTA there; 0 removes it"),
     )
-    reason = forms.CharField(label=gettext_lazy("Reason"), max_length=200, required=False)
+    reason = reason_field(kept_in=GMModifier)
 
     def __init__(self, *args: Any, nations: list[tuple[str, str]], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -171,7 +179,7 @@ class RelationForm(forms.Form):
     nation_a = forms.ChoiceField(label=gettext_lazy("Nation"))
     nation_b = forms.ChoiceField(label=gettext_lazy("and nation"))
     kind = forms.ChoiceField(label=gettext_lazy("Kind"), choices=_choices(Relation.Kind.choices, "relation"))
-    reason = forms.CharField(label=gettext_lazy("Reason"), max_length=300, required=False)
+    reason = reason_field()
 
     def __init__(self, *args: Any, nations: list[tuple[str, str]], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -194,7 +202,7 @@ class RosterForm(forms.Form):
         max_value=INT_COLUMN_MAX,
         help_text=gettext_lazy("The new count"),
     )
-    reason = forms.CharField(label=gettext_lazy("Reason"), max_length=300)
+    reason = reason_field(required=True)
 
     def __init__(
         self, *args: Any, nations: list[tuple[str, str]], unit_types: list[str], **kwargs: Any

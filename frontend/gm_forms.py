@@ -14,6 +14,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from campaign.models import DEADLINE_HORIZON, SMALL_COLUMN_MAX
+from frontend.forms import reason_field
 
 # Hours a deadline or a reminder may move by: the horizon of a deadline, either way.
 HOURS_MAX = int(DEADLINE_HORIZON.total_seconds() // 3600)
@@ -26,7 +27,7 @@ class BattleSystemForm(forms.Form):
     """Which battle system decides the campaign's battles (BATTLE_SYSTEMS.md): changed between turns."""
 
     battle_system = forms.ChoiceField(label=_("Battle system"))
-    reason = forms.CharField(label=_("Reason"), max_length=300, required=False)
+    reason = reason_field()
 
     def __init__(self, *args: Any, systems: list[str], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -36,7 +37,7 @@ class BattleSystemForm(forms.Form):
 class ReasonForm(forms.Form):
     """Pause or resume the clock: nothing to give but, if the GM likes, why."""
 
-    reason = forms.CharField(label=_("Reason"), max_length=300, required=False)
+    reason = reason_field()
 
 
 class ExtendForm(forms.Form):
@@ -46,7 +47,7 @@ class ExtendForm(forms.Form):
         label=_("More time (hours)"),
         help_text=_("Added to the deadline; while paused, to the time left"),
     )
-    reason = forms.CharField(label=_("Reason"), max_length=300, required=False)
+    reason = reason_field()
 
     def clean_extra(self) -> timedelta:
         # The service judges the amount (a positive one), so that its words are the only ones.
@@ -95,7 +96,7 @@ class AssignForm(forms.Form):
 
 
 class RollbackForm(forms.Form):
-    reason = forms.CharField(label=_("Reason"), max_length=300, required=False)
+    reason = reason_field()
     # Shown once the service has said what a rollback would delete (GMInputError on "force").
     force = forms.BooleanField(
         label=_("Roll back anyway, deleting what the next turn has already"),

@@ -2,11 +2,24 @@
 
 Built as a string rather than in a template: a 2,000-region map is some 10,000 elements, and a template
 loop would spend most of the page's time there. Every text that comes from data is escaped.
+
+Compact, because the map is most of the campaign page (a 2,000-region map was 900 KB):
+- what of a region's drawing changes only with the map (its polygon, rough terrain's hatching, a city's
+  tower, the fort's rings) is drawn once, relative to the region's label point, in `<defs>`, and every
+  region with the same drawing places it with `<use x y>`: a generated map's squares share a handful;
+- the regions are grouped by owner, and the group carries the owner's code and colour;
+- the region codes and the stack counters are layers of their own above all the regions (so that no
+  neighbour hides a counter), with the map's usual font size set once on the layer;
+- only the regions the viewer can give orders from are links (?origin=CODE, which works without script);
+  the page's script handles a click on any region by its data-region.
+The table view (?view=table) says the same in words: names, owners, terrain, forts, stacks.
 """
 
 from __future__ import annotations
 
 import math
+from collections import Counter
+from collections.abc import Collection
 from functools import lru_cache
 from html import escape
 from typing import Any
@@ -14,18 +27,15 @@ from typing import Any
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
-from campaign.models import MAX_FORT_LEVEL
 from frontend.outline import Outline
 from frontend.selectors import UNOWNED_COLOR, MapData
-from frontend.terms import WORDS
 
-DEFS = """<defs>
-<pattern id="hatch" width="4" height="4" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
-<line x1="0" y1="0" x2="0" y2="4" stroke="#000" stroke-opacity="0.28" stroke-width="1.1"/></pattern>
-<marker id="head" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="5" markerHeight="5"
- orient="auto-start-reverse">
-<path d="M0,0 L10,5 L0,10 z" fill="#111"/></marker>
-</defs>"""
+DEFS = (
+    '<pattern id="hatch" width="4" height="4" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">'
+    '<line x1="0" y1="0" x2="0" y2="4" stroke="#000" stroke-opacity="0.28" stroke-width="1.1"/></pattern>'
+    '<marker id="head" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="5" markerHeight="5" '
+    'orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#111"/></marker>'
+)
 
 # The three kinds of movement, told apart without colour (UX.md): solid, dashed, dotted.
 ARROW_DASH = {"attack": "", "move": "6 3", "rebase": "1.5 3"}
@@ -34,7 +44,7 @@ ARROW_DASH = {"attack": "", "move": "6 3", "rebase": "1.5 3"}
 def map_svg(
     *,
     data: MapData,
-    link: bool = False,
+    links: Collection[str] = (),
     title: str = "",
     marked: frozenset[str] = frozenset(),
     focus: str | None = None,
@@ -42,49 +52,66 @@ def map_svg(
     battles: dict[str, str] | None = None,
     own: str = "",
 ) -> SafeString:
-    """The SVG of the map; with `link`, each region links to ?origin=CODE (choose it as an order's origin);
+    """The SVG of the map; each region in `links` links to ?origin=CODE (choose it as an order's origin);
     regions in `marked` (those that changed hands) get a heavy outline."""
-    bounds = _bounds(data.regions)
-    if bounds is None:
+    drawn = [r for r in data.regions if r["outline"] is not None]
+    if not drawn:
         return mark_safe(f'<p class="muted">{escape(_("This map has no drawing; see the table below."))}</p>')
-    x0, y0, x1, y1 = bounds
+    x0, y0, x1, y1 = _bounds([r["outline"] for r in drawn])
     pad = 4
     view = f"{x0 - pad:g} {y0 - pad:g} {x1 - x0 + 2 * pad:g} {y1 - y0 + 2 * pad:g}"
+    # The font of most regions, set once on the layers; a region of another size says its own.
+    font = Counter(_font(r["outline"]) for r in drawn).most_common(1)[0][0]
+    drawings: dict[str, str] = {}  # a drawing's markup -> its id in <defs>
+    by_owner: dict[int | None, list[str]] = {}
+    codes, stacks = [], []
+    pick = _("Give orders from %(region)s")
+    for region in drawn:
+        outline = region["outline"]
+        code = escape(region["code"])
+        ref = drawings.setdefault(_drawing(outline, region["terrain"], region["fort"]), f"d{len(drawings)}")
+        lx, ly, code_y = _placed(outline)
+        changed = ' class="changed"' if region["code"] in marked else ""
+        area = f'<use href="#{ref}" x="{lx}" y="{ly}" data-region="{code}"{changed}/>'
+        if region["code"] in links:
+            label = escape(pick % {"region": region["code"]})
+            area = f'<a href="?origin={code}#order" class="pick" aria-label="{label}">{area}</a>'
+        owner = region["owner_id"] if region["owner_id"] in data.nations else None
+        by_owner.setdefault(owner, []).append(area)
+        own_font = _font(outline)
+        size = "" if own_font == font else f' font-size="{_num(own_font)}"'
+        codes.append(f'<text x="{lx}" y="{code_y}"{size}>{code}</text>')
+        size = "" if own_font == font else f' font-size="{_num(own_font * 0.64)}"'
+        for i, counter in enumerate(data.stacks.get(region["id"], ())):
+            y = _num(outline.label[1] + own_font * (0.85 + i * 0.8))
+            stacks.append(
+                f'<text x="{lx}" y="{y}"{size}><tspan fill="{escape(counter["color"])}">■</tspan> '
+                f"{escape(counter['label'])}</text>"
+            )
     out = [
         f'<div class="map-frame"><svg class="map" viewBox="{view}" role="img" aria-labelledby="map-title" '
         f'xmlns="http://www.w3.org/2000/svg" preserveAspectRatio="xMidYMid meet" data-own="{escape(own)}"'
         f"{_zoom(data, focus)}>"
-        f'<title id="map-title">{escape(title or _("Campaign map"))}</title>',
-        DEFS,
+        f'<title id="map-title">{escape(title or _("Campaign map"))}</title><defs>{DEFS}',
         # The arrowhead of the viewer's own orders, in the nation's colour (the map script draws with it too).
-        f'<defs><marker id="head-own" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="4" markerHeight="4" '
-        f'orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="{escape(color)}"/></marker></defs>',
-        '<g class="regions">',
+        '<marker id="head-own" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="4" markerHeight="4" '
+        f'orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="{escape(color)}"/></marker>',
+        *(f'<g id="{ref}">{body}</g>' for body, ref in drawings.items()),
+        '</defs><g class="regions">',
     ]
-    centres: dict[str, tuple[float, float, float]] = {}
-    # Translated once per map, not once per region: a big map has thousands.
-    # Escaped once per map too: a nation's code, name and colour recur on hundreds of regions.
-    words = {
-        "terrain": {t: escape(str(w)) for t, w in WORDS["terrain"].items()},
-        "fort": [escape(_("fort %(level)s") % {"level": level}) for level in range(MAX_FORT_LEVEL + 1)],
-        "pick": _("Give orders from %(region)s"),
-        "owners": {
-            pk: (escape(n["code"]), escape(n["name"]), escape(n["color"])) for pk, n in data.nations.items()
-        },
-        "unowned": ("", escape(_("unowned")), UNOWNED_COLOR),
-    }
-    for region in data.regions:
-        outline = region["outline"]
-        if outline is None:
-            continue
-        lx, ly = outline.label
-        centres[region["code"]] = (lx, ly, outline.size)
-        out.append(_region(region, data, outline, link, region["code"] in marked, words))
-    out.append("</g>")
+    for owner, areas in by_owner.items():
+        nation = data.nations.get(owner)
+        owner_code, fill = (
+            ("", UNOWNED_COLOR) if nation is None else (escape(nation["code"]), escape(nation["color"]))
+        )
+        out.append(f'<g data-owner="{owner_code}" fill="{fill}">{"".join(areas)}</g>')
+    out.append(f'</g><g class="codes" font-size="{_num(font)}">{"".join(codes)}</g>')
+    if stacks:
+        out.append(f'<g class="stacks" font-size="{_num(font * 0.64)}">{"".join(stacks)}</g>')
+    centres = {r["code"]: (*r["outline"].label, r["outline"].size) for r in drawn}
     if data.orders:
         out.append('<g class="arrows">')
-        for order in data.orders:
-            out.append(_arrow(order, centres, escape(color)))
+        out.extend(_arrow(order, centres, escape(color)) for order in data.orders)
         out.append("</g>")
     if battles:
         out.append('<g class="battles">')
@@ -97,6 +124,56 @@ def map_svg(
     return mark_safe("".join(out))
 
 
+def _num(value: float) -> str:
+    """A coordinate as the SVG says it: to a hundredth of a map unit, without trailing zeros."""
+    return f"{round(value, 2) + 0:g}"  # + 0: -0.0 becomes 0
+
+
+@lru_cache(maxsize=100_000)
+def _placed(outline: Outline) -> tuple[str, str, str]:
+    """Where a region's drawing and its code go, as the SVG says them: its label point, and the code's
+    baseline a little above it. Made once per process."""
+    lx, ly = outline.label
+    return _num(lx), _num(ly), _num(ly - _font(outline) * 0.9)
+
+
+def _font(outline: Outline) -> float:
+    """The size of a region's code: a seventh of the region, at least 1.5 map units."""
+    return max(1.5, outline.size / 7)
+
+
+@lru_cache(maxsize=100_000)
+def _drawing(outline: Outline, terrain: str, fort: int) -> str:
+    """What of a region's drawing changes only with the map, relative to its label point: the polygon
+    (filled with the owner's colour from the region's group), rough terrain's hatching, a city's tower,
+    the fort's rings. Made once per process; regions with the same drawing share one <defs> entry.
+    The marks carry their own paint, so that the region's outline and opacity stay on the polygon."""
+    lx, ly = outline.label
+    points = " ".join(f"{_num(x - lx)},{_num(y - ly)}" for x, y in zip(outline.xs, outline.ys, strict=True))
+    font = _font(outline)
+    marks = [f'<polygon points="{points}"/>']
+    if terrain == "rough":
+        marks.append(f'<polygon points="{points}" fill="url(#hatch)" fill-opacity="1" stroke="none"/>')
+    if terrain == "city":
+        # A small tower above the code: a square keep with two crenels.
+        s = font * 0.9
+        tx, ty = -s / 2, -font * 2.9
+        marks.append(
+            f'<path d="M{_num(tx)},{_num(ty + s)}v{_num(-s * 0.8)}h{_num(s * 0.3)}v{_num(s * 0.25)}'
+            f'h{_num(s * 0.4)}v{_num(-s * 0.25)}h{_num(s * 0.3)}v{_num(s * 0.8)}z" fill="#333" '
+            'fill-opacity="1" stroke="none"/>'
+        )
+    if fort:
+        r = font * 0.22
+        start = -(fort - 1) * r * 1.5
+        marks.extend(
+            f'<circle cx="{_num(start + i * r * 3)}" cy="{_num(-font * 0.1)}" r="{_num(r)}" fill="#111" '
+            'fill-opacity="1" stroke="none"/>'
+            for i in range(fort)
+        )
+    return "".join(marks)
+
+
 def _battle_marker(code: str, url: str, centre: tuple[float, float, float], label: str) -> str:
     """Crossed swords at the top right of the region's label, linking to the battle's card."""
     x, y, size = centre
@@ -106,76 +183,9 @@ def _battle_marker(code: str, url: str, centre: tuple[float, float, float], labe
     return (
         f'<a class="battle-marker" href="{escape(url)}" aria-label="{said}" data-battle="{escape(code)}">'
         f"<title>{said}</title>"
-        f'<circle cx="{cx:.2f}" cy="{cy:.2f}" r="{r:.2f}"/>'
-        f'<text x="{cx:.2f}" y="{cy + r * 0.4:.2f}" font-size="{r * 1.3:.2f}">⚔</text></a>'
+        f'<circle cx="{_num(cx)}" cy="{_num(cy)}" r="{_num(r)}"/>'
+        f'<text x="{_num(cx)}" y="{_num(cy + r * 0.4)}" font-size="{_num(r * 1.3)}">⚔</text></a>'
     )
-
-
-def _region(
-    region: dict[str, Any],
-    data: MapData,
-    outline: Outline,
-    link: bool,
-    marked: bool,
-    words: dict[str, Any],
-) -> str:
-    code = escape(region["code"])
-    owner_code, owner_name, fill = words["owners"].get(region["owner_id"], words["unowned"])
-    terrain = words["terrain"].get(region["terrain"]) or escape(region["terrain"])
-    fort = words["fort"][region["fort"]]  # a level beyond MAX_FORT_LEVEL is refused by the database
-    lx, ly = outline.label
-    font = max(1.5, outline.size / 7)
-    area, marks = _drawing(outline, code, region["terrain"], region["fort"])
-    parts = [
-        f'<g class="{"region changed" if marked else "region"}" id="region-{code}" data-region="{code}" '
-        f'data-owner="{owner_code}">',
-        f"<title>{code} {escape(region['name'])}: {owner_name}, {terrain}, {fort}</title>",
-        f'{area}{fill}"/>{marks}',
-    ]
-    for i, counter in enumerate(data.stacks.get(region["id"], ())):
-        y = ly + font * (0.85 + i * 0.8)
-        parts.append(
-            f'<text class="stack" x="{lx:g}" y="{y:.2f}" font-size="{font * 0.64:.2f}">'
-            f'<tspan class="swatch" fill="{escape(counter["color"])}">■</tspan> '
-            f"{escape(counter['label'])}</text>"
-        )
-    parts.append("</g>")
-    body = "".join(parts)
-    if link:
-        label = escape(words["pick"] % {"region": region["code"]})
-        return f'<a href="?origin={code}#order" class="pick" aria-label="{label}">{body}</a>'
-    return body
-
-
-@lru_cache(maxsize=100_000)
-def _drawing(outline: Outline, code: str, terrain: str, fort: int) -> tuple[str, str]:
-    """What of a region's drawing changes only with the map, made once per process: its polygon up to
-    the fill (the owner's colour, which the caller adds), and the marks after it: rough terrain's hatching,
-    the code, a city's tower, the fort's rings. `code` comes escaped."""
-    points, (lx, ly) = outline.points, outline.label
-    font = max(1.5, outline.size / 7)
-    marks = []
-    if terrain == "rough":
-        marks.append(f'<polygon class="rough" points="{points}" fill="url(#hatch)"/>')
-    marks.append(
-        f'<text class="code" x="{lx:g}" y="{ly - font * 0.9:g}" font-size="{font:.2f}">{code}</text>'
-    )
-    if terrain == "city":
-        # A small tower above the code: a square keep with two crenels.
-        s = font * 0.9
-        tx, ty = lx - s / 2, ly - font * 2.9
-        marks.append(
-            f'<path class="city" d="M{tx:.2f},{ty + s:.2f}v{-s * 0.8:.2f}h{s * 0.3:.2f}v{s * 0.25:.2f}'
-            f'h{s * 0.4:.2f}v{-s * 0.25:.2f}h{s * 0.3:.2f}v{s * 0.8:.2f}z"/>'
-        )
-    if fort:
-        r = font * 0.22
-        start = lx - (fort - 1) * r * 1.5
-        marks.extend(
-            f'<circle class="fort" cx="{start + i * r * 3:.2f}" cy="{ly - font * 0.1:.2f}" r="{r:.2f}"/>'
-            for i in range(fort)
-        )
-    return f'<polygon class="area" points="{points}" fill="', "".join(marks)
 
 
 def _arrow(order: dict[str, Any], centres: dict[str, tuple[float, float, float]], color: str) -> str:
@@ -215,10 +225,7 @@ def _zoom(data: MapData, focus: str | None) -> str:
     return attrs + (f' data-focus="{escape(focus)}"' if focus else "")
 
 
-def _bounds(regions: list[dict[str, Any]]) -> tuple[float, float, float, float] | None:
-    outlines = [r["outline"] for r in regions if r["outline"] is not None]
-    if not outlines:
-        return None
+def _bounds(outlines: list[Outline]) -> tuple[float, float, float, float]:
     return (
         min(min(o.xs) for o in outlines),
         min(min(o.ys) for o in outlines),

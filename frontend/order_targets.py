@@ -7,6 +7,7 @@ the kind from the region clicked and say why a region is not a target. A pure fu
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from frontend.terms import said
@@ -77,3 +78,36 @@ def targets_legal(judged: dict[str, dict[str, str | None]], kind: str | None) ->
     if kind in judged:
         return sorted(t for t, why in judged[kind].items() if why is None)
     return sorted({t for by_target in judged.values() for t, why in by_target.items() if why is None})
+
+
+def targets_compact(
+    judged: dict[str, dict[str, dict[str, str | None]]],
+) -> tuple[dict[str, dict[str, dict[str, int | str | None]]], list[str]]:
+    """`judged` (targets_judged) for the page's script, with each reason sent once: a reason that names its
+    target and origin is sent as a template, "{target} is not adjacent to {origin}", in a list of the
+    distinct templates that the targets point into by position; the script fills them back in. On a
+    2,000-region map nearly every refusal is a different "X is not adjacent to Y": a sixth of the page.
+
+    A reason with braces or "%(" of its own (a region's name) stays as it is, where the script uses it as
+    it comes."""
+    templates: dict[str, int] = {}
+    compact: dict[str, dict[str, dict[str, int | str | None]]] = {}
+    for origin, kinds in judged.items():
+        compact[origin] = {}
+        for kind, by_target in kinds.items():
+            compact[origin][kind] = {}
+            for target, why in by_target.items():
+                if why is None or "{" in why or "%(" in why:
+                    compact[origin][kind][target] = why
+                    continue
+                template = _template(why, target=target, origin=origin)
+                compact[origin][kind][target] = templates.setdefault(template, len(templates))
+    return compact, list(templates)
+
+
+def _template(reason: str, *, target: str, origin: str) -> str:
+    """The reason with its target's and origin's codes as {target} and {origin}. One pass, so that a code
+    is never looked for inside the other's placeholder."""
+    placeholders = {target: "{target}", origin: "{origin}"}
+    named = rf"\b({re.escape(target)}|{re.escape(origin)})\b"
+    return re.sub(named, lambda found: placeholders[found.group(0)], reason)

@@ -73,7 +73,7 @@ def settlement_words(region: str, settlements: list[dict[str, Any]], names: dict
                 % {
                     "region": region,
                     "units": units,
-                    "choices": ", ".join(f"{i} {_name(names, n)}" for i, n in enumerate(tied, 1)),
+                    "choices": ", ".join(f"{i} = {_name(names, n)}" for i, n in enumerate(tied, 1)),
                     "die": s.get("die") or f"1d{len(tied)}",
                     "roll": s.get("roll") or tied.index(s["holder"]) + 1,
                     "holder": holder,

@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 
 from campaign.models import SMALL_COLUMN_MAX
 from frontend.cards_sodankaynti import doctrine_line
+from frontend.forms import reason_field
 from orders.services import OrderDraft
 from rules.engine.ruleset import Ruleset
 
@@ -69,7 +70,7 @@ class RatingsForm(forms.Form):
     politics = forms.IntegerField(label=_("Politics (dice)"), min_value=0, max_value=SMALL_COLUMN_MAX)
     tactics = forms.IntegerField(label=_("Tactics (dice)"), min_value=0, max_value=SMALL_COLUMN_MAX)
     doctrine = forms.ChoiceField(label=_("Standing doctrine"))
-    reason = forms.CharField(label=_("Reason"), max_length=300, required=False)
+    reason = reason_field()
 
     def __init__(self, *args: Any, nations: list[tuple[str, str]], ruleset: Ruleset, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -88,7 +89,7 @@ class AdvantagesForm(forms.Form):
     skip_politics = forms.CharField(
         label=_("No politics roll in (regions, or borders A|B, by commas)"), required=False, max_length=1000
     )
-    reason = forms.CharField(label=_("Reason"), max_length=300, required=False)
+    reason = reason_field()
 
     def clean_advantages(self) -> list[dict[str, Any]]:
         entries = []

@@ -8,7 +8,7 @@ turn_result_diff(turn_id=, by=)              what changed between the archived r
 turn_archives(turn_id=, by=)                 the rolled-back results of a turn, newest first
 
 Every function checks that `by` is the campaign's GM (PermissionDenied otherwise). The world is loaded by
-the same code as turn processing (`rules.services.turn_load`), so a preview sees what processing will see.
+the same code as turn processing (`rules.selectors.turn_load`), so a preview sees what processing will see.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from campaign.gm.access import User, audit_write, gm_check
+from campaign.gm.processing import turn_missed_counting_set
 from campaign.messages import status_word
 from campaign.models import GMModifier, Nation, Region, Stack, Turn
 from orders.models import Order
@@ -33,8 +34,8 @@ from rules.company.turn import company_snapshot_exists, company_world_restore
 from rules.diff import ResultDiff, result_diff
 from rules.engine.messages import InputError, Message
 from rules.models import Report, TurnArchive, TurnPreview, TurnSnapshot
-from rules.selectors import turn_result
-from rules.services import turn_load, turn_process
+from rules.selectors import turn_load, turn_result
+from rules.services import turn_process
 
 logger = logging.getLogger(__name__)
 Clock = Callable[[], datetime]
@@ -95,8 +96,13 @@ def turn_preview_get(*, turn_id: int, by: User) -> TurnPreview | None:
     return TurnPreview.objects.filter(turn=turn).first()
 
 
-def turn_publish(*, turn_id: int, by: User, now: Clock = timezone.now) -> PublishOutcome:
+def turn_publish(
+    *, turn_id: int, by: User, count_missed: bool = False, now: Clock = timezone.now
+) -> PublishOutcome:
     """Process the open turn for real and compare its result with the GM's preview, if there is one.
+
+    Published early, it is no missed turn for the nations without orders unless the GM says so
+    (`count_missed`; campaign.gm.processing.turn_missed_counting_set).
 
     The engine is deterministic: when the input is the previewed one (same fingerprint), the published
     result is the previewed result. When it is not, the outcome names what changed ("orders changed since
@@ -105,6 +111,7 @@ def turn_publish(*, turn_id: int, by: User, now: Clock = timezone.now) -> Publis
     turn = Turn.objects.select_related("campaign").get(pk=turn_id)
     gm_check(by=by, campaign=turn.campaign)
     _open_check(turn)
+    turn_missed_counting_set(turn=turn, count_missed=count_missed, now=now)
     processed = turn_process(turn_id=turn_id, now=now)
     if processed is None:
         raise InputError.of("turn", "processed_elsewhere", number=turn.number)

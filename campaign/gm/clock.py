@@ -91,44 +91,48 @@ def deadline_extend(
 
 def campaign_pause(*, campaign: Campaign, by: User, reason: str = "", now: Clock = timezone.now) -> Campaign:
     """Stop the clock: the open turn's time left is kept, and the deadline neither reminds nor processes."""
-    gm_check(by=by, campaign=campaign)
     with transaction.atomic():
-        campaign, turn, moment = _clock_locked(campaign, paused=False, now=now)
-        remaining = max(turn.deadline - moment, timedelta(0)) if turn is not None else None
-        campaign.paused_at, campaign.paused_remaining = moment, remaining
-        campaign.save(update_fields=["paused_at", "paused_remaining"])
-        summary = (
-            Message("audit.paused", {"left": duration(remaining)})
-            if remaining is not None
-            else Message("audit.paused_no_turn")
-        )
+        campaign, turn, moment = _clock_locked(campaign, by=by, paused=False, now=now)
+        if turn is None:
+            remaining, summary = None, Message("audit.paused_no_turn")
+        else:
+            remaining = max(turn.deadline - moment, timedelta(0))
+            summary = Message("audit.paused", {"left": duration(remaining)})
+        _clock_save(campaign, paused_at=moment, remaining=remaining)
         audit_write(by, campaign, "pause", summary, reason, lambda: moment)
     return campaign
 
 
 def campaign_resume(*, campaign: Campaign, by: User, reason: str = "", now: Clock = timezone.now) -> Campaign:
     """Restart the clock: the open turn's deadline is now plus the time it had left when paused."""
-    gm_check(by=by, campaign=campaign)
     with transaction.atomic():
-        campaign, turn, moment = _clock_locked(campaign, paused=True, now=now)
+        campaign, turn, moment = _clock_locked(campaign, by=by, paused=True, now=now)
         summary = Message("audit.resumed")
         if turn is not None and campaign.paused_remaining is not None:
             turn.deadline = moment + campaign.paused_remaining
             turn.save(update_fields=["deadline"])
             summary = Message("audit.resumed_due", {"number": turn.number, "due": _utc(turn.deadline)})
-        campaign.paused_at, campaign.paused_remaining = None, None
-        campaign.save(update_fields=["paused_at", "paused_remaining"])
+        _clock_save(campaign, paused_at=None, remaining=None)
         audit_write(by, campaign, "resume", summary, reason, lambda: moment)
     return campaign
 
 
-def _clock_locked(campaign: Campaign, *, paused: bool, now: Clock) -> tuple[Campaign, Turn | None, datetime]:
-    """The campaign's row, locked till the transaction ends, checked to be paused (or not), with its
-    open turn and the moment: where pausing and resuming start."""
+def _clock_locked(
+    campaign: Campaign, *, by: User, paused: bool, now: Clock
+) -> tuple[Campaign, Turn | None, datetime]:
+    """Where pausing and resuming start: the GM's check, then the campaign's row, locked till the
+    transaction ends and checked to be paused (or not), with its open turn and the moment."""
+    gm_check(by=by, campaign=campaign)
     campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
     if (campaign.paused_at is not None) != paused:
         raise InputError.of("paused", "not_paused" if paused else "already_paused")
     return campaign, _turn_open(campaign), now()
+
+
+def _clock_save(campaign: Campaign, *, paused_at: datetime | None, remaining: timedelta | None) -> None:
+    """The clock stopped at `paused_at` with `remaining` left on the open turn; running again with None."""
+    campaign.paused_at, campaign.paused_remaining = paused_at, remaining
+    campaign.save(update_fields=["paused_at", "paused_remaining"])
 
 
 def lifecycle_settings_set(

@@ -19,6 +19,14 @@ def turn_early(*, turn: Turn, now: Clock = timezone.now) -> bool:
     return turn.campaign.paused_at is not None or now() < turn.deadline
 
 
+def turn_missed_counting_set(*, turn: Turn, count_missed: bool, now: Clock = timezone.now) -> bool:
+    """Before the GM's hand processes the open turn (queued now, or a preview published): whether nations
+    without orders count it as missed. Early, only if the GM says so; past the deadline, always."""
+    counted = count_missed or not turn_early(turn=turn, now=now)
+    Turn.objects.filter(pk=turn.pk, status=Turn.Status.OPEN).update(missed_counted=counted)
+    return counted
+
+
 def turn_process_request(
     *, by: User, turn: Turn, count_missed: bool = False, now: Clock = timezone.now
 ) -> bool:
@@ -30,9 +38,8 @@ def turn_process_request(
     """
     gm_check(by=by, campaign=turn.campaign)
     open_check(turn)
-    counted = count_missed or not turn_early(turn=turn, now=now)
     with transaction.atomic():
-        Turn.objects.filter(pk=turn.pk, status=Turn.Status.OPEN).update(missed_counted=counted)
+        counted = turn_missed_counting_set(turn=turn, count_missed=count_missed, now=now)
         code = "audit.queued" if counted else "audit.queued_uncounted"
         audit_write(by, turn.campaign, "process", Message(code, {"number": turn.number}), "", now)
         queue.turn_queue(turn_id=turn.pk)

@@ -16,6 +16,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from campaign.messages import said
 from campaign.selectors import turn_current
+from frontend.company_dice_forms import dice_forms, dice_inputs
 from frontend.company_gm_forms import gm_form_posted, gm_forms
 from frontend.company_pages import kasarmi_choices, report_rows, trail_row
 from frontend.views.common import topbar, viewer_for
@@ -48,7 +49,6 @@ from rules.company.services import (
     kasarmi_act,
     orders_submit,
 )
-from rules.engine.company_d20.log import FUNCTIONS, OWN_UNITS
 from rules.engine.company_d20.problems import Problem
 from rules.results_flow import BattleError
 
@@ -186,25 +186,6 @@ def orders_post(request: HttpRequest, slug: str, nation: str) -> HttpResponse:
     return redirect(reverse("frontend:company_kasarmi", args=[slug, target.code]) + "#orders")
 
 
-def _inputs(function: str, unit: str, extra: str) -> dict | Problem:
-    """The unit picked from the side's own units goes where the function reads it (`OWN_UNITS`); the rest
-    is the request's other fields as JSON."""
-    try:
-        inputs = json.loads(extra) if extra.strip() else {}
-    except ValueError:
-        return Problem("params_invalid", function)
-    if not isinstance(inputs, dict):
-        return Problem("params_invalid", function)
-    paths = OWN_UNITS.get(function, ())
-    if unit.isdigit() and paths:
-        *outer, last = paths[0].split(".")
-        place = inputs
-        for key in outer:
-            place = place.setdefault(key, {})
-        place[last] = int(unit)
-    return inputs
-
-
 @login_required
 @require_http_methods(["GET", "POST"])
 def battle_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
@@ -216,7 +197,7 @@ def battle_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         return _result_post(request, viewer, battle)
     if request.method == "POST":
         function = request.POST.get("function", "")
-        inputs = _inputs(function, request.POST.get("unit", ""), request.POST.get("inputs", ""))
+        inputs = dice_inputs(function, request.POST, company_ruleset(viewer.campaign))
         made = (
             inputs
             if isinstance(inputs, Problem)
@@ -243,7 +224,12 @@ def battle_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         "battle": battle,
         "sheet": sheet,
         "own_units": own,
-        "functions": sorted(FUNCTIONS) + ["scatter_decide"],
+        "dice_forms": dice_forms(
+            sheet,
+            company_ruleset(campaign),
+            gm=viewer.is_gm,
+            viewer=None if viewer.is_gm else viewer.nation.code,
+        ),
         "rolls": rolls_of(viewer=viewer, battle=battle),
         "final": final,
         "stream": battle_stream_text(battle) if final else None,

@@ -12,15 +12,17 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 
 from campaign.selectors import Viewer, campaigns_of, turn_current
+from frontend.company_pages import company_map
 from frontend.forms import OrderForm, order_initial
 from frontend.gm_selectors import turn_last_resolved
 from frontend.map_svg import map_svg
 from frontend.map_table import map_table_rows
-from frontend.order_targets import targets_judged, targets_legal
+from frontend.order_targets import targets_compact, targets_judged, targets_legal
 from frontend.selectors import (
     MapData,
     adjacency_of,
@@ -96,13 +98,9 @@ def order_create(request: HttpRequest, slug: str) -> HttpResponse:
 def order_edit(request: HttpRequest, slug: str, order_id: int) -> HttpResponse:
     viewer = viewer_for(request, slug)
     turn = _open_turn(viewer)
-    if request.method == "POST":
-        stale = _stale_refuse(request, slug, turn, _("your change was not saved"))
-        if stale:
-            return stale
-    gone = _order_of_past_turn(request, slug, viewer, turn, order_id)
-    if gone:
-        return gone
+    refused = _order_refused(request, slug, viewer, turn, order_id, _("your change was not saved"))
+    if refused:
+        return refused
     order = _own_order(viewer, turn, order_id)
     status = 200
     if request.method == "POST":
@@ -136,12 +134,11 @@ def order_remove(request: HttpRequest, slug: str, order_id: int) -> HttpResponse
     if request.method != "POST":
         return redirect(reverse("frontend:campaign", args=[slug]) + "#orders")
     turn = _open_turn(viewer)
-    stale = _stale_refuse(request, slug, turn, _("the order was not deleted"), keep=False)
-    if stale:
-        return stale
-    gone = _order_of_past_turn(request, slug, viewer, turn, order_id)
-    if gone:
-        return gone
+    refused = _order_refused(
+        request, slug, viewer, turn, order_id, _("the order was not deleted"), keep=False
+    )
+    if refused:
+        return refused
     order = _own_order(viewer, turn, order_id)
     described = _describe(order)
     try:
@@ -170,7 +167,8 @@ def _stale_refuse(
     request: HttpRequest, slug: str, turn, what_not: str, *, keep: bool = True
 ) -> HttpResponse | None:
     """A form made for a turn that is no longer the open one is refused, and its order shown back on the
-    campaign page as a new order of the open turn: never saved into a turn the player did not see."""
+    campaign page as a new order of the open turn: never saved into a turn the player did not see.
+    None for a request without a form (a GET)."""
     made_for = request.POST.get("turn", "")
     if not made_for or made_for == str(turn.number):
         return None
@@ -182,6 +180,16 @@ def _stale_refuse(
         % {"number": made_for if made_for.isdigit() else "?", "what_not": what_not},
     )
     return redirect(reverse("frontend:campaign", args=[slug]) + "#order")
+
+
+def _order_refused(
+    request: HttpRequest, slug: str, viewer: Viewer, turn, order_id: int, what_not: str, *, keep: bool = True
+) -> HttpResponse | None:
+    """Why an order may not be changed or deleted here, as the page to go to: the form was made for a turn
+    processed since, or the order was of a past turn. None when it may."""
+    return _stale_refuse(request, slug, turn, what_not, keep=keep) or _order_of_past_turn(
+        request, slug, viewer, turn, order_id
+    )
 
 
 def _order_of_past_turn(request: HttpRequest, slug: str, viewer: Viewer, turn, order_id: int):
@@ -311,11 +319,14 @@ def _order_entry(
     # For the page's script: choosing an origin and a kind narrows the targets, clicking the map infers the
     # kind from the region, and the counts start at what is left.
     origin_options = [{"value": c, "label": f"{c} {name_of[c]}"} for c in origin_codes]
+    kinds, reasons = targets_compact({c: judged.get(c, {}) for c in origin_codes})
     order_data = {
         "origins": {
-            c: {"left": {t: n for t, n in left.get(c, {}).items() if n > 0}, "kinds": judged.get(c, {})}
+            c: {"left": {t: n for t, n in left.get(c, {}).items() if n > 0}, "kinds": kinds[c]}
             for c in origin_codes
         },
+        # A refusal is a position in this list of templates, filled with the target and origin.
+        "reasons": reasons,
         "roles": {t: unit.role for t, unit in ruleset.unit_types.items()},
         "kind_roles": {str(k): list(roles) for k, roles in KIND_ROLES.items()},
         "wordings": {kind: gettext(CATALOGUE[f"order.{kind}"]) for kind in KINDS},
@@ -337,10 +348,18 @@ def _order_entry(
         "form": form,
         "origin_options": origin_options,
         "order_data": order_data,
-        "order_json": json.dumps(order_data),
+        "order_json": _attribute_json(order_data),
         "left": left,
         "unit_types": unit_types,
     }
+
+
+def _attribute_json(value: Any) -> SafeString:
+    """JSON for a single-quoted HTML attribute: only what ends the attribute or starts markup is escaped
+    (&, ', <, >), not every double quote; on a 2,000-region map the order data was a third &quot;."""
+    text = json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    escaped = text.replace("&", "&amp;").replace("'", "&#x27;").replace("<", "&lt;").replace(">", "&gt;")
+    return mark_safe(escaped)  # escaped just above, for a single-quoted attribute
 
 
 def _campaign_render(
@@ -358,6 +377,8 @@ def _campaign_render(
     unit_types = list(ruleset.unit_types)
     dice = unit_dice(ruleset)
     data = map_load(viewer=viewer, turn=turn, unit_order=unit_types, dice=dice)
+    if viewer.campaign.battle_system == "company_d20":
+        company_map(viewer=viewer, data=data)  # the company's units and recon contacts, not stacks
     playing = viewer.nation is not None and turn is not None
     last = turn_last_resolved(campaign=viewer.campaign)
     # The banner and markers of the turn just processed; older turns are on their own pages.
@@ -368,12 +389,27 @@ def _campaign_render(
     )
     not_at_war = not_at_war_of(campaign_id=viewer.campaign.pk)
     own = viewer.nation.code if viewer.nation else None
+    entry = None
+    if playing:
+        initial = kept or ({"kind": kind, "origin": origin} if kind in KINDS else None)
+        entry = _order_entry(
+            viewer,
+            turn,
+            initial=initial,
+            origin=origin,
+            regions=data.regions,
+            orders=data.orders,
+            nations=data.nations,
+            pick=kind is None or kept is not None,
+            not_at_war=not_at_war,
+        )
     context: dict[str, Any] = {
         "bar": topbar(viewer, turn),
         "viewer": viewer,
         "map": map_svg(
             data=data,
-            link=playing,
+            # The regions the nation can give orders from: each a link that chooses it, without script.
+            links=entry["order_data"]["origins"].keys() if entry else (),
             title=_("Map of %(campaign)s, turn %(number)s")
             % {"campaign": viewer.campaign.name, "number": turn.number if turn else ""},
             focus=_first_own(data, viewer),
@@ -395,19 +431,7 @@ def _campaign_render(
         "orders_open": playing and turn.status == "open" and turn.deadline > timezone.now(),
         "last_turn": last,
     }
-    if playing:
-        initial = kept or ({"kind": kind, "origin": origin} if kind in KINDS else None)
-        entry = _order_entry(
-            viewer,
-            turn,
-            initial=initial,
-            origin=origin,
-            regions=data.regions,
-            orders=data.orders,
-            nations=data.nations,
-            pick=kind is None or kept is not None,
-            not_at_war=not_at_war,
-        )
+    if entry is not None:
         if form is not None:
             entry["form"] = form
         context.update(entry)

@@ -13,11 +13,13 @@ from django.http import Http404
 from django.utils import translation
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
+from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from campaign.api import SLUG, CampaignScoped
+from campaign.api import SLUG, CampaignScoped, IsGM
 from campaign.messages import said_in
+from campaign.models import Turn
 from rules.company import models
 from rules.company.dice import battle_stream_text, dice_roll, dice_verify, table_turn_set
 from rules.company.kp import kp_operate, ledger_of
@@ -45,7 +47,9 @@ from rules.company.selectors import (
     sheet_of,
 )
 from rules.company.services import company_ruleset, kasarmi_act, orders_submit, turn_in_play
+from rules.company.turn import company_turn_preview
 from rules.engine.company_d20.problems import Problem
+from rules.models import ResultVersion
 from rules.results_flow import BattleError
 
 # The API's names for the Kasarmi actions (§11.3), and the engine's.
@@ -184,14 +188,44 @@ class CompanyMap(CompanyScoped):
 
 @JSON
 class TurnBattles(CompanyScoped):
+    """The turn's battles, public (§10.1); for the GM and each battle's nations also the state of its
+    current result, the GM's queue (BATTLE_SYSTEMS.md, results entry)."""
+
     def get(self, request: Request, slug: str, number: int) -> Response:
         turn = self.turn_get()
+        battles = list(battles_of(campaign=self.viewer.campaign, turn=turn))
+        states = dict(
+            ResultVersion.objects.filter(company_battle__in=battles, state__in=ResultVersion.LIVE)
+            .order_by("number")
+            .values_list("company_battle_id", "state")
+        )
+        mine = self.viewer.nation.code if self.viewer.nation else None
         return Response(
             [
-                {"id": b.pk, "key": b.key, "kind": b.kind, "sides": b.data["sides"], "status": b.status}
-                for b in battles_of(campaign=self.viewer.campaign, turn=turn)
+                {
+                    "id": b.pk,
+                    "key": b.key,
+                    "kind": b.kind,
+                    "sides": b.data["sides"],
+                    "status": b.status,
+                    **({"result": states.get(b.pk)} if self.viewer.is_gm or mine in b.data["sides"] else {}),
+                }
+                for b in battles
             ]
         )
+
+
+@JSON
+class TurnPreview(CompanyScoped):
+    """The GM's dry run of the open turn: the battles processing would assign now; nothing is stored."""
+
+    permission_classes = [IsAuthenticated, IsGM]
+
+    def get(self, request: Request, slug: str, number: int) -> Response:
+        turn = self.turn_get()
+        if turn.status != Turn.Status.OPEN:
+            return problems_response([Problem("not_orders_phase")])
+        return Response(company_turn_preview(turn=turn))
 
 
 @JSON

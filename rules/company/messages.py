@@ -16,6 +16,9 @@ messages_register(
         PREFIX + "entry_stale": gettext_noop(
             "The forces of battle {ref} are not those the result was entered against: enter it again."
         ),
+        PREFIX + "civil_disorder": gettext_noop(
+            "{nation} is in civil disorder: it takes orders again once the GM assigns it a player"
+        ),
         PREFIX + "no_current_version": gettext_noop("Battle {ref} has no result to answer."),
         PREFIX + "result_action_unknown": gettext_noop("There is no result action {ref}."),
     }

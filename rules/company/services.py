@@ -25,6 +25,7 @@ from rules.engine.company_d20.orders import Order, order_problem
 from rules.engine.company_d20.problems import Problem
 from rules.engine.company_d20.roster import unit_create as engine_unit_create
 from rules.engine.company_d20.ruleset import CompanyRuleset
+from rules.models import TurnSnapshot
 
 # The GM's own actions (§7.6); a player asking for one is refused before the engine is asked.
 GM_ACTIONS = ("adjust_tp", "gm_edit", "gm_restore", "gm_remove_ability")
@@ -92,6 +93,7 @@ def snapshot_ensure(*, turn: Turn) -> models.TurnSnapshot:
         ],
         "tp": {codes[b.nation_id]: b.tp for b in models.Balance.objects.filter(nation__campaign=campaign)},
         "owners": {r.code: codes.get(r.owner_id) for r in Region.objects.filter(campaign=campaign)},
+        "nations": list(campaign.nations.values("id", *TurnSnapshot.NATION_FIELDS)),
         "recon": [
             {k: getattr(s, k) for k in ("viewer", "region", "turn", "levels", "units")}
             for s in models.ReconSnapshot.objects.filter(campaign=campaign)
@@ -221,6 +223,9 @@ def orders_submit(*, turn: Turn, nation: Nation, orders: list[Mapping[str, Any]]
     turn = Turn.objects.select_for_update().get(pk=turn.pk)
     if turn.status != Turn.Status.OPEN:
         return [Problem("not_orders_phase")]
+    if Nation.objects.filter(pk=nation.pk, civil_disorder=True).exists():
+        # It holds and defends, and takes no orders until the GM assigns a player (campaign.gm.roster).
+        return [Problem("civil_disorder", nation.code, {"nation": nation.name})]
     campaign = turn.campaign
     ruleset = company_ruleset(campaign)
     snapshot_ensure(turn=turn)

@@ -14,6 +14,7 @@ from typing import Any
 
 from django.utils import timezone
 
+from campaign.lifecycle import nations_missed_count, pause_renew
 from campaign.models import Campaign, Nation, Region, Turn
 from campaign.queue import task_queue
 from campaign.services import turn_create
@@ -46,13 +47,9 @@ def company_turn_advance(*, turn: Turn, was: str, now: Callable[[], datetime] = 
     company_turn_process(turn=turn, now=now)
 
 
-def company_turn_process(*, turn: Turn, now: Callable[[], datetime] = timezone.now) -> None:
-    """§4.3: re-check the orders, move, roll recon from the turn stream, and create the table battles."""
+def _processed(turn: Turn, nations: dict[str, Nation]):
+    """§4.3 on the turn as it stands, from the turn's stream: what processing computes, nothing written."""
     campaign = turn.campaign
-    ruleset = company_ruleset(campaign)
-    snapshot_ensure(turn=turn)
-    state = state_load(campaign, turn.number)
-    nations = {n.code: n for n in campaign.nations.all()}
     position = {code: n.position for code, n in nations.items()}
     orders = [
         Order.from_data(data)
@@ -62,7 +59,38 @@ def company_turn_process(*, turn: Turn, now: Callable[[], datetime] = timezone.n
         for data in order_set.orders
     ]
     dice = random.Random(stream_seed(turn_stream(campaign.seed, turn.number)))
-    processed = process_turn(state, orders, ruleset, dice)
+    return process_turn(state_load(campaign, turn.number), orders, company_ruleset(campaign), dice)
+
+
+def company_turn_preview(*, turn: Turn) -> dict[str, Any]:
+    """The GM's dry run of an open turn (UX "Preview"): the orders accepted and rejected, the recon rolls
+    and the battles processing would assign now, each with its sides' units. The same seed makes it what
+    processing will do on the same orders; nothing is stored."""
+    nations = {n.code: n for n in turn.campaign.nations.all()}
+    processed = _processed(turn, nations)
+    ruleset = company_ruleset(turn.campaign)
+    return {
+        **_outline(processed),
+        "turn": turn.number,
+        "battles": [
+            {
+                **battle_data(b),
+                "units": {str(u): unit_view(unit, ruleset) for u, unit in b.units.items()},
+            }
+            for b in processed.battles
+        ],
+    }
+
+
+def company_turn_process(*, turn: Turn, now: Callable[[], datetime] = timezone.now) -> None:
+    """§4.3: re-check the orders, move, roll recon from the turn stream, and create the table battles."""
+    campaign = turn.campaign
+    snapshot_ensure(turn=turn)
+    nations = {n.code: n for n in campaign.nations.all()}
+    # The orders phase is over: a nation with a player and no orders missed the turn, and after the
+    # campaign's `civil_disorder_after` misses in a row falls into civil disorder (campaign.lifecycle).
+    nations_missed_count(turn=turn)
+    processed = _processed(turn, nations)
     _units_write(campaign=campaign, nations=nations, units=processed.state.units)
     _recon_write(campaign=campaign, snapshots=processed.state.snapshots)
     events_append(campaign=campaign, turn=turn.number, events=processed.events, actor=None, by_engine=True)
@@ -76,19 +104,23 @@ def company_turn_process(*, turn: Turn, now: Callable[[], datetime] = timezone.n
             status=models.Battle.Status.RESOLVED if battle.kind == "unopposed" else models.Battle.Status.OPEN,
         )
         row.nations.set([nations[n] for n in battle.sides])
-    turn.result = {
-        "system": "company_d20",
-        "format": 1,
-        "accepted": [[i, o.to_dict()] for i, o in processed.accepted],
-        "rejected": [[i, p.to_dict()] for i, p in processed.rejected],
-        "recon": [_plain(r) for r in processed.recon],
-        "dice": [list(d) for d in processed.dice],
-    }
+    turn.result = {**_outline(processed), "dice": [list(d) for d in processed.dice]}
     turn.status = Turn.Status.BATTLES_PENDING
     turn.error = ""
     turn.save(update_fields=["result", "status", "error"])
     if not turn.company_battles.filter(status=models.Battle.Status.OPEN).exists():
         company_turn_complete(turn=turn, now=now)
+
+
+def _outline(processed) -> dict[str, Any]:
+    """The orders accepted and rejected and the recon rolls, as the turn's result stores them."""
+    return {
+        "system": "company_d20",
+        "format": 1,
+        "accepted": [[i, o.to_dict()] for i, o in processed.accepted],
+        "rejected": [[i, p.to_dict()] for i, p in processed.rejected],
+        "recon": [_plain(r) for r in processed.recon],
+    }
 
 
 def _plain(value: Any) -> Any:
@@ -169,6 +201,7 @@ def company_turn_complete(*, turn: Turn, now: Callable[[], datetime] = timezone.
     turn.result = {**(turn.result or {}), "cut_off": list(completed.cut_off)}
     turn.save(update_fields=["status", "processed_at", "result"])
     turn_create(campaign=campaign, number=turn.number + 1, now=now())
+    pause_renew(turn=turn)
     task_queue(SEND_COMPANY_RESULTS, turn.pk, robust=True)  # a failed mail never undoes the turn
     return None
 
@@ -193,6 +226,8 @@ def company_world_restore(*, turn: Turn) -> None:
     )
     for code, tp in snapshot.state["tp"].items():
         models.Balance.objects.update_or_create(nation=nations[code], defaults={"tp": tp})
+    for fields in snapshot.state.get("nations", []):  # missed turns and civil disorder
+        Nation.objects.filter(pk=fields["id"]).update(**{k: v for k, v in fields.items() if k != "id"})
     for region in Region.objects.filter(campaign=campaign):
         owner = snapshot.state["owners"].get(region.code)
         Region.objects.filter(pk=region.pk).update(owner=nations[owner] if owner else None)

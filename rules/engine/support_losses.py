@@ -13,27 +13,26 @@ def support_losses_roll(phase: Phase) -> tuple[list[dict[str, Any]], list[Suppor
     if not phase.system.policies.support_losses:
         return [], []
     ruleset, world = phase.ruleset, phase.world
-    types = ruleset.support_types
+    order = world.nation_index
+    rank = {unit_type: i for i, unit_type in enumerate(ruleset.support_types)}
     chances, rolls = [], []
-    for key in sorted(phase.supporting, key=lambda k: (world.nation_index[k[0]], k[1], types.index(k[2]))):
+    for key in sorted(phase.supporting, key=lambda k: (order[k[0]], k[1], rank[k[2]])):
         nation, region, unit_type = key
+        supporting = phase.supporting[key]
         outcomes = phase.support_outcomes.get(key, [])
-        chance = min(
-            100,
-            sum(
-                ruleset.support_loss_lost if outcome == "lost" else ruleset.support_loss_won_or_draw
-                for _, outcome in outcomes
-            ),
-        )
-        here = phase.units_at(region, nation)
-        # §13: a stack that also fought on the ground rolls for no more units than survived that.
-        rolling = min(phase.supporting[key], here.get(unit_type, 0)) if outcomes else 0
+        chance, rolling = 0, 0
+        if outcomes:  # a stack that supported no battle rolls for nothing, at a chance of 0
+            lost, kept = ruleset.support_loss_lost, ruleset.support_loss_won_or_draw
+            chance = min(100, sum([lost if outcome == "lost" else kept for _, outcome in outcomes]))
+            here = phase.units_at(region, nation)
+            # §13: a stack that also fought on the ground rolls for no more units than survived that.
+            rolling = min(supporting, here.get(unit_type, 0))
         chances.append(
             {
                 "nation": nation,
                 "region": region,
                 "unit_type": unit_type,
-                "supporting": phase.supporting[key],
+                "supporting": supporting,
                 "rolling": rolling,
                 "chance": chance,
                 "battles": [{"battle": label, "outcome": outcome} for label, outcome in outcomes],

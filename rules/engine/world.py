@@ -77,9 +77,10 @@ def world_build(turn: TurnInput, ruleset: Ruleset) -> World:
             raise TurnInputError(f"regions.{region.code}.weather: unknown weather {region.weather!r}")
         if region.owner is not None and region.owner not in nation_index:
             raise TurnInputError(f"regions.{region.code}.owner: unknown nation {region.owner!r}")
-        for home in homes_of(region):
-            if home not in nation_index:
-                raise TurnInputError(f"regions.{region.code}.home: unknown nation {home!r}")
+        if region.home is not None:
+            for home in homes_of(region):
+                if home not in nation_index:
+                    raise TurnInputError(f"regions.{region.code}.home: unknown nation {home!r}")
         if not isinstance(region.fort, int) or region.fort < 0:
             raise TurnInputError(
                 f"regions.{region.code}.fort: expected a whole number of 0 or more, got {region.fort!r}"
@@ -88,25 +89,33 @@ def world_build(turn: TurnInput, ruleset: Ruleset) -> World:
 
     neighbours: dict[str, set[str]] = {code: set() for code in regions}
     for a, b in turn.borders:
-        for end in (a, b):
-            if end not in regions:
-                raise TurnInputError(f"borders: [{a}, {b}] names the unknown region {end!r}")
+        if a not in regions or b not in regions:
+            end = a if a not in regions else b
+            raise TurnInputError(f"borders: [{a}, {b}] names the unknown region {end!r}")
         if a == b:
             raise TurnInputError(f"borders: [{a}, {b}] joins a region to itself")
         neighbours[a].add(b)
         neighbours[b].add(a)
 
     units: dict[str, dict[str, Counts]] = {}
+    unit_types = ruleset.unit_types
     for stack in turn.stacks:
-        if stack.region not in regions:
+        region = regions.get(stack.region)
+        if region is None:
             raise TurnInputError(f"{_stack_named(stack)}: unknown region")
-        if stack.unit_type not in ruleset.unit_types:
+        if stack.unit_type not in unit_types:
             raise TurnInputError(f"{_stack_named(stack)}: unknown unit type")
         if not isinstance(stack.count, int) or stack.count < 0:
             raise TurnInputError(f"{_stack_named(stack)}: a count must be a whole number of 0 or more")
-        if regions[stack.region].owner != stack.nation:
+        if region.owner != stack.nation:
             raise TurnInputError(f"{_stack_named(stack)}: units stand only in regions their nation owns")
-        counts = units.setdefault(stack.region, {}).setdefault(stack.nation, {})
+        # Not setdefault: that makes two empty dicts for every stack, which a turn has tens of thousands of.
+        by_nation = units.get(stack.region)
+        if by_nation is None:
+            by_nation = units[stack.region] = {}
+        counts = by_nation.get(stack.nation)
+        if counts is None:
+            counts = by_nation[stack.nation] = {}
         counts[stack.unit_type] = counts.get(stack.unit_type, 0) + stack.count
 
     not_at_war: dict[frozenset[str], str] = {}

@@ -80,3 +80,67 @@ def test_a_stored_dice_log_replays_to_every_roll(battle, company, rival, request
         assert verify["entries"] == made == models.DiceRoll.objects.filter(battle=battle).count()
         assert verify["mismatches"] == [] and verify["dice_mismatches"] == []
         transaction.set_rollback(True)
+
+
+KASARMI = st.one_of(
+    st.tuples(st.just("repair"), st.fixed_dictionaries({"unit": st.integers(1, 4), "tp": st.integers(1, 3)})),
+    st.tuples(
+        st.just("choose_ability"),
+        st.fixed_dictionaries(
+            {"unit": st.integers(1, 4), "ability": st.sampled_from(["tarkka_tuli", "maastoutuja"])}
+        ),
+    ),
+    st.tuples(
+        st.just("adjust_tp"), st.fixed_dictionaries({"delta": st.integers(-20, 20), "reason": st.just("GM")})
+    ),
+    st.tuples(
+        st.just("gm_edit"),
+        st.fixed_dictionaries(
+            {
+                "unit": st.integers(1, 4),
+                "changes": st.fixed_dictionaries({"xp": st.integers(0, 70)}),
+                "reason": st.just("GM"),
+            }
+        ),
+    ),
+    st.tuples(
+        st.just("gm_edit"),
+        st.fixed_dictionaries(
+            {
+                "unit": st.integers(1, 4),
+                "changes": st.fixed_dictionaries({"k": st.integers(0, 4)}),
+                "reason": st.just("GM"),
+            }
+        ),
+    ),
+)
+
+
+@SETTINGS
+@given(actions=st.lists(KASARMI, min_size=1, max_size=10))
+def test_tt_and_slots_fall_only_by_a_gm_edit_in_the_audit_trail(company, gm, player, actions):
+    """Through the services, as stored: a unit's TT or veteran slots are lower after an action only when that
+    action was the GM's edit of that unit, logged as `gm_edit`; a player's action never lowers them."""
+    from rules.company.selectors import roster_view
+
+    def derived():
+        cards = roster_view(campaign=company.campaign, nation=company.nor)["units"]
+        return {c["id"]: (c["tt"], c["veteran_slots"]) for c in cards}
+
+    with transaction.atomic():
+        for action, params in actions:
+            before, last = derived(), models.RosterEvent.objects.count()
+            by_gm = action in ("adjust_tp", "gm_edit")
+            kasarmi_act(
+                campaign=company.campaign,
+                nation=company.nor,
+                action=action,
+                params=params,
+                actor=gm if by_gm else player,
+                by_gm=by_gm,
+            )
+            logged = list(models.RosterEvent.objects.order_by("seq")[last:])
+            for unit, (tt, slots) in derived().items():
+                if unit in before and (tt < before[unit][0] or slots < before[unit][1]):
+                    assert [(e.kind, e.unit) for e in logged] == [("gm_edit", unit)]
+        transaction.set_rollback(True)

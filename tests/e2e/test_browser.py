@@ -50,6 +50,13 @@ def _log_in(browser, base, username, password, *, width=1280):
     return page
 
 
+def _fill(page, code):
+    """The colour a region is painted in: its owner's, from the group of the owner's regions."""
+    return page.eval_on_selector(
+        f'[data-region="{code}"]', "e => e.closest('[data-owner]').getAttribute('fill')"
+    )
+
+
 def _shot(page, name):
     page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
 
@@ -61,22 +68,22 @@ def test_it_plays_a_turn_in_the_browser_from_order_to_report(browser, live_serve
     # The player finds the campaign, chooses N5 on the map and orders an attack on the empty M2.
     page = _log_in(browser, base, "player", "player-password-1")
     page.wait_for_selector("svg.map")
-    assert page.get_attribute("#region-M2 polygon.area", "fill") == "#e3e3e3"
+    assert _fill(page, "M2") == "#e3e3e3"
     _shot(page, "01-campaign-player")
     # Orders by clicking only: an own region, then a target; the kind and the counts follow.
-    page.click("#region-N4 polygon.area")
+    page.click('[data-region="N4"]')
     assert page.input_value("#id_origin") == "N4"
     # Westmark is Nordmark's ally: W2 is not a target, and the map says why.
-    assert "illegal" in page.get_attribute("#region-W2", "class")
-    page.click("#region-W2 polygon.area")
+    assert "illegal" in page.get_attribute('[data-region="W2"]', "class")
+    page.click('[data-region="W2"]')
     assert page.inner_text("[data-map-status]") == "NOR is allied with WES"
-    page.click("#region-N5 polygon.area")  # N4 → N5 would be a move: choose N5 as the origin instead
-    page.click("#region-N4 polygon.area")
+    page.click('[data-region="N5"]')  # N4 → N5 would be a move: choose N5 as the origin instead
+    page.click('[data-region="N4"]')
     assert page.input_value("#id_kind") == "move"
-    page.click("#region-N5 polygon.area")  # the origin again: the small menu (hold, stand down)
+    page.click('[data-region="N5"]')  # the origin again: the small menu (hold, stand down)
     page.click("[data-menu-kind=cancel]")
-    page.click("#region-N5 polygon.area")
-    page.click("#region-M2 polygon.area")
+    page.click('[data-region="N5"]')
+    page.click('[data-region="M2"]')
     assert (page.input_value("#id_kind"), page.input_value("#id_target")) == ("attack", "M2")
     # Everything that is left and may attack: the JV and the PA, not the TY (artillery does not attack).
     assert (page.input_value("#id_units_JV"), page.input_value("#id_units_PA")) == ("4", "3")
@@ -87,8 +94,8 @@ def test_it_plays_a_turn_in_the_browser_from_order_to_report(browser, live_serve
     page.wait_for_selector(".messages")
     assert "Order saved: N5 → M2: attack with 4 JV, 3 PA." in page.inner_text(".messages")
     # A second attack, on Karelia's defended K1: a real battle, for a report with every term in it.
-    page.click("#region-N3 polygon.area")
-    page.click("#region-K1 polygon.area")
+    page.click('[data-region="N3"]')
+    page.click('[data-region="K1"]')
     assert page.input_value("#id_units_JV") == "2"
     page.click("#order-form button[type=submit]")
     assert "Order saved: N3 → K1: attack with 2 JV." in page.inner_text(".messages")
@@ -132,7 +139,7 @@ def test_it_plays_a_turn_in_the_browser_from_order_to_report(browser, live_serve
     assert page.inner_text("#s4") == "4. Combat value (KTA)"
     page.screenshot(path=str(SCREENSHOTS / "09-rules.png"))
     page.goto(f"{base}/c/demo/")
-    assert page.get_attribute("#region-M2 polygon.area", "fill") == nor_color
+    assert _fill(page, "M2") == nor_color
     page.click("#map-table a")
     assert "Kingdom of Nordmark" in page.inner_text("#row-M2")
     _shot(page, "08-campaign-after-turn")
@@ -151,7 +158,7 @@ def _both(browser, base, path, name, username="player", password="player-passwor
 
 
 def test_it_gives_orders_by_clicking_only_on_a_desktop_and_a_phone_and_reads_the_joint_attack(
-    browser, live_server, demo, player, gm, place_orders
+    browser, live_server, demo, player, rival, gm, place_orders
 ):
     base = live_server.url
     # Westmark, Nordmark's ally, goes for the empty M2 with 7 ground units: as many as Nordmark will send.
@@ -162,8 +169,8 @@ def test_it_gives_orders_by_clicking_only_on_a_desktop_and_a_phone_and_reads_the
     page = _log_in(browser, base, "player", "player-password-1")
     page.goto(f"{base}/c/demo/")
     for origin, target in (("N5", "M2"), ("N3", "K1")):
-        page.click(f"#region-{origin} polygon.area")
-        page.click(f"#region-{target} polygon.area")
+        page.click(f'[data-region="{origin}"]')
+        page.click(f'[data-region="{target}"]')
         assert page.input_value("#id_kind") == "attack"
         page.click("#order-form button[type=submit]")
         page.wait_for_selector(".messages li.success")
@@ -173,8 +180,8 @@ def test_it_gives_orders_by_clicking_only_on_a_desktop_and_a_phone_and_reads_the
     # The third on a phone: N2's units move to N4 (an own region: a move), counts at everything left.
     phone = _log_in(browser, base, "player", "player-password-1", width=390)
     phone.goto(f"{base}/c/demo/")
-    phone.click("#region-N2 polygon.area")
-    phone.click("#region-N4 polygon.area")
+    phone.click('[data-region="N2"]')
+    phone.click('[data-region="N4"]')
     assert phone.input_value("#id_kind") == "move"
     assert (phone.input_value("#id_units_JV"), phone.input_value("#id_units_TY")) == ("4", "2")
     _shot(phone, "12-order-by-click-390")
@@ -187,12 +194,31 @@ def test_it_gives_orders_by_clicking_only_on_a_desktop_and_a_phone_and_reads_the
     _shot(phone, "13-order-saved-390")
     phone.close()
 
-    # The GM processes the turn (asked first).
-    gm_page = _log_in(browser, base, "gm", "gm-password-1")
-    gm_page.goto(f"{base}/c/demo/gm/")
-    gm_page.click("#process button[type=submit]")
+    # The GM processes the turn early (asked first): Ostland has given no orders, and unless the GM ticks
+    # the box that is no missed turn for it.
+    for width in (390, 1280):
+        gm_page = _log_in(browser, base, "gm", "gm-password-1", width=width)
+        if width == 390:
+            # A dry run first: its page offers the same choice beside "Publish".
+            gm_page.goto(f"{base}/c/demo/gm/")
+            gm_page.click("#result form[action$='/preview/'] button[type=submit]")
+            gm_page.wait_for_selector("#preview .summary")
+            assert not gm_page.is_checked("#preview input[name=count_missed]")
+        else:
+            gm_page.goto(f"{base}/c/demo/gm/turns/1/preview/")
+        _shot(gm_page, f"23-gm-preview-{width}")
+        gm_page.goto(f"{base}/c/demo/gm/")
+        gm_page.click("#process button[type=submit]")
+        gm_page.wait_for_selector("#confirm")
+        assert "Ostland Federation" in gm_page.inner_text("#confirm")
+        assert not gm_page.is_checked("#confirm input[name=count_missed]")
+        _shot(gm_page, f"21-gm-process-confirm-{width}")
+        if width == 390:
+            gm_page.close()
     gm_page.click("#confirm button[type=submit]")
     gm_page.wait_for_selector(".status-resolved", timeout=20_000)
+    assert "(Ostland Federation) do not count it as a missed turn" in gm_page.inner_text(".messages")
+    _shot(gm_page, "22-gm-processed-early-1280")
     gm_page.close()
 
     # The player's campaign page opens with the banner; it links to the report, where the joint attack's
@@ -206,12 +232,19 @@ def test_it_gives_orders_by_clicking_only_on_a_desktop_and_a_phone_and_reads_the
     page.wait_for_selector("#battle-M2")
     card = page.inner_text("#battle-M2")
     assert "Kingdom of Nordmark: JV 4, PA 3" in card and "Westmark: JV 5, PA 2" in card
-    assert "Kingdom of Nordmark 7, Westmark 7" in card and "drawn by lot among" in card
-    holder = "Westmark" if "so Westmark holds M2" in card else "Kingdom of Nordmark"
+    assert "Kingdom of Nordmark 7, Westmark 7" in card
+    # The lot as the engine drew it: 1d2, the roll-th of the tied in nation order.
+    drawn = re.search(r"by lot among 1 = Kingdom of Nordmark, 2 = Westmark: 1d2 rolled ([12]), so ", card)
+    assert drawn is not None, card
+    holder = ("Kingdom of Nordmark", "Westmark")[int(drawn[1]) - 1]
     assert f"so {holder} holds M2 (§7.2)" in card
     page.close()
     _both(browser, base, "/c/demo/", "15-campaign-after-turn")
     _both(browser, base, "/c/demo/turns/1/", "16-turn-report")
+    phone = _log_in(browser, base, "player", "player-password-1", width=390)
+    phone.goto(f"{base}/c/demo/turns/1/")
+    phone.locator("#battle-M2").screenshot(path=str(SCREENSHOTS / "16-joint-attack-card-390.png"))
+    phone.close()
     _both(browser, base, "/c/demo/gm/", "17-gm-dashboard", "gm", "gm-password-1")
     _both(browser, base, "/c/demo/gm/turns/1/", "18-gm-turn", "gm", "gm-password-1")
     _both(browser, base, "/c/demo/gm/", "19-403")

@@ -94,6 +94,13 @@ def test_a_company_turn_in_the_browser_from_the_kasarmi_to_the_report(chromium, 
     page.wait_for_selector("text=attack N5 → M1")
     _shot(page, "company_kasarmi_orders")
 
+    # The GM's dry run shows the battle processing will assign, and stores nothing.
+    gm = _log_in(chromium, base, "gm", "gm-password-1", violations)
+    gm.goto(f"{base}/c/demo/gm/turns/1/preview/")
+    assert "Battle M1 (normal)" in gm.locator("main").inner_text()
+    _shot(gm, "company_turn_preview")
+    assert not models.Battle.objects.exists()
+
     turn = company.campaign.turns.get(number=1)
     turn_process(turn_id=turn.pk)
     battle = models.Battle.objects.get(turn=turn, archived=False)
@@ -117,7 +124,6 @@ def test_a_company_turn_in_the_browser_from_the_kasarmi_to_the_report(chromium, 
     rival.wait_for_selector("text=Version 1: agreed")
     _shot(rival, "company_battle_agreed")
 
-    gm = _log_in(chromium, base, "gm", "gm-password-1", violations)
     gm.goto(f"{base}/c/demo/battles/{battle.pk}/")
     _shot(gm, "company_battle_gm")
     gm.click("text=Confirm version 1")

@@ -52,7 +52,7 @@ def test_it_plays_a_sodankaynti_turn_from_doctrine_to_report(
     page.click("#sodankaynti form:first-of-type button[type=submit]")
     page.wait_for_selector(".messages")
     assert "Order saved: doctrine bold in battles in V2." in page.inner_text(".messages")
-    page.click("#region-P2 polygon.area")
+    page.click('[data-region="P2"]')
     page.select_option("#id_kind", "attack")
     page.select_option("#id_target", "V2")
     page.fill("#id_units_CAV", "3")

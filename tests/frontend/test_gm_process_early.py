@@ -115,3 +115,39 @@ def test_a_player_cannot_process_the_turn_early_either_way(
     turn = Turn.objects.get(pk=norland_ordered.pk)
     assert (turn.status, turn.missed_counted, turn.queued_at) == ("open", True, None)
     assert _missed(nations, "EST") == (0, 0)
+
+
+def test_publishing_a_preview_early_is_no_missed_turn_unless_the_gm_says_so(as_gm, nations, norland_ordered):
+    as_gm.post(_url("gm_preview", 1))
+    page = as_gm.get(_url("gm_preview", 1)).content.decode()
+    assert "Count nations without orders as having missed this turn" in page
+    response = as_gm.post(_url("gm_publish", 1))
+    assert [str(m) for m in response.context["messages"]][-1] == (
+        "Turn 1 published exactly the previewed result. "
+        "Nations without orders (Ostland Federation) do not count it as a missed turn."
+    )
+    assert _missed(nations, "EST") == (0, 0)
+
+
+def test_publishing_counts_the_missed_turn_when_the_gm_says_so(as_gm, nations, norland_ordered):
+    response = as_gm.post(_url("gm_publish", 1), {"count_missed": "on"})
+    assert [str(m) for m in response.context["messages"]][-1].endswith(
+        "Nations without orders (Ostland Federation) count it as a missed turn."
+    )
+    assert _missed(nations, "EST") == (1, 1)
+
+
+def test_the_confirm_page_and_its_flash_speak_finnish_to_a_finnish_gm(
+    as_gm, norland_ordered, django_capture_on_commit_callbacks
+):
+    from django.utils import translation
+
+    try:
+        as_gm.post(reverse("frontend:language"), {"language": "fi", "next": _url("gm")})
+        page = as_gm.post(_url("gm_process")).content.decode()
+        assert "Laske vuoro väliin jääneeksi valtioille, jotka eivät antaneet käskyjä" in page
+        response = _process(as_gm, {}, django_capture_on_commit_callbacks)
+        said = [str(m) for m in response.context["messages"]][-1]
+        assert said.endswith("(Ostland Federation), vuoroa ei lasketa väliin jääneeksi.")
+    finally:
+        translation.deactivate()

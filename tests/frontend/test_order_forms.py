@@ -3,15 +3,17 @@ the targets offered are the legal ones for the kind chosen; the map's script get
 
 from __future__ import annotations
 
-import html
 import json
 import re
+from html.parser import HTMLParser
 
 import pytest
 from django.urls import reverse
 
 from orders.models import Order
+from tests.frontend.svg_map import map_regions
 from tests.frontend.test_order_pages import _messages
+from tests.frontend.test_order_targets import fill
 
 CAMPAIGN = reverse("frontend:campaign", args=["demo"])
 CREATE = reverse("frontend:order_create", args=["demo"])
@@ -27,10 +29,26 @@ def _english_after():
     translation.activate("en")
 
 
+class _OrderData(HTMLParser):
+    """The order data's attribute as a browser reads it, whichever quotes and escapes the page uses."""
+
+    found: str | None = None
+
+    def handle_starttag(self, tag, attrs):
+        if dict(attrs).get("id") == "order-data":
+            self.found = dict(attrs)["data-json"]
+
+
+def _reason(data, origin, kind, target):
+    """The reason the map's script shows (orders.js, reasonFor): a template from the list, filled in."""
+    why = data["origins"][origin]["kinds"][kind][target]
+    return fill(data["reasons"][why], target=target, origin=origin) if isinstance(why, int) else why
+
+
 def _order_data(response):
-    page = response.content.decode()
-    found = re.search(r'<div id="order-data" data-json="([^"]*)" hidden>', page)
-    return json.loads(html.unescape(found.group(1)))
+    parser = _OrderData()
+    parser.feed(response.content.decode())
+    return json.loads(parser.found)
 
 
 def test_it_refuses_a_new_order_made_for_a_turn_processed_since_and_shows_it_back(
@@ -146,13 +164,20 @@ def test_the_map_script_gets_the_engines_reasons_and_only_the_kinds_the_units_al
     n5 = data["origins"]["N5"]
     assert n5["left"] == {"JV": 4, "PA": 3, "TY": 1}
     assert n5["kinds"]["attack"]["M2"] is None
-    assert n5["kinds"]["attack"]["N4"] == "N4 is NOR's own region: move there instead of attacking"
-    assert n5["kinds"]["attack"]["K1"] == "K1 is not adjacent to N5"
+    assert _reason(data, "N5", "attack", "N4") == "N4 is NOR's own region: move there instead of attacking"
+    assert _reason(data, "N5", "attack", "K1") == "K1 is not adjacent to N5"
     # N5 has no IV: nothing to rebase, so a click on an own region there means a move.
     assert "rebase" not in n5["kinds"]
     assert data["origins"]["N1"]["kinds"]["rebase"]["N5"] is None
     assert data["picked"] is None
     assert data["kind_roles"]["attack"] == ["ground"]
+
+
+def test_the_map_scripts_data_keeps_quotes_ampersands_and_markup_in_names_as_they_are(as_player, turn1, demo):
+    demo.regions.filter(code="M2").update(name='O\'Hara & <b>"Sons"</b>')
+    response = as_player.get(CAMPAIGN)
+    assert "<b>" not in response.content.decode().split('id="order-data"')[1].split("</div>")[0]
+    assert _order_data(response)["labels"]["M2"] == 'M2 O\'Hara & <b>"Sons"</b>'
 
 
 def test_it_takes_away_what_other_orders_used_from_what_the_map_offers(as_player, turn1, place_orders):
@@ -213,7 +238,7 @@ def test_after_a_turn_the_campaign_page_has_a_banner_battle_markers_and_the_chan
     # A marker on each battle opens its card; M2, which changed hands, has the heavy outline.
     assert f'<a class="battle-marker" href="{turn_url}#battle-K1"' in page
     assert f'<a class="battle-marker" href="{turn_url}#battle-M2"' in page
-    assert 'class="region changed" id="region-M2"' in page
+    assert map_regions(page)["M2"]["classes"] == {"changed"}
 
 
 def test_the_legend_names_each_nation_with_its_colour_the_readers_relations_and_the_weather(

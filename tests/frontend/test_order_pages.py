@@ -8,6 +8,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from orders.models import Order
+from tests.frontend.svg_map import map_labels, map_regions
 
 CAMPAIGN = reverse("frontend:campaign", args=["demo"])
 CREATE = reverse("frontend:order_create", args=["demo"])
@@ -127,16 +128,20 @@ def test_it_lets_a_click_on_the_map_choose_the_origin_without_script(as_player, 
 
 def test_it_shows_the_map_with_owners_terrain_forts_and_only_the_stacks_in_sight(as_player, turn1, nations):
     page = as_player.get(CAMPAIGN + "?view=table").content.decode()
+    regions = map_regions(page)
     # N5 is Nordmark's: its colour; M2 is unowned: light grey.
-    assert 'id="region-N5" data-region="N5" data-owner="NOR"' in page
-    assert nations["NOR"].color in page
-    assert 'id="region-M2" data-region="M2" data-owner=""' in page
-    assert 'class="rough"' in page and 'class="city"' in page and 'class="fort"' in page
-    assert "JV 4 · PA 3 · TY 1" in page
+    assert (regions["N5"]["owner"], regions["N5"]["fill"]) == ("NOR", nations["NOR"].color)
+    assert (regions["M2"]["owner"], regions["M2"]["fill"]) == ("", "#e3e3e3")
+    drawn = {tag for region in regions.values() for tag, attrs in region["drawing"]}
+    hatched = [r for r in regions.values() if any(a.get("fill") == "url(#hatch)" for _, a in r["drawing"])]
+    assert hatched and {"path", "circle"} <= drawn  # rough terrain, a city's tower, fort rings
+    counters = map_labels(page, "stacks")
+    assert "■ JV 4 · PA 3 · TY 1" in counters
     # Fog of war: EST's E5 (JV 5, IV 2) is far from every Nordmark region.
     assert '<tr id="row-N5"><th scope="row">N5 <span class="muted">Havsund</span></th>' in page
     row_e5 = page[page.index('<tr id="row-E5">') :].split("</tr>")[0]
     assert "JV" not in row_e5 and "—" in row_e5
+    assert not any("JV 5 · IV 2" in counter for counter in counters), "not on the map either"
     row_n5 = page[page.index('<tr id="row-N5">') :].split("</tr>")[0]
     assert "NOR: JV 4 · PA 3 · TY 1" in row_n5
 
@@ -148,7 +153,7 @@ def test_it_sends_the_map_as_a_table_only_when_asked_for(as_player, turn1):
 
     table = as_player.get(CAMPAIGN, {"view": "table"}).content.decode()
     assert '<tr id="row-N5">' in table and "<details open>" in table
-    assert table.count('id="region-') == page.count('id="region-'), "the same map either way"
+    assert map_regions(table) == map_regions(page), "the same map either way"
 
 
 def test_it_shows_the_top_bar_with_turn_deadline_and_nation(as_player, turn1):

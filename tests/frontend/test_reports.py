@@ -10,6 +10,7 @@ from django.urls import reverse
 
 from campaign.models import Turn
 from frontend.reports import battle_card, support_block
+from tests.frontend.svg_map import map_regions
 from tests.rules.test_report import KARELIA
 from tests.rules.turns import play
 
@@ -132,9 +133,9 @@ def test_it_keeps_every_past_turn_readable(client, player, battle_played, demo, 
 def test_it_draws_the_new_owner_on_the_map_after_the_turn(client, player, battle_played, nations):
     client.force_login(player)
     page = client.get(reverse("frontend:campaign", args=["demo"])).content.decode()
-    assert 'id="region-M2" data-region="M2" data-owner="NOR"' in page
+    assert map_regions(page)["M2"]["owner"] == "NOR"
     turn_page = client.get(reverse("frontend:turn", args=["demo", 1])).content.decode()
-    assert 'id="region-M2" data-region="M2" data-owner="NOR"' in turn_page
+    assert map_regions(turn_page)["M2"]["owner"] == "NOR"
 
 
 def test_it_links_every_term_to_the_section_of_the_rules_that_produced_it(client, karelia):
@@ -155,9 +156,10 @@ def test_it_shows_the_map_before_and_after_the_turn_with_the_changes_outlined(cl
     url = reverse("frontend:turn", args=["demo", 1])
     after = client.get(url).content.decode()
     before = client.get(url + "?map=before").content.decode()
-    assert 'class="region changed" id="region-M2" data-region="M2" data-owner="NOR"' in after
-    assert 'class="region changed" id="region-M2" data-region="M2" data-owner=""' in before
-    assert 'id="region-K1" data-region="K1" data-owner="KAR"' in before
+    after, before = map_regions(after), map_regions(before)
+    assert (after["M2"]["owner"], after["M2"]["classes"]) == ("NOR", {"changed"})
+    assert (before["M2"]["owner"], before["M2"]["classes"]) == ("", {"changed"})
+    assert (before["K1"]["owner"], before["K1"]["classes"]) == ("KAR", set())
 
 
 def test_it_pages_the_cards_of_a_turn_with_many_battles(client, gm, demo, turn1, place_orders, monkeypatch):
@@ -269,7 +271,7 @@ def test_a_joint_attacks_card_shows_each_nation_and_the_tie_draw_that_decided_th
     assert (stored["die"], stored["tied"]) == ("1d2", ["NOR", "WES"])
     assert stored["holder"] == stored["tied"][stored["roll"] - 1]
     assert (
-        "drawn by lot among 1 Kingdom of Nordmark, 2 Westmark: "
+        "drawn by lot among 1 = Kingdom of Nordmark, 2 = Westmark: "
         f"1d2 rolled {stored['roll']}, so {holder} holds M2 (§7.2)"
     ) in settlement
     assert settlement in response.content.decode()
@@ -340,3 +342,21 @@ def test_a_report_stored_before_the_loss_notes_in_words_still_reads(karelia):
     attacker = battle_card(data, names=NAMES)["sides"][0]
     assert attacker["loss_notes"] == ["JV: 20% of 7 × 10/10, rounded up"]
     assert str(Message.from_dict(old)) == "20% of 7 × 10/10, rounded up"
+
+
+def test_the_gms_preview_shows_the_tie_draw_of_a_joint_attack_as_the_report_will(
+    client, gm, demo, turn1, place_orders
+):
+    place_orders(
+        turn1,
+        [
+            ("NOR", "attack", "N5", "M2", {"JV": 4, "PA": 3}),
+            ("WES", "attack", "W2", "M2", {"JV": 5, "PA": 2}),
+        ],
+    )
+    client.force_login(gm)
+    response = client.post(reverse("frontend:gm_preview", args=["demo", 1]), follow=True)
+    (stored,) = response.context["preview"].result["settlements"]
+    card = next(c for c in response.context["cards"] if c["region"] == "M2")
+    assert f"1d2 rolled {stored['roll']}, so " in card["settlement"]
+    assert card["settlement"] in response.content.decode()

@@ -8,6 +8,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
+import random
 from fractions import Fraction
 from typing import Any
 
@@ -133,14 +134,36 @@ def test_sharing_among_one_key_or_many_is_largest_remainder(total: int, weights:
 
 @settings(FAST, max_examples=40)
 @given(turns())
-def test_a_sides_counts_by_type_sum_its_nations_units(case: tuple[TurnInput, str, int]) -> None:
+def test_a_sides_counts_units_and_name_are_its_forces_summed(case: tuple[TurnInput, str, int]) -> None:
     turn, ruleset_name, seed = case
     types = RULESETS[ruleset_name].ground_types
     result = _resolve(turn, ruleset_name, seed)
     for report in result.battles:
         for data in report.get("sides", ()):
-            forces = tuple(Force(n, "", units) for n, units in data["units"].items())
+            # Each nation's units in two forces from two origins, the second with a zero count.
+            forces = tuple(Force(n, "A", units) for n, units in data["units"].items())
+            forces += tuple(Force(n, "B", {t: 0 for t in units}) for n, units in data["units"].items())
             side = BattleSide(nations=tuple(data["nations"]), role=data["role"], forces=forces)
             plain = {t: sum(units.get(t, 0) for units in data["units"].values()) for t in types}
             assert side.counts(types) == plain
             assert list(side.counts(types)) == list(types)
+            assert side.ground == data["units"] and side.name == data["name"] == "+".join(
+                sorted(data["nations"])
+            )
+
+
+def test_a_remembered_unit_value_is_the_terrain_value_with_the_weather_never_below_zero():
+    ruleset = RULESETS["default"]
+    for _ in range(2):  # the second time from memory
+        for unit_type, spec in ruleset.unit_types.items():
+            for terrain in spec.values:
+                for weather, modifiers in ruleset.weather_modifiers.items():
+                    plain = max(0, spec.values[terrain] + modifiers.get(unit_type, 0))
+                    assert ruleset.unit_value(unit_type, terrain, weather) == plain
+
+
+@given(st.integers(0, 2**32), st.lists(st.tuples(st.integers(-3, 3), st.integers(0, 100)), max_size=30))
+def test_the_seeded_dice_draw_what_random_randint_draws(seed: int, ranges: list[tuple[int, int]]) -> None:
+    dice, plain = SeededDice(seed), random.Random(seed)
+    for low, width in ranges:
+        assert dice.randint(low, low + width) == plain.randint(low, low + width)

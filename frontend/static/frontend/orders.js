@@ -86,11 +86,12 @@
   }
 
   // The map: the origin highlighted, every region that is not a target greyed with its reason.
-  function regionOf(code) { return svg && svg.querySelector('g.region[data-region="' + code + '"]'); }
+  // Each region's area on the map carries its code (data-region); its code label is drawn above it.
+  function regionOf(code) { return svg && svg.querySelector('[data-region="' + cssEscape(code) + '"]'); }
   function mark() {
     if (!svg) return;
     var judged = picked ? data.origins[picked] : null;
-    svg.querySelectorAll("g.region").forEach(function (g) {
+    svg.querySelectorAll("[data-region]").forEach(function (g) {
       var code = g.dataset.region;
       g.classList.toggle("chosen", code === picked);
       var why = judged ? reasonFor(code) : null;
@@ -107,7 +108,9 @@
       if (kinds[k][code] === null) return null;
       if (first === null) first = kinds[k][code];
     }
-    return first !== null ? first : fill(data.far, { target: code, origin: picked });
+    if (first === null) return fill(data.far, { target: code, origin: picked });
+    // A position in the list of reasons, a template that names the target and origin; else the reason itself.
+    return typeof first === "number" ? fill(data.reasons[first], { target: code, origin: picked }) : first;
   }
   // The kind a click on `code` means: Iron Fist's own → move, enemy or unowned → attack, and an
   // IV-only stack → rebase; the first kind in that order for which the target is legal.
@@ -124,10 +127,11 @@
     return null;
   }
 
+  // A region's area is placed at its label point: where the server's arrows start and end too.
   function centre(code) {
-    var label = svg.querySelector('#region-' + cssEscape(code) + " text.code");
-    if (!label) return null;
-    return { x: parseFloat(label.getAttribute("x")), y: parseFloat(label.getAttribute("y")) };
+    var area = regionOf(code);
+    if (!area) return null;
+    return { x: parseFloat(area.getAttribute("x")), y: parseFloat(area.getAttribute("y")) };
   }
   function cssEscape(s) { return window.CSS && CSS.escape ? CSS.escape(s) : s; }
   function drawPending(text) {
@@ -199,13 +203,16 @@
     say(reasonFor(code));
   }
 
-  // Hooks. The region links keep working without script (?origin=CODE#order).
+  // Hooks: one listener for every region. The links of the origins work without script (?origin=CODE#order).
   if (svg) {
-    svg.querySelectorAll("a.pick").forEach(function (link) {
-      var g = link.querySelector("g.region");
-      link.addEventListener("click", function (event) { clicked(g.dataset.region, event); });
-      // A tap on a region that is not a target says why (no hover on a phone); so does a hover.
-      link.addEventListener("mouseenter", function () { if (g.dataset.why) say(g.dataset.why); });
+    svg.addEventListener("click", function (event) {
+      var area = event.target.closest("[data-region]");
+      if (area) clicked(area.dataset.region, event);
+    });
+    // A tap on a region that is not a target says why (no hover on a phone); so does a hover.
+    svg.addEventListener("mouseover", function (event) {
+      var area = event.target.closest("[data-region]");
+      if (area && area.dataset.why) say(area.dataset.why);
     });
   }
   if (menu) {

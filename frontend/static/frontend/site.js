@@ -53,7 +53,7 @@
     }
     if (window.innerWidth < 600) {
       set(2);
-      var own = svg.querySelector('[data-owner="' + (svg.dataset.own || "") + '"]');
+      var own = svg.querySelector('[data-owner="' + (svg.dataset.own || "") + '"] [data-region]');
       if (own) {
         var box = own.getBoundingClientRect(), outer = frame.getBoundingClientRect();
         frame.scrollLeft += box.left - outer.left - frame.clientWidth / 2 + box.width / 2;

@@ -40,7 +40,7 @@ def process_post(request: HttpRequest, slug: str) -> HttpResponse:
             else _("The turn was not failed."),
         )
     else:
-        missing = _without_orders(viewer, turn)
+        missing = without_orders(viewer, turn)
         if request.POST.get("confirm") != "yes":
             # Ask first: who has given no orders, and whether that is a missed turn for them.
             context = {"bar": topbar(viewer, turn), "turn": turn, "missing": missing}
@@ -61,19 +61,24 @@ def process_post(request: HttpRequest, slug: str) -> HttpResponse:
             said = _("Turn %(number)s was processed and failed; the error is below.")
         else:
             said = _("Turn %(number)s queued for processing; its status is below.")
-        said %= {"number": turn.number}
-        if missing and turn.status != Turn.Status.FAILED:  # a failed turn is nobody's missed turn
-            names = ", ".join(n["name"] for n in missing)
-            said += " " + (
-                _("Nations without orders (%(names)s) count it as a missed turn.")
-                if counted
-                else _("Nations without orders (%(names)s) do not count it as a missed turn.")
-            ) % {"names": names}
+        said = said % {"number": turn.number} + missed_said(missing, counted=counted, turn=turn)
         (messages.error if turn.status == Turn.Status.FAILED else messages.success)(request, said)
     return redirect("frontend:gm_turn", slug=slug, number=turn.number)
 
 
-def _without_orders(viewer: Viewer, turn: Turn) -> list[dict[str, Any]]:
+def missed_said(missing: list[dict[str, Any]], *, counted: bool, turn: Turn) -> str:
+    """What processing meant for the nations without orders, to end the flash with ("" when none)."""
+    if not missing or turn.status == Turn.Status.FAILED:  # a failed turn is nobody's missed turn
+        return ""
+    names = ", ".join(n["name"] for n in missing)
+    return " " + (
+        _("Nations without orders (%(names)s) count it as a missed turn.")
+        if counted
+        else _("Nations without orders (%(names)s) do not count it as a missed turn.")
+    ) % {"names": names}
+
+
+def without_orders(viewer: Viewer, turn: Turn) -> list[dict[str, Any]]:
     """The nations with a player and no orders this turn: their units will hold, and, unless the GM
     processes early and does not count it, it is a missed turn for them, bringing civil disorder nearer."""
     return [

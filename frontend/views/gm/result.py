@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
+from campaign.gm import processing
 from campaign.gm.access import GMInputError
 from campaign.models import Turn
 from campaign.selectors import Viewer, regions_changed_hands, turn_current
@@ -25,9 +26,12 @@ from frontend.terms import said as say
 from frontend.terms import word
 from frontend.views.common import gm_for, topbar
 from frontend.views.gm.dashboard import utc
-from frontend.views.gm.processing import turn_of, turn_status
+from frontend.views.gm.processing import missed_said, turn_of, turn_status, without_orders
 from frontend.views.turns import CARDS_PER_PAGE
 from rules import history
+from rules.company.selectors import is_company
+from rules.company.turn import company_turn_preview
+from rules.engine.messages import Message
 from rules.export import ExportError, campaign_export
 
 
@@ -75,6 +79,8 @@ def preview_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """GET: the turn's last dry run, every battle in it as a card. POST: run it again on the orders of now."""
     viewer = gm_for(request, slug)
     turn = turn_of(viewer, number)
+    if is_company(viewer.campaign):
+        return _company_preview(request, viewer, turn)
     if request.method == "POST":
         try:
             preview = history.turn_preview(turn_id=turn.pk, by=request.user)
@@ -91,6 +97,7 @@ def preview_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         return redirect("frontend:gm_preview", slug=slug, number=number)
     preview = history.turn_preview_get(turn_id=turn.pk, by=request.user)
     battles = (preview.result.get("battles") or []) if preview is not None else []
+    settlements = list((preview.result.get("settlements") or []) if preview is not None else [])
     names = nation_names(campaign=viewer.campaign)
     page = Paginator(battles, CARDS_PER_PAGE).get_page(request.GET.get("page"))
     context = {
@@ -99,10 +106,39 @@ def preview_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         "preview": preview,
         "battles": len(battles),
         "conquests": sum(1 for b in battles if b.get("conquest")),
-        "cards": [battle_card(b, names=names) for b in page.object_list],
+        # Who would hold a jointly conquered region, and the lot if it is a tie (§7.2), as on the report.
+        "cards": [battle_card(b, names=names, settlements=settlements) for b in page.object_list],
         "page": page,
     }
+    if turn.status == Turn.Status.OPEN:
+        # Publishing processes it by the GM's hand: early, the GM says whether it is a missed turn.
+        context.update(missing=without_orders(viewer, turn), early=processing.turn_early(turn=turn))
     return render(request, "frontend/gm_preview.html", context)
+
+
+def _company_preview(request: HttpRequest, viewer: Viewer, turn: Turn) -> HttpResponse:
+    """A company turn's dry run: the battles that processing would assign now, computed on each visit
+    and stored nowhere (rules.company.turn.company_turn_preview)."""
+    if request.method == "POST":
+        return redirect("frontend:gm_preview", slug=viewer.campaign.slug, number=turn.number)
+    preview = company_turn_preview(turn=turn) if turn.status == Turn.Status.OPEN else None
+    if preview is not None:
+        for row in preview["rejected"]:
+            row.append(say(Message.from_dict(row[1]["message"])))
+        for battle in preview["battles"]:
+            battle["forces"] = [
+                {
+                    "nation": nation,
+                    "units": [u for u in battle["units"].values() if u["nation"] == nation],
+                }
+                for nation in battle["sides"]
+            ]
+    context = {
+        "bar": topbar(viewer, turn_current(campaign=viewer.campaign)),
+        "turn": turn,
+        "preview": preview,
+    }
+    return render(request, "frontend/company/preview.html", context)
 
 
 @login_required
@@ -112,8 +148,10 @@ def publish_post(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     shows what differs when it is not (the comparison is not stored, so it is shown here, once)."""
     viewer = gm_for(request, slug)
     turn = turn_of(viewer, number)
+    missing = without_orders(viewer, turn) if turn.status == Turn.Status.OPEN else []
+    count_missed = request.POST.get("count_missed") == "on"
     try:
-        outcome = history.turn_publish(turn_id=turn.pk, by=request.user)
+        outcome = history.turn_publish(turn_id=turn.pk, by=request.user, count_missed=count_missed)
     except GMInputError as error:
         messages.error(request, _("Not published: %(error)s") % {"error": say(error.message)})
         return redirect("frontend:gm_turn", slug=slug, number=number)
@@ -123,7 +161,10 @@ def publish_post(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         said = _("Turn %(number)s published exactly the previewed result.")
     else:
         said = _("Turn %(number)s published, but not the previewed result: see what changed below.")
-    messages.success(request, said % {"number": turn.number})
+    counted = outcome.turn.missed_counted
+    messages.success(
+        request, said % {"number": turn.number} + missed_said(missing, counted=counted, turn=outcome.turn)
+    )
     return turn_render(request, viewer, turn_of(viewer, number), published=outcome)
 
 

@@ -8,7 +8,7 @@ dice sizes must be die sizes, band and level tables strictly decreasing, `compan
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -216,11 +216,16 @@ def _codes(value: Any, name: str, known: Mapping[str, Any] | tuple[str, ...]) ->
     return tuple(value)
 
 
+def _entries(value: Any, name: str) -> Iterator[tuple[str, str, Mapping[str, Any]]]:
+    """The entries of the mapping `name`: each one's code, its place for errors, and its own mapping."""
+    for code, spec in _mapping(value, name).items():
+        where = f"{name}.{code}"
+        yield str(code), where, _mapping(spec, where)
+
+
 def _catalogue(value: Any) -> dict[str, UnitType]:
     types = {}
-    for code, spec in _mapping(value, "catalogue").items():
-        where = f"catalogue.{code}"
-        spec = _mapping(spec, where)
+    for code, where, spec in _entries(value, "catalogue"):
         role = spec.get("role")
         if role is not None:
             _choice(role, f"{where}.role", ROLES)
@@ -231,9 +236,9 @@ def _catalogue(value: Any) -> dict[str, UnitType]:
         abilities = spec.get("type_abilities") or []
         if not isinstance(abilities, list | tuple) or not all(isinstance(a, str) for a in abilities):
             raise RulesetError(f"{where}.type_abilities: expected a list of ability names")
-        types[str(code)] = UnitType(
-            code=str(code),
-            names=_names(spec.get("name"), f"{where}.name", str(code)),
+        types[code] = UnitType(
+            code=code,
+            names=_names(spec.get("name"), f"{where}.name", code),
             role=role,
             stats=stats,
             ti=_expression(spec.get("ti"), f"{where}.ti"),
@@ -248,15 +253,13 @@ def _catalogue(value: Any) -> dict[str, UnitType]:
 
 def _abilities(value: Any, catalogue: Mapping[str, UnitType]) -> dict[str, Ability]:
     abilities = {}
-    for code, spec in _mapping(value, "veteran.abilities").items():
-        where = f"veteran.abilities.{code}"
-        spec = _mapping(spec, where)
+    for code, where, spec in _entries(value, "veteran.abilities"):
         effect = _choice(spec.get("effect"), f"{where}.effect", EFFECTS)
         amount = _int(spec.get("value"), f"{where}.value") if effect in VALUED_EFFECTS else 0
         types = spec.get("types")
-        abilities[str(code)] = Ability(
-            code=str(code),
-            names=_names(spec.get("name"), f"{where}.name", str(code)),
+        abilities[code] = Ability(
+            code=code,
+            names=_names(spec.get("name"), f"{where}.name", code),
             effect=effect,
             value=amount,
             types=None if types is None else _codes(types, f"{where}.types", catalogue),
@@ -266,13 +269,11 @@ def _abilities(value: Any, catalogue: Mapping[str, UnitType]) -> dict[str, Abili
 
 def _support(value: Any) -> dict[str, SupportType]:
     types = {}
-    for code, spec in _mapping(value, "fire_support.types").items():
-        where = f"fire_support.types.{code}"
-        spec = _mapping(spec, where)
+    for code, where, spec in _entries(value, "fire_support.types"):
         delay = spec.get("delay")
-        types[str(code)] = SupportType(
-            code=str(code),
-            names=_names(spec.get("name"), f"{where}.name", str(code)),
+        types[code] = SupportType(
+            code=code,
+            names=_names(spec.get("name"), f"{where}.name", code),
             callers=_codes(spec.get("callers"), f"{where}.callers", ROLES),
             delay=None if delay is None else _expression(delay, f"{where}.delay"),
             scatter=_choice(spec.get("scatter"), f"{where}.scatter", DIE_SIZES),
@@ -316,17 +317,15 @@ def _settings(data: Mapping[str, Any]) -> None:
         sources = dice[key]
         if not isinstance(sources, list) or not all(isinstance(s, str) for s in sources):
             raise RulesetError(f"dice.{key}: expected a list of source names")
-    for code, spec in _mapping(dice["modifiers"], "dice.modifiers").items():
-        spec = _mapping(spec, f"dice.modifiers.{code}")
-        _int(spec.get("value"), f"dice.modifiers.{code}.value")
-        _codes(spec.get("applies"), f"dice.modifiers.{code}.applies", FUNCTIONS)
+    for _code, where, spec in _entries(dice["modifiers"], "dice.modifiers"):
+        _int(spec.get("value"), f"{where}.value")
+        _codes(spec.get("applies"), f"{where}.applies", FUNCTIONS)
     for code, bonus in _mapping(dice["terrain_cover"], "dice.terrain_cover").items():
         _int(bonus, f"dice.terrain_cover.{code}")
-    for code, spec in _mapping(dice["tests"], "dice.tests").items():
-        spec = _mapping(spec, f"dice.tests.{code}")
-        _choice(spec.get("stat"), f"dice.tests.{code}.stat", ("TT", "M", None))
-        _int(spec.get("dc"), f"dice.tests.{code}.dc", null=True)
-        _int(spec.get("min_tt"), f"dice.tests.{code}.min_tt", null=True)
+    for _code, where, spec in _entries(dice["tests"], "dice.tests"):
+        _choice(spec.get("stat"), f"{where}.stat", ("TT", "M", None))
+        _int(spec.get("dc"), f"{where}.dc", null=True)
+        _int(spec.get("min_tt"), f"{where}.min_tt", null=True)
     _choice(dice["opposed_tie"], "dice.opposed_tie", ("passive", "active"))
     attack = data["attack"]
     _decreasing(attack["bands"], "attack.bands")
@@ -373,9 +372,7 @@ def _settings(data: Mapping[str, Any]) -> None:
     ):
         _int(kp[key], f"kp.{key}", minimum=0)
     _int(kp["transfer_limit"], "kp.transfer_limit", minimum=0, null=True)
-    for code, spec in _mapping(kp["actions"], "kp.actions").items():
-        where = f"kp.actions.{code}"
-        spec = _mapping(spec, where)
+    for _code, where, spec in _entries(kp["actions"], "kp.actions"):
         _int(spec.get("kp"), f"{where}.kp", minimum=0)
         _codes(spec.get("pools"), f"{where}.pools", POOL_KINDS)
         for flag in ("unit", "company_tactic", "once_per_battle", "any_unit_from_company"):

@@ -73,7 +73,7 @@ def iron_fist_fight(call: BattleCall) -> BattleOutcome:
                     "§4",
                 )
             )
-    kta = [sum(term["value"] for term in terms) for terms in kta_terms]
+    kta = [sum([term["value"] for term in terms]) for terms in kta_terms]
     difference = abs(kta[0] - kta[1])
     winner = None if kta[0] == kta[1] else (0 if kta[0] > kta[1] else 1)
     row = ruleset.loss_row(difference)
@@ -115,11 +115,7 @@ def iron_fist_fight(call: BattleCall) -> BattleOutcome:
 
     outcome_for = ("draw", "draw") if winner is None else ("won", "lost") if winner == 0 else ("lost", "won")
     report = {
-        "kind": call.kind,
-        "region": call.label,
-        "regions": list(call.regions),
-        "terrain": call.terrain,
-        "weather": call.weather,
+        **call.report_place(),
         "nations": sorted({n for side in sides for n in side.nations}, key=nation_index.__getitem__),
         "sides": [
             {

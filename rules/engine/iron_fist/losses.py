@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..messages import message_data
 from .ruleset import IronFistRuleset
 
 
-@dataclass(frozen=True)
-class SideLosses:
+class SideLosses(NamedTuple):
     percent: int
     losses: dict[str, int]  # type -> units lost
     notes: dict[str, dict[str, Any]]  # type -> how it was rounded, a stored message (iron_fist.loss.*)
@@ -35,25 +33,32 @@ def side_losses(
     `larger` is L, the ground units of the side with more of them; `superior` says the side won, so that
     superiority may round its losses down.
     """
-    total = sum(counts.get(t, 0) for t in ruleset.ground_types)
+    types = ruleset.ground_types
+    total = sum([counts.get(t, 0) for t in types])
     losses, notes = {}, {}
     if total == 0:
         return SideLosses(percent, losses, notes)
-    for unit_type in ruleset.ground_types:
+    denominator = 100 * total
+    for unit_type in types:
         count = counts.get(unit_type, 0)
         if count == 0:
             continue
-        numerator, denominator = percent * count * larger, 100 * total
-        enemy_count = enemy.get(unit_type, 0)
+        numerator = percent * count * larger
+        superiority = superior and count >= ruleset.superiority_ratio * enemy.get(unit_type, 0)
+        loss = numerator // denominator if superiority else ceil_div(numerator, denominator)
         # The exact value to two places, for the reader (the loss itself is computed in whole numbers).
         exact = f"{numerator * 100 // denominator / 100:g}"
-        arithmetic = {"percent": percent, "count": count, "larger": larger, "total": total, "exact": exact}
-        if superior and count >= ruleset.superiority_ratio * enemy_count:
-            loss = numerator // denominator
-            note = message_data("iron_fist.loss.down_to", {**arithmetic, "loss": loss})
-        else:
-            loss = ceil_div(numerator, denominator)
-            note = message_data("iron_fist.loss.up_to", {**arithmetic, "loss": loss})
+        note = message_data(
+            "iron_fist.loss.down_to" if superiority else "iron_fist.loss.up_to",
+            {
+                "percent": percent,
+                "count": count,
+                "larger": larger,
+                "total": total,
+                "exact": exact,
+                "loss": loss,
+            },
+        )
         if loss > count:
             loss = count
             note = message_data("iron_fist.loss.all", {"note": note, "count": count})

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from pathlib import Path
 from typing import Any
 
@@ -57,8 +57,21 @@ class IronFistRuleset(Ruleset):
     support_loss_lost: int
 
     def unit_value(self, unit_type: str, terrain: str, weather: str) -> int:
-        value = self.unit_types[unit_type].values[terrain]
-        return max(0, value + self.weather_modifiers[weather].get(unit_type, 0))
+        """The type's combat value in the terrain, with the weather's modifier, never below 0 (§4).
+
+        Remembered per (type, terrain, weather): every battle asks for a few, and there are few pairs."""
+        key = (unit_type, terrain, weather)
+        value = self._unit_values.get(key)
+        if value is None:
+            value = self.unit_types[unit_type].values[terrain] + self.weather_modifiers[weather].get(
+                unit_type, 0
+            )
+            value = self._unit_values[key] = max(0, value)
+        return value
+
+    @cached_property
+    def _unit_values(self) -> dict[tuple[str, str, str], int]:
+        return {}
 
     def pincer(self, origins: int) -> int:
         bonus = 0

@@ -13,6 +13,7 @@ from rules.engine.company_d20.campaign import Snapshot
 from rules.engine.company_d20.events import event, roster_replay
 from rules.engine.company_d20.kasarmi import ACTIONS, Company
 from rules.engine.company_d20.log import dice_only_replay, log_replay, roll_make, stream_open
+from rules.engine.company_d20.problems import Problem
 from rules.engine.company_d20.recon import REVEALS, contact_reveal, snapshot_contacts, unit_card
 from rules.engine.company_d20.results import Battle
 from rules.engine.company_d20.roster import tk_damaged, unit_create, unit_tt, veteran_slots
@@ -249,6 +250,57 @@ ROLL = st.one_of(
             ),
         }
     ),
+    # The rest of §8.5, so that every function's dice are replayed (issue 12).
+    st.fixed_dictionaries(
+        {
+            "function": st.just("opposed"),
+            "inputs": st.fixed_dictionaries(
+                {
+                    "active": st.fixed_dictionaries({"unit": st.integers(1, 6), "stat": st.just("TT")}),
+                    "passive": st.fixed_dictionaries(
+                        {"unit": st.integers(1, 6), "advantage": st.sampled_from([[], ["rear"]])}
+                    ),
+                }
+            ),
+        }
+    ),
+    st.fixed_dictionaries(
+        {
+            "function": st.just("damage"),
+            "inputs": st.fixed_dictionaries(
+                {
+                    "weapon": st.integers(1, 6),
+                    "band": st.sampled_from(["normal", "heavy", "miss"]),
+                    "attacker_damaged": st.booleans(),
+                }
+            ),
+        }
+    ),
+    st.fixed_dictionaries(
+        {
+            "function": st.just("fire_request"),
+            "inputs": st.fixed_dictionaries(
+                {
+                    "support": st.sampled_from(["mortar_120", "artillery_155", "organic_81"]),
+                    "caller": st.integers(1, 6),
+                    "observer": st.integers(1, 6),
+                    "observer_tk": st.integers(1, 6),
+                    "contact": st.sampled_from(["known", "observed", "suspicion"]),
+                }
+            ),
+        }
+    ),
+    st.fixed_dictionaries(
+        {
+            "function": st.just("danger_close"),
+            "inputs": st.fixed_dictionaries(
+                {
+                    "strike_damage": st.integers(0, 12),
+                    "units": st.lists(st.integers(1, 6), max_size=3),
+                }
+            ),
+        }
+    ),
 )
 
 
@@ -267,7 +319,8 @@ def test_a_replayed_dice_log_reproduces_every_roll(seed, requests) -> None:
             side=None,
             purpose="property test",
         )
-        entries.extend(made)
+        if not isinstance(made, Problem):  # a refusal draws nothing and logs nothing
+            entries.extend(made)
 
     assert log_replay(stream.text, entries, RULESET, SNAPSHOT) == []
     assert dice_only_replay(stream.text, entries) == []
