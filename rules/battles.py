@@ -47,6 +47,21 @@ def turn_state(*, turn: Turn) -> tuple[BattlesPending | Complete, TabletopRulese
     return plan(loaded.turn_input, ruleset, turn.seed_value, entries), ruleset
 
 
+# What the plan writes on a battle; not the mails' claims, which a beat may be writing meanwhile.
+PLANNED = [
+    "position",
+    "state",
+    "waits_for",
+    "kind",
+    "sheet",
+    "nations",
+    "fingerprint",
+    "opened_at",
+    "deadline",
+    "overdue_at",
+]
+
+
 def battles_record(
     *, turn: Turn, state: BattlesPending | Complete, ruleset: TabletopRuleset, now: datetime
 ) -> None:
@@ -60,6 +75,7 @@ def battles_record(
         seen.add(key)
         battle = rows.get(key) or Battle(turn=turn, key=key)
         battle.position = position
+        claims = []  # the reminder's claim is the beat's (rules.battle_mail): written here only when reset
         if key in state.waiting:
             battle.state, battle.waits_for, battle.kind = (
                 Battle.State.WAITING,
@@ -76,9 +92,9 @@ def battles_record(
             resolved = key in state.resolved
             if (not resolved and battle.state != Battle.State.OPEN) or battle.opened_at is None:
                 battle.opened_at, battle.deadline, battle.overdue_at = now, now + hours, None
-                battle.reminded_at = None
+                battle.reminded_at, claims = None, ["reminded_at"]
             battle.state = Battle.State.RESOLVED if resolved else Battle.State.OPEN
-        battle.save()
+        battle.save(update_fields=None if battle.pk is None else [*PLANNED, *claims])
     for key in state.stale:
         if key in rows:
             reason = "forces changed" if key in seen else "battle no longer exists"
