@@ -11,7 +11,6 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
 from typing import Any, Protocol, TypeVar
 
 from .messages import Message, gettext_noop, messages_register
@@ -128,21 +127,21 @@ class BattleSide:
     fort: int = 0  # fort level, defender only
     home: bool = False  # defending one of its home regions
     modifiers: tuple[GMModifier, ...] = ()
+    # Made with the side, from the fields above: a battle and its report read both many times over.
+    name: str = field(init=False, repr=False, compare=False)  # its nations, sorted, joined by "+"
+    # nation -> type -> units in the battle, summed over origins (types with none left out)
+    ground: dict[str, dict[str, int]] = field(init=False, repr=False, compare=False)
 
-    @property
-    def name(self) -> str:
-        return "+".join(sorted(self.nations))
-
-    @cached_property
-    def ground(self) -> dict[str, dict[str, int]]:
-        """nation -> type -> units in the battle, summed over origins (types with none left out)."""
+    def __post_init__(self) -> None:
         units: dict[str, dict[str, int]] = {n: {} for n in self.nations}
         for force in self.forces:
             mine = units.setdefault(force.nation, {})
             for unit_type, count in force.units.items():
                 if count:
                     mine[unit_type] = mine.get(unit_type, 0) + count
-        return units
+        # A frozen dataclass sets its own derived fields through object.__setattr__ (the dataclasses docs).
+        object.__setattr__(self, "name", "+".join(sorted(self.nations)))
+        object.__setattr__(self, "ground", units)
 
     def counts(self, types: Sequence[str]) -> dict[str, int]:
         """type -> the side's units of it, for each of `types` (0 where it has none), in their order."""
@@ -170,6 +169,16 @@ class BattleCall:
     home: str | None = None
     inputs: Mapping[str, Any] = field(default_factory=dict)  # the system's own turn inputs (TurnInput)
     seed: int = 0  # the turn seed, for a system that derives a battle's own dice from it (TABLETOP A9.1)
+
+    def report_place(self) -> dict[str, Any]:
+        """Where and in what the battle was fought, as a decided battle's report begins."""
+        return {
+            "kind": self.kind,
+            "region": self.label,
+            "regions": list(self.regions),
+            "terrain": self.terrain,
+            "weather": self.weather,
+        }
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,7 @@ from django.urls import reverse
 from orders.models import Order
 from tests.frontend.svg_map import map_regions
 from tests.frontend.test_order_pages import _messages
+from tests.frontend.test_order_targets import fill
 
 CAMPAIGN = reverse("frontend:campaign", args=["demo"])
 CREATE = reverse("frontend:order_create", args=["demo"])
@@ -36,6 +37,12 @@ class _OrderData(HTMLParser):
     def handle_starttag(self, tag, attrs):
         if dict(attrs).get("id") == "order-data":
             self.found = dict(attrs)["data-json"]
+
+
+def _reason(data, origin, kind, target):
+    """The reason the map's script shows (orders.js, reasonFor): a template from the list, filled in."""
+    why = data["origins"][origin]["kinds"][kind][target]
+    return fill(data["reasons"][why], target=target, origin=origin) if isinstance(why, int) else why
 
 
 def _order_data(response):
@@ -157,8 +164,8 @@ def test_the_map_script_gets_the_engines_reasons_and_only_the_kinds_the_units_al
     n5 = data["origins"]["N5"]
     assert n5["left"] == {"JV": 4, "PA": 3, "TY": 1}
     assert n5["kinds"]["attack"]["M2"] is None
-    assert n5["kinds"]["attack"]["N4"] == "N4 is NOR's own region: move there instead of attacking"
-    assert n5["kinds"]["attack"]["K1"] == "K1 is not adjacent to N5"
+    assert _reason(data, "N5", "attack", "N4") == "N4 is NOR's own region: move there instead of attacking"
+    assert _reason(data, "N5", "attack", "K1") == "K1 is not adjacent to N5"
     # N5 has no IV: nothing to rebase, so a click on an own region there means a move.
     assert "rebase" not in n5["kinds"]
     assert data["origins"]["N1"]["kinds"]["rebase"]["N5"] is None

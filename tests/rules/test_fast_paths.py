@@ -134,17 +134,22 @@ def test_sharing_among_one_key_or_many_is_largest_remainder(total: int, weights:
 
 @settings(FAST, max_examples=40)
 @given(turns())
-def test_a_sides_counts_by_type_sum_its_nations_units(case: tuple[TurnInput, str, int]) -> None:
+def test_a_sides_counts_units_and_name_are_its_forces_summed(case: tuple[TurnInput, str, int]) -> None:
     turn, ruleset_name, seed = case
     types = RULESETS[ruleset_name].ground_types
     result = _resolve(turn, ruleset_name, seed)
     for report in result.battles:
         for data in report.get("sides", ()):
-            forces = tuple(Force(n, "", units) for n, units in data["units"].items())
+            # Each nation's units in two forces from two origins, the second with a zero count.
+            forces = tuple(Force(n, "A", units) for n, units in data["units"].items())
+            forces += tuple(Force(n, "B", {t: 0 for t in units}) for n, units in data["units"].items())
             side = BattleSide(nations=tuple(data["nations"]), role=data["role"], forces=forces)
             plain = {t: sum(units.get(t, 0) for units in data["units"].values()) for t in types}
             assert side.counts(types) == plain
             assert list(side.counts(types)) == list(types)
+            assert side.ground == data["units"] and side.name == data["name"] == "+".join(
+                sorted(data["nations"])
+            )
 
 
 def test_a_remembered_unit_value_is_the_terrain_value_with_the_weather_never_below_zero():

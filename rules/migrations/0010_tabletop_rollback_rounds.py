@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('rules', '0008_company_versions'),
+        ('rules', '0009_battle_mails'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
