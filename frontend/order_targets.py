@@ -51,6 +51,8 @@ def targets_judged(
         world.adjacency.setdefault(code, ())
     steps = max([1, *ruleset.ranges.values()])
     judged: dict[str, dict[str, dict[str, str | None]]] = {}
+    # Rendered once each: the same refusal comes for each kind (attack and move), and renders the same.
+    rendered: dict[str, str] = {}  # a message's repr (its code and parameters) -> its text
     for origin, units in left.items():
         if origin not in owner:
             continue
@@ -67,7 +69,13 @@ def targets_judged(
                 why = target_reason(
                     world, ruleset, nation=nation, kind=kind, origin=origin, target=target, units=types
                 )
-                kinds[kind][target] = None if why is None else said(why.message)
+                if why is None:
+                    kinds[kind][target] = None
+                    continue
+                key = repr(why.message)
+                if key not in rendered:
+                    rendered[key] = said(why.message)
+                kinds[kind][target] = rendered[key]
         judged[origin] = kinds
     return judged
 
@@ -105,9 +113,11 @@ def targets_compact(
     return compact, list(templates)
 
 
+WORD = re.compile(r"\w+")
+
+
 def _template(reason: str, *, target: str, origin: str) -> str:
-    """The reason with its target's and origin's codes as {target} and {origin}. One pass, so that a code
-    is never looked for inside the other's placeholder."""
+    """The reason with the words that are its target's and origin's codes as {target} and {origin}: one
+    pass with one pattern for every reason (a pattern per pair of codes would be compiled each time)."""
     placeholders = {target: "{target}", origin: "{origin}"}
-    named = rf"\b({re.escape(target)}|{re.escape(origin)})\b"
-    return re.sub(named, lambda found: placeholders[found.group(0)], reason)
+    return WORD.sub(lambda word: placeholders.get(word.group(0), word.group(0)), reason)

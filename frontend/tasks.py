@@ -30,9 +30,9 @@ def send_company_results(turn_id: int) -> int:
 
 
 @shared_task
-def send_battle_sheet(battle_id: int, fingerprint: str) -> int:
+def send_battle_sheet(battle_id: int, fingerprint: str, changed: bool = False) -> int:
     """A tabletop battle's sheet to its players, queued once per sheet (rules.battle_mail)."""
-    return battle_sheet_send(battle_id=battle_id, fingerprint=fingerprint)
+    return battle_sheet_send(battle_id=battle_id, fingerprint=fingerprint, changed=changed)
 
 
 @shared_task

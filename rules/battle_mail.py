@@ -44,7 +44,8 @@ def battle_sheets_queue(*, turn: Turn) -> int:
     queued = 0
     for pk, fingerprint, mailed in list(unsent):
         if Battle.objects.filter(pk=pk, sheet_mailed=mailed).update(sheet_mailed=fingerprint) == 1:
-            task_queue(SEND_BATTLE_SHEET, pk, fingerprint, robust=True)
+            # A sheet mailed before with other forces: the new one says so (A10.3).
+            task_queue(SEND_BATTLE_SHEET, pk, fingerprint, bool(mailed), robust=True)
             queued += 1
     return queued
 

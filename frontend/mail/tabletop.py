@@ -36,9 +36,10 @@ logger = logging.getLogger(__name__)
 GROUND_TYPES = ("JV", "PA", "TY")
 
 
-def battle_sheet_send(*, battle_id: int, fingerprint: str) -> int:
+def battle_sheet_send(*, battle_id: int, fingerprint: str, changed: bool = False) -> int:
     """Mail the battle's players its sheet; nothing when the battle is no longer open with that sheet (a
-    newer sheet has a mail of its own). Returns how many mails went out."""
+    newer sheet has a mail of its own). `changed`: the battle's forces changed since its last sheet.
+    Returns how many mails went out."""
     battle = _battle(battle_id)
     if battle is None or battle.state != Battle.State.OPEN or battle.fingerprint != fingerprint:
         logger.info("battle %s: no longer open with sheet %s, not mailed", battle_id, fingerprint[:8])
@@ -55,6 +56,7 @@ def battle_sheet_send(*, battle_id: int, fingerprint: str) -> int:
                 "battle": battle_title(battle.turn.campaign, battle),
                 "due": due,
             }
+        context["changed"] = changed
         messages.append(_message(membership, battle.turn, subject, "frontend/email/battle_sheet", context))
     return mail_send(messages)
 

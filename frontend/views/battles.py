@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from campaign.models import Turn
 from campaign.selectors import Viewer
-from frontend.sheets import battle_title, sheet_sides
+from frontend.sheets import battle_title, sheet_sides, who_agrees
 from frontend.terms import said
 from frontend.views.common import topbar, viewer_for
 from rules import battles as services
@@ -138,6 +138,7 @@ def battle_page(request: HttpRequest, slug: str, number: int, key: str) -> HttpR
         "sheet": sheet,
         "sides": sheet_sides(sheet, names),
         "place_name": battle_title(viewer.campaign, battle),
+        "who_agrees": who_agrees(viewer.campaign.ruleset().tabletop, list(battle.nations)),
         "full": full,
         "versions": versions,
         "current": current,

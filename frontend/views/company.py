@@ -63,6 +63,15 @@ def _company_viewer(request: HttpRequest, slug: str):
     return viewer
 
 
+def _roster_of(request: HttpRequest, slug: str, code: str):
+    """The viewer, and the nation whose roster `code` names if the viewer may see it; a 404 else."""
+    viewer = _company_viewer(request, slug)
+    target = roster_nation(viewer=viewer, code=code)
+    if target is None:
+        raise Http404("no such roster")
+    return viewer, target
+
+
 @login_required
 def kasarmi_home(request: HttpRequest, slug: str) -> HttpResponse:
     """The viewer's own Kasarmi; the GM's first, with every other one a link away."""
@@ -75,10 +84,7 @@ def kasarmi_home(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 def kasarmi_page(request: HttpRequest, slug: str, nation: str) -> HttpResponse:
-    viewer = _company_viewer(request, slug)
-    target = roster_nation(viewer=viewer, code=nation)
-    if target is None:
-        raise Http404("no such roster")
+    viewer, target = _roster_of(request, slug, nation)
     return kasarmi_render(request, viewer, target)
 
 
@@ -135,10 +141,7 @@ def kasarmi_render(
 @login_required
 @require_POST
 def kasarmi_post(request: HttpRequest, slug: str, nation: str) -> HttpResponse:
-    viewer = _company_viewer(request, slug)
-    target = roster_nation(viewer=viewer, code=nation)
-    if target is None:
-        raise Http404("no such roster")
+    viewer, target = _roster_of(request, slug, nation)
     action = request.POST.get("action", "")
     if action not in PLAYER_ACTIONS:
         raise Http404("no such action")
@@ -165,9 +168,8 @@ def kasarmi_post(request: HttpRequest, slug: str, nation: str) -> HttpResponse:
 @require_POST
 def orders_post(request: HttpRequest, slug: str, nation: str) -> HttpResponse:
     """Add one order to the nation's orders of the open turn, or clear them; judged as processing will."""
-    viewer = _company_viewer(request, slug)
-    target = roster_nation(viewer=viewer, code=nation)
-    if target is None or viewer.nation != target:
+    viewer, target = _roster_of(request, slug, nation)
+    if viewer.nation != target:
         raise Http404("no such roster")
     turn = turn_current(campaign=viewer.campaign)
     standing = list(orders_of(turn=turn, nation=target)) if turn else []
@@ -255,7 +257,7 @@ def battle_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         "may_answer": current is not None
         and current.state != "confirmed"
         and not viewer.is_gm
-        and current.nation_id != viewer.nation.pk,
+        and not current.answers.filter(nation=viewer.nation, answer="agree").exists(),
         "reopenable": viewer.is_gm
         and battle.status in ("resolved", "void")
         and not battle.archived

@@ -132,3 +132,9 @@ def test_the_api_says_when_the_turn_is_not_waiting_for_battles(demo, gm) -> None
     response = client_for(gm).post(_api(turn), {"hypotheses": {}}, format="json")
     assert response.status_code == 409
     assert response.json()["errors"][0]["code"] == "tabletop.preview_not_pending"
+
+
+def test_anonymous_is_sent_to_log_in(tabletop_turn) -> None:
+    response = Client().get(_page(tabletop_turn))
+    assert response.status_code == 302 and response["Location"].startswith(reverse("frontend:login"))
+    assert client_for(None).post(_api(tabletop_turn), {}, format="json").status_code in (401, 403)

@@ -12,7 +12,7 @@ from django.utils import timezone
 from campaign.lifecycle import language_set, time_zone_set
 from campaign.models import Turn
 from campaign.selectors import viewer_get
-from rules.battle_mail import battles_remind
+from rules.battle_mail import battle_sheets_queue, battles_remind
 from rules.battles import battle_deadline_move, battle_result_save, battles_overdue
 from rules.models import Battle
 from rules.services import turn_process
@@ -35,14 +35,24 @@ def cast(demo, gm, player, rival, karelian):
 
 
 @pytest.fixture
-def pending(cast, place_orders, django_capture_on_commit_callbacks):
-    turn = cast.turns.get(number=1)
-    place_orders(turn, ORDERS)
-    with django_capture_on_commit_callbacks(execute=True):
-        turn_process(turn_id=turn.pk)
-    turn.refresh_from_db()
-    assert turn.status == Turn.Status.BATTLES_PENDING, turn.error
-    return turn
+def processed(cast, place_orders, django_capture_on_commit_callbacks):
+    """Process turn 1 with `orders`, its mails sent once it commits; the turn waits for its battles."""
+
+    def process(orders):
+        turn = cast.turns.get(number=1)
+        place_orders(turn, orders)
+        with django_capture_on_commit_callbacks(execute=True):
+            turn_process(turn_id=turn.pk)
+        turn.refresh_from_db()
+        assert turn.status == Turn.Status.BATTLES_PENDING, turn.error
+        return turn
+
+    return process
+
+
+@pytest.fixture
+def pending(processed):
+    return processed(ORDERS)
 
 
 def _to(address: str) -> list:
@@ -64,6 +74,7 @@ def test_it_mails_each_battle_s_sheet_to_the_players_of_its_nations_only(pending
         assert "Ostland" not in body
     assert "http://127.0.0.1:8000/c/demo/turns/1/battles/region:K1/" in text
     assert "Losses of NOR:" in text and "Losses of KAR:" in text, "the blank result box for the table"
+    assert "new sheet" not in text, "the first sheet of a battle"
 
     [est] = _to("rival@example.org")
     assert "region:K4" in est.body and "region:K1" not in est.body and "N3" not in est.body
@@ -84,14 +95,9 @@ def test_the_sheet_is_mailed_once_however_often_the_turn_is_re_planned(
     assert len(mail.outbox) == sent
 
 
-def test_it_writes_the_sheet_in_the_reader_s_language(
-    cast, karelian, place_orders, django_capture_on_commit_callbacks
-) -> None:
+def test_it_writes_the_sheet_in_the_reader_s_language(processed, karelian) -> None:
     language_set(user=karelian, language="fi")
-    turn = cast.turns.get(number=1)
-    place_orders(turn, ORDERS[:1])
-    with django_capture_on_commit_callbacks(execute=True):
-        turn_process(turn_id=turn.pk)
+    processed(ORDERS[:1])
     [finnish] = _to("karelian@example.org")
     assert finnish.subject.startswith("[The Grenzwald Crisis] Vuoro 1 — Taistelu: ")
     text, html = _bodies(finnish)
@@ -103,14 +109,9 @@ def test_it_writes_the_sheet_in_the_reader_s_language(
     assert "Result due" in english.body
 
 
-def test_the_deadline_is_in_the_reader_s_zone_and_utc_once(
-    cast, player, karelian, place_orders, django_capture_on_commit_callbacks
-) -> None:
+def test_the_deadline_is_in_the_reader_s_zone_and_utc_once(processed, player) -> None:
     time_zone_set(user=player, time_zone="Europe/Helsinki")
-    turn = cast.turns.get(number=1)
-    place_orders(turn, ORDERS[:1])
-    with django_capture_on_commit_callbacks(execute=True):
-        turn_process(turn_id=turn.pk)
+    turn = processed(ORDERS[:1])
     deadline = Battle.objects.get(turn=turn, key="region:K1").deadline
     helsinki = _to("player@example.org")[0].body
     assert f"({deadline:%-d %b %Y, %H:%M} UTC)" in helsinki and ("EET" in helsinki or "EEST" in helsinki)
@@ -252,3 +253,16 @@ def test_an_auto_resolved_battle_s_players_are_told_so(pending, django_capture_o
     overdue = [m for m in mail.outbox if m.subject.endswith(": result overdue")]
     assert len(overdue) == 6, "K1 and K4: two players and the GM each"
     assert all("auto-resolved by the Iron Fist resolver" in m.body for m in overdue)
+
+
+def test_a_battle_whose_forces_changed_is_mailed_its_new_sheet_saying_so(
+    pending, django_capture_on_commit_callbacks
+) -> None:
+    """The claim is per sheet: a battle mailed with other forces (another fingerprint) gets its new one."""
+    Battle.objects.filter(turn=pending, key="region:K1").update(sheet_mailed="0" * 64)
+    mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        assert battle_sheets_queue(turn=pending) == 1
+        assert battle_sheets_queue(turn=pending) == 0
+    assert sorted(m.to[0] for m in mail.outbox) == ["karelian@example.org", "player@example.org"]
+    assert all("this is its new sheet" in m.body for m in mail.outbox)
