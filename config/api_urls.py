@@ -8,7 +8,7 @@ from campaign import api as campaign_api
 from config.api_auth import TokenView
 from orders import api as orders_api
 from rules import api as rules_api
-from rules import battles_api, calculator_api
+from rules import battle_preview_api, battles_api, calculator_api
 from rules.company import api as company_api
 
 app_name = "api"
@@ -66,6 +66,11 @@ urlpatterns = [
     ),
     path(f"{table_battle}void/", company_api.BattleVoid.as_view(), name="company-void"),
     path(f"{turn}battles/", battles_api.BattleList.as_view(), name="battle-list"),
+    path(
+        f"{turn}battles-preview/",
+        battle_preview_api.TurnBattlesPreview.as_view(),
+        name="battles-preview",
+    ),
     path(f"{turn}battles/<str:key>/", battles_api.BattleDetail.as_view(), name="battle-detail"),
     path(f"{battle}results/", battles_api.BattleResultSave.as_view(), name="battle-result"),
     path(

@@ -65,6 +65,10 @@ class GMForm(forms.Form):
         widget=forms.TextInput(attrs={"maxlength": 300}),
     )
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.order_fields([*(f for f in self.fields if f != "reason"), "reason"])  # the reason last
+
     def params(self) -> dict[str, Any]:
         raise NotImplementedError
 

@@ -7,6 +7,7 @@ the kind from the region clicked and say why a region is not a target. A pure fu
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from frontend.terms import said
@@ -50,6 +51,8 @@ def targets_judged(
         world.adjacency.setdefault(code, ())
     steps = max([1, *ruleset.ranges.values()])
     judged: dict[str, dict[str, dict[str, str | None]]] = {}
+    # Rendered once each: the same refusal comes for each kind (attack and move), and renders the same.
+    rendered: dict[str, str] = {}  # a message's repr (its code and parameters) -> its text
     for origin, units in left.items():
         if origin not in owner:
             continue
@@ -66,7 +69,13 @@ def targets_judged(
                 why = target_reason(
                     world, ruleset, nation=nation, kind=kind, origin=origin, target=target, units=types
                 )
-                kinds[kind][target] = None if why is None else said(why.message)
+                if why is None:
+                    kinds[kind][target] = None
+                    continue
+                key = repr(why.message)
+                if key not in rendered:
+                    rendered[key] = said(why.message)
+                kinds[kind][target] = rendered[key]
         judged[origin] = kinds
     return judged
 
@@ -77,3 +86,38 @@ def targets_legal(judged: dict[str, dict[str, str | None]], kind: str | None) ->
     if kind in judged:
         return sorted(t for t, why in judged[kind].items() if why is None)
     return sorted({t for by_target in judged.values() for t, why in by_target.items() if why is None})
+
+
+def targets_compact(
+    judged: dict[str, dict[str, dict[str, str | None]]],
+) -> tuple[dict[str, dict[str, dict[str, int | str | None]]], list[str]]:
+    """`judged` (targets_judged) for the page's script, with each reason sent once: a reason that names its
+    target and origin is sent as a template, "{target} is not adjacent to {origin}", in a list of the
+    distinct templates that the targets point into by position; the script fills them back in. On a
+    2,000-region map nearly every refusal is a different "X is not adjacent to Y": a sixth of the page.
+
+    A reason with braces or "%(" of its own (a region's name) stays as it is, where the script uses it as
+    it comes."""
+    templates: dict[str, int] = {}
+    compact: dict[str, dict[str, dict[str, int | str | None]]] = {}
+    for origin, kinds in judged.items():
+        compact[origin] = {}
+        for kind, by_target in kinds.items():
+            compact[origin][kind] = {}
+            for target, why in by_target.items():
+                if why is None or "{" in why or "%(" in why:
+                    compact[origin][kind][target] = why
+                    continue
+                template = _template(why, target=target, origin=origin)
+                compact[origin][kind][target] = templates.setdefault(template, len(templates))
+    return compact, list(templates)
+
+
+WORD = re.compile(r"\w+")
+
+
+def _template(reason: str, *, target: str, origin: str) -> str:
+    """The reason with the words that are its target's and origin's codes as {target} and {origin}: one
+    pass with one pattern for every reason (a pattern per pair of codes would be compiled each time)."""
+    placeholders = {target: "{target}", origin: "{origin}"}
+    return WORD.sub(lambda word: placeholders.get(word.group(0), word.group(0)), reason)

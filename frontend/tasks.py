@@ -8,6 +8,7 @@ from __future__ import annotations
 from celery import shared_task
 
 from frontend.mail.company import company_results_send
+from frontend.mail.tabletop import battle_overdue_send, battle_reminder_send, battle_sheet_send
 from frontend.mail.turns import turn_reminders_send, turn_results_send
 
 
@@ -26,3 +27,21 @@ def send_turn_results(turn_id: int) -> int:
 def send_company_results(turn_id: int) -> int:
     """A company turn's post-battle mail, queued once its completion commits."""
     return company_results_send(turn_id=turn_id)
+
+
+@shared_task
+def send_battle_sheet(battle_id: int, fingerprint: str, changed: bool = False) -> int:
+    """A tabletop battle's sheet to its players, queued once per sheet (rules.battle_mail)."""
+    return battle_sheet_send(battle_id=battle_id, fingerprint=fingerprint, changed=changed)
+
+
+@shared_task
+def send_battle_reminder(battle_id: int) -> int:
+    """A tabletop battle's reminder before its result is due, queued once per deadline (rules.battle_mail)."""
+    return battle_reminder_send(battle_id=battle_id)
+
+
+@shared_task
+def send_battle_overdue(battle_id: int) -> int:
+    """A tabletop battle past its deadline: its players and the GM are told, once (rules.battles)."""
+    return battle_overdue_send(battle_id=battle_id)

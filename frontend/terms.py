@@ -63,6 +63,7 @@ WORDS: dict[str, Mapping[str, object]] = {
     "role": {
         "attacker": pgettext_lazy("side", "attacker"),
         "defender": pgettext_lazy("side", "defender"),
+        "party": pgettext_lazy("side", "party"),  # of a control battle (TABLETOP A5.1)
     },
     "outcome": {
         "won": pgettext_lazy("side", "won"),

@@ -5,6 +5,7 @@ from django.urls import path
 
 from frontend.views import (
     accounts,
+    battle_preview,
     battles,
     calculator,
     company,
@@ -58,6 +59,11 @@ urlpatterns = [
     path("c/<slug:slug>/gm/lifecycle/", clock.lifecycle_post, name="gm_lifecycle"),
     path("c/<slug:slug>/gm/assign/", roster.assign_post, name="gm_assign"),
     path("c/<slug:slug>/gm/turns/<int:number>/preview/", result.preview_page, name="gm_preview"),
+    path(
+        "c/<slug:slug>/gm/turns/<int:number>/battles-preview/",
+        battle_preview.battles_preview_page,
+        name="gm_battles_preview",
+    ),
     path("c/<slug:slug>/gm/turns/<int:number>/publish/", result.publish_post, name="gm_publish"),
     path("c/<slug:slug>/gm/turns/<int:number>/rollback/", result.rollback_post, name="gm_rollback"),
     path("c/<slug:slug>/gm/export.json", result.export_download, name="gm_export"),

@@ -49,17 +49,26 @@ def _queued(request: Request, slug: str, turn: Turn) -> Response:
     return Response(data, status=status.HTTP_202_ACCEPTED, headers={"Location": status_url})
 
 
-@extend_schema(
-    parameters=[SLUG, NUMBER],
-    request=None,
-    responses={202: TurnQueuedSerializer, 409: OpenApiResponse(description="The turn is not open.")},
-)
-class TurnProcess(TurnScoped):
-    """GM: queue the turn's processing. 202 with the URL of its status; 409 when the turn is not open."""
+def _queueing(conflict: str):
+    """The schema of a GM action that queues the turn: no body; 202 with its status, or 409 (`conflict`)."""
+    return extend_schema(
+        parameters=[SLUG, NUMBER],
+        request=None,
+        responses={202: TurnQueuedSerializer, 409: OpenApiResponse(description=conflict)},
+    )
+
+
+class _TurnQueueing(TurnScoped):
+    """A GM's action that queues the turn's processing (`_queued`); it takes no body."""
 
     permission_classes = [IsAuthenticated, IsGM]
     queryset = Turn.objects.none()
     metadata_class = _NoBody
+
+
+@_queueing("The turn is not open.")
+class TurnProcess(_TurnQueueing):
+    """GM: queue the turn's processing. 202 with the URL of its status; 409 when the turn is not open."""
 
     def post(self, request: Request, slug: str, number: int) -> Response:
         turn = self.turn_get()
@@ -71,17 +80,9 @@ class TurnProcess(TurnScoped):
         return _queued(request, slug, turn)
 
 
-@extend_schema(
-    parameters=[SLUG, NUMBER],
-    request=None,
-    responses={202: TurnQueuedSerializer, 409: OpenApiResponse(description="The turn has not failed.")},
-)
-class TurnRetry(TurnScoped):
+@_queueing("The turn has not failed.")
+class TurnRetry(_TurnQueueing):
     """GM: reopen a failed turn and queue it again; 409 when the turn has not failed."""
-
-    permission_classes = [IsAuthenticated, IsGM]
-    queryset = Turn.objects.none()
-    metadata_class = _NoBody
 
     def post(self, request: Request, slug: str, number: int) -> Response:
         turn = self.turn_get()

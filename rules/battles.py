@@ -8,9 +8,11 @@ battle_result_confirm / _void                         the GM's decisions on the 
 battle_auto_resolve / battle_reopen / battle_deadline_move   the GM on a battle
 battles_overdue(now=)                                 the beat: deadlines passed, once each (A8.1-A8.3)
 
-Every check of a result is the engine's (rules.engine.tabletop.results, A6.3), made against the plan as it
-stands with the stored entries; a refused action raises `BattleError` with every error. When the last
-battle gets its entry, the turn's processing is queued: it completes the turn (A9.4).
+The workflow of versions, answers and decisions is the one company battles use too (rules.results_flow);
+here is tabletop's `Table` for it. Every check of a result is the engine's (rules.engine.tabletop.results,
+A6.3), made against the plan as it stands with the stored entries; a refused action raises `BattleError`
+with every error. When the last battle gets its entry, the turn's processing is queued: it completes the
+turn (A9.4).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from campaign.models import Turn
 from campaign.queue import turn_queue
 from campaign.selectors import Viewer
 from rules import results_flow as flow
+from rules.battle_mail import battle_overdue_queue, battle_sheets_queue
 from rules.engine.tabletop import BattlesPending, Complete, plan
 from rules.engine.tabletop.results import Entrant, result_check
 from rules.engine.tabletop.settings import TabletopRuleset
@@ -35,8 +38,6 @@ from rules.selectors import turn_load
 
 Clock = Callable[[], datetime]
 
-__all__ = ["BattleError"]  # the shared workflow's refusal, raised by every action here
-
 
 def turn_state(*, turn: Turn) -> tuple[BattlesPending | Complete, TabletopRuleset]:
     """The plan with the stored entries (A4.3), as processing would compute it now."""
@@ -44,6 +45,21 @@ def turn_state(*, turn: Turn) -> tuple[BattlesPending | Complete, TabletopRulese
     ruleset = turn.campaign.ruleset()
     entries = loaded.turn_input.system_inputs.get("entries", {})
     return plan(loaded.turn_input, ruleset, turn.seed_value, entries), ruleset
+
+
+# What the plan writes on a battle; not the mails' claims, which a beat may be writing meanwhile.
+PLANNED = [
+    "position",
+    "state",
+    "waits_for",
+    "kind",
+    "sheet",
+    "nations",
+    "fingerprint",
+    "opened_at",
+    "deadline",
+    "overdue_at",
+]
 
 
 def battles_record(
@@ -59,6 +75,7 @@ def battles_record(
         seen.add(key)
         battle = rows.get(key) or Battle(turn=turn, key=key)
         battle.position = position
+        claims = []  # the reminder's claim is the beat's (rules.battle_mail): written here only when reset
         if key in state.waiting:
             battle.state, battle.waits_for, battle.kind = (
                 Battle.State.WAITING,
@@ -75,8 +92,9 @@ def battles_record(
             resolved = key in state.resolved
             if (not resolved and battle.state != Battle.State.OPEN) or battle.opened_at is None:
                 battle.opened_at, battle.deadline, battle.overdue_at = now, now + hours, None
+                battle.reminded_at, claims = None, ["reminded_at"]
             battle.state = Battle.State.RESOLVED if resolved else Battle.State.OPEN
-        battle.save()
+        battle.save(update_fields=None if battle.pk is None else [*PLANNED, *claims])
     for key in state.stale:
         if key in rows:
             reason = "forces changed" if key in seen else "battle no longer exists"
@@ -90,6 +108,7 @@ def battles_record(
         if isinstance(state, Complete) or not _may_reappear(key, state):
             battle.state = Battle.State.GONE
             battle.save(update_fields=["state"])
+    battle_sheets_queue(turn=turn)  # the sheet mail of each battle open with new forces (A11.3)
 
 
 def _may_reappear(key: str, state: BattlesPending) -> bool:
@@ -253,8 +272,9 @@ def battle_reopen(*, viewer: Viewer, battle: Battle, reason: str, now: Clock = t
 def battle_deadline_move(*, viewer: Viewer, battle: Battle, deadline: datetime) -> None:
     if not viewer.is_gm:
         raise flow.refuse("gm_only")
-    battle.deadline, battle.overdue_at = deadline, None  # a new deadline is met, or missed, anew
-    battle.save(update_fields=["deadline", "overdue_at"])
+    # A new deadline is met, or missed, anew, and reminded anew (A8.1).
+    battle.deadline, battle.overdue_at, battle.reminded_at = deadline, None, None
+    battle.save(update_fields=["deadline", "overdue_at", "reminded_at"])
 
 
 def battle_auto_preview(*, battle: Battle) -> dict[str, Any] | None:
@@ -289,6 +309,7 @@ def battles_overdue(*, now: Clock = timezone.now) -> int:
         battle = Battle.objects.select_related("turn__campaign").get(pk=pk)
         if battle.turn.campaign.ruleset().tabletop.on_missing_result == "auto_resolve":
             _deadline_decide(battle, moment)
+        battle_overdue_queue(battle_id=pk)  # its players and the GM are told (A8.2, A11.3)
     return claimed
 
 

@@ -22,11 +22,11 @@ import statistics
 import subprocess
 import sys
 import tempfile
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from pathlib import Path
 
 from rules.bench import random_turn
+from rules.bench_child import child_ask, child_session
 from rules.engine.state import json_data
 
 DRIVER = Path(__file__).with_name("bench_compare_driver.py")
@@ -39,33 +39,20 @@ def turn_dump(path: Path, *, regions: int, nations: int, seed: int) -> None:
     path.write_text(json.dumps(json_data(turn)), encoding="utf-8")
 
 
-@contextmanager
-def side(checkout: Path, turn: Path, seed: int) -> Iterator[subprocess.Popen]:
+def side(checkout: Path, turn: Path, seed: int) -> AbstractContextManager[subprocess.Popen]:
     # -P: the driver's own folder (rules/) is not put on the path, where rules/selectors.py would stand in
     # for the standard library's module of that name; PYTHONPATH picks the checkout whose engine runs.
-    child = subprocess.Popen(
+    return child_session(
         [sys.executable, "-P", str(DRIVER), str(turn), str(seed)],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        text=True,
+        timeout=120,
         cwd=checkout,
         env={**os.environ, "PYTHONPATH": str(checkout)},
     )
-    try:
-        yield child
-    finally:
-        child.stdin.close()
-        child.wait(timeout=120)
 
 
 def runs(child: subprocess.Popen, count: int) -> tuple[list[float], str]:
     """The CPU seconds of `count` resolutions, and the result's fingerprint."""
-    child.stdin.write(f"{count}\n")
-    child.stdin.flush()
-    line = child.stdout.readline()
-    if not line:
-        raise SystemExit(f"the driver stopped (exit status {child.wait()})")
-    answer = json.loads(line)
+    answer = child_ask(child, count)
     return answer["seconds"], answer["sha256"]
 
 

@@ -13,16 +13,15 @@ of its own, created on first use with pip (`--venv` says where), and runs as a c
 
 from __future__ import annotations
 
-import json
 import statistics
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from pathlib import Path
 
 from rules.bench import random_turn
+from rules.bench_child import child_ask, child_session
 from rules.engine import TurnInput, resolve_turn, ruleset_build
 
 MILA = "diplomacy==1.1.2"
@@ -66,25 +65,15 @@ def engine_seconds(turns: list[TurnInput]) -> tuple[float, int]:
     return time.process_time() - begun, sum(len(t.orders) for t in turns)
 
 
-@contextmanager
-def mila_session(python: Path) -> Iterator[subprocess.Popen]:
+def mila_session(python: Path) -> AbstractContextManager[subprocess.Popen]:
     # Isolated (-I): the driver's folder is not put on the path, where rules/selectors.py would stand in
     # for the standard library's module of that name.
-    child = subprocess.Popen(
-        [python, "-I", str(DRIVER)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
-    )
-    try:
-        yield child
-    finally:
-        child.stdin.close()
-        child.wait(timeout=60)
+    return child_session([python, "-I", str(DRIVER)], timeout=60)
 
 
 def mila_seconds(child: subprocess.Popen, phases: int) -> tuple[float, int]:
     """CPU seconds MILA's `Game.process()` takes on `phases` movement phases, and their orders."""
-    child.stdin.write(f"{phases}\n")
-    child.stdin.flush()
-    answer = json.loads(child.stdout.readline())
+    answer = child_ask(child, phases)
     return answer["seconds"], answer["orders"]
 
 

@@ -166,6 +166,10 @@ class Battle(models.Model):
     deadline = models.DateTimeField(null=True, blank=True)
     # The beat's claim (A8.1): set once when the deadline passes; cleared when the deadline moves.
     overdue_at = models.DateTimeField(null=True, blank=True)
+    # The mails' claims (A8.1, A11.3): the reminder once per deadline (cleared when the deadline moves);
+    # the sheet once per sheet: the fingerprint of the last one mailed.
+    reminded_at = models.DateTimeField(null=True, blank=True)
+    sheet_mailed = models.CharField(max_length=64, blank=True)
 
     class Meta:
         ordering = ["turn", "position", "key"]

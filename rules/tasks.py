@@ -8,6 +8,7 @@ from celery import shared_task
 from django.db import InterfaceError, OperationalError
 
 from campaign.queue import tick_record, turn_fault_record, turns_due_queue, turns_stale_requeue
+from rules.battle_mail import battles_remind
 from rules.battles import battles_overdue
 from rules.engine.messages import Message
 from rules.services import turn_process
@@ -52,3 +53,9 @@ def process_due_turns() -> int:
 def resolve_overdue_battles() -> int:
     """Run by Celery beat: tabletop battles past their result deadline (TABLETOP.md A8)."""
     return battles_overdue()
+
+
+@shared_task
+def remind_battles() -> int:
+    """Run by Celery beat: reminders of tabletop battles near their result deadline (TABLETOP.md A8.1)."""
+    return battles_remind()

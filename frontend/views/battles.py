@@ -11,10 +11,10 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
-from django.utils.translation import gettext
 
 from campaign.models import Turn
 from campaign.selectors import Viewer
+from frontend.sheets import battle_title, sheet_sides, who_agrees
 from frontend.terms import said
 from frontend.views.common import topbar, viewer_for
 from rules import battles as services
@@ -50,6 +50,12 @@ def battle_list(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     return render(request, "frontend/battle_list.html", context)
 
 
+def form_number(text: str) -> int | str:
+    """A form's count: a base-10 integer becomes a number; other text is passed on, for the check to refuse
+    with its own code (TABLETOP.md, "whole number")."""
+    return int(text) if INTEGER.match(text) else text
+
+
 def result_from_form(post: Any, sheet: dict[str, Any]) -> dict[str, Any]:
     """The form as A6.1's result: a base-10 integer becomes a number, other text is passed on."""
     losses: dict[str, dict[str, Any]] = {}
@@ -58,7 +64,7 @@ def result_from_form(post: Any, sheet: dict[str, Any]) -> dict[str, Any]:
         for unit_type in sorted({t for n in sheet["forces"].values() for t in n} | {"JV", "PA", "TY"}):
             text = post.get(f"loss-{nation}-{unit_type}", "").strip()
             if text:
-                mine[unit_type] = int(text) if INTEGER.match(text) else text
+                mine[unit_type] = form_number(text)
     result: dict[str, Any] = {
         "winner": post.get("winner") or None,
         "decisive": bool(post.get("decisive")),
@@ -130,8 +136,9 @@ def battle_page(request: HttpRequest, slug: str, number: int, key: str) -> HttpR
         "turn": turn,
         "battle": battle,
         "sheet": sheet,
-        "sides": _sides(sheet, names),
-        "place_name": _place(viewer, battle),
+        "sides": sheet_sides(sheet, names),
+        "place_name": battle_title(viewer.campaign, battle),
+        "who_agrees": who_agrees(viewer.campaign.ruleset().tabletop, list(battle.nations)),
         "full": full,
         "versions": versions,
         "current": current,
@@ -149,30 +156,3 @@ def battle_page(request: HttpRequest, slug: str, number: int, key: str) -> HttpR
         else None,
     }
     return render(request, "frontend/battle.html", context, status=400 if errors else 200)
-
-
-def _sides(sheet: dict[str, Any], names: dict[str, str]) -> list[dict[str, Any]]:
-    """Each side with its groups and, under it, the support lines of its nations (A5.1)."""
-    return [
-        {
-            **side,
-            "names": [names.get(n, n) for n in side["nations"]],
-            "support": [line for line in sheet["support"] if line[0] in side["nations"]],
-            "points": (sheet.get("points") or {}).get(side["id"]),
-        }
-        for side in sheet["sides"]
-    ]
-
-
-def _place(viewer: Viewer, battle: Battle) -> str:
-    """The battle's title from the region names: "Battle of Karelia", or the meeting's border."""
-    codes = battle.key.partition(":")[2]
-    regions = dict(viewer.campaign.regions.values_list("code", "name"))
-    if battle.kind == "meeting":
-        low, _, high = codes.partition("|")
-        return gettext("Meeting engagement on the %(a)s–%(b)s border") % {
-            "a": regions.get(low, low),
-            "b": regions.get(high, high),
-        }
-    region = codes.rpartition(":")[0] if battle.kind == "control" else codes
-    return gettext("Battle of %(region)s") % {"region": regions.get(region, region)}

@@ -16,9 +16,11 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from campaign.messages import said
 from campaign.selectors import turn_current
+from frontend.company_dice_forms import dice_forms, dice_inputs
 from frontend.company_gm_forms import gm_form_posted, gm_forms
 from frontend.company_pages import kasarmi_choices, report_rows, trail_row
 from frontend.views.common import topbar, viewer_for
+from frontend.views.company_kp import kp_panel, kp_post
 from rules.company.dice import battle_stream_text, dice_roll, dice_verify
 from rules.company.results import (
     company_battle_void,
@@ -48,7 +50,6 @@ from rules.company.services import (
     kasarmi_act,
     orders_submit,
 )
-from rules.engine.company_d20.log import FUNCTIONS, OWN_UNITS
 from rules.engine.company_d20.problems import Problem
 from rules.results_flow import BattleError
 
@@ -60,6 +61,15 @@ def _company_viewer(request: HttpRequest, slug: str):
     if not is_company(viewer.campaign):
         raise Http404("not a company campaign")
     return viewer
+
+
+def _roster_of(request: HttpRequest, slug: str, code: str):
+    """The viewer, and the nation whose roster `code` names if the viewer may see it; a 404 else."""
+    viewer = _company_viewer(request, slug)
+    target = roster_nation(viewer=viewer, code=code)
+    if target is None:
+        raise Http404("no such roster")
+    return viewer, target
 
 
 @login_required
@@ -74,10 +84,7 @@ def kasarmi_home(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 def kasarmi_page(request: HttpRequest, slug: str, nation: str) -> HttpResponse:
-    viewer = _company_viewer(request, slug)
-    target = roster_nation(viewer=viewer, code=nation)
-    if target is None:
-        raise Http404("no such roster")
+    viewer, target = _roster_of(request, slug, nation)
     return kasarmi_render(request, viewer, target)
 
 
@@ -134,10 +141,7 @@ def kasarmi_render(
 @login_required
 @require_POST
 def kasarmi_post(request: HttpRequest, slug: str, nation: str) -> HttpResponse:
-    viewer = _company_viewer(request, slug)
-    target = roster_nation(viewer=viewer, code=nation)
-    if target is None:
-        raise Http404("no such roster")
+    viewer, target = _roster_of(request, slug, nation)
     action = request.POST.get("action", "")
     if action not in PLAYER_ACTIONS:
         raise Http404("no such action")
@@ -164,9 +168,8 @@ def kasarmi_post(request: HttpRequest, slug: str, nation: str) -> HttpResponse:
 @require_POST
 def orders_post(request: HttpRequest, slug: str, nation: str) -> HttpResponse:
     """Add one order to the nation's orders of the open turn, or clear them; judged as processing will."""
-    viewer = _company_viewer(request, slug)
-    target = roster_nation(viewer=viewer, code=nation)
-    if target is None or viewer.nation != target:
+    viewer, target = _roster_of(request, slug, nation)
+    if viewer.nation != target:
         raise Http404("no such roster")
     turn = turn_current(campaign=viewer.campaign)
     standing = list(orders_of(turn=turn, nation=target)) if turn else []
@@ -186,25 +189,6 @@ def orders_post(request: HttpRequest, slug: str, nation: str) -> HttpResponse:
     return redirect(reverse("frontend:company_kasarmi", args=[slug, target.code]) + "#orders")
 
 
-def _inputs(function: str, unit: str, extra: str) -> dict | Problem:
-    """The unit picked from the side's own units goes where the function reads it (`OWN_UNITS`); the rest
-    is the request's other fields as JSON."""
-    try:
-        inputs = json.loads(extra) if extra.strip() else {}
-    except ValueError:
-        return Problem("params_invalid", function)
-    if not isinstance(inputs, dict):
-        return Problem("params_invalid", function)
-    paths = OWN_UNITS.get(function, ())
-    if unit.isdigit() and paths:
-        *outer, last = paths[0].split(".")
-        place = inputs
-        for key in outer:
-            place = place.setdefault(key, {})
-        place[last] = int(unit)
-    return inputs
-
-
 @login_required
 @require_http_methods(["GET", "POST"])
 def battle_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
@@ -214,9 +198,11 @@ def battle_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         raise Http404("no such battle")
     if request.method == "POST" and "result" in request.POST:
         return _result_post(request, viewer, battle)
+    if request.method == "POST" and "kp" in request.POST:
+        return kp_post(request, viewer, battle)
     if request.method == "POST":
         function = request.POST.get("function", "")
-        inputs = _inputs(function, request.POST.get("unit", ""), request.POST.get("inputs", ""))
+        inputs = dice_inputs(function, request.POST, company_ruleset(viewer.campaign))
         made = (
             inputs
             if isinstance(inputs, Problem)
@@ -243,7 +229,13 @@ def battle_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         "battle": battle,
         "sheet": sheet,
         "own_units": own,
-        "functions": sorted(FUNCTIONS) + ["scatter_decide"],
+        "kp": kp_panel(battle=battle, ruleset=company_ruleset(campaign), sheet=sheet, viewer=viewer),
+        "dice_forms": dice_forms(
+            sheet,
+            company_ruleset(campaign),
+            gm=viewer.is_gm,
+            viewer=None if viewer.is_gm else viewer.nation.code,
+        ),
         "rolls": rolls_of(viewer=viewer, battle=battle),
         "final": final,
         "stream": battle_stream_text(battle) if final else None,
@@ -265,7 +257,7 @@ def battle_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         "may_answer": current is not None
         and current.state != "confirmed"
         and not viewer.is_gm
-        and current.nation_id != viewer.nation.pk,
+        and not current.answers.filter(nation=viewer.nation, answer="agree").exists(),
         "reopenable": viewer.is_gm
         and battle.status in ("resolved", "void")
         and not battle.archived

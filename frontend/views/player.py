@@ -22,7 +22,7 @@ from frontend.forms import OrderForm, order_initial
 from frontend.gm_selectors import turn_last_resolved
 from frontend.map_svg import map_svg
 from frontend.map_table import map_table_rows
-from frontend.order_targets import targets_judged, targets_legal
+from frontend.order_targets import targets_compact, targets_judged, targets_legal
 from frontend.selectors import (
     MapData,
     adjacency_of,
@@ -319,11 +319,14 @@ def _order_entry(
     # For the page's script: choosing an origin and a kind narrows the targets, clicking the map infers the
     # kind from the region, and the counts start at what is left.
     origin_options = [{"value": c, "label": f"{c} {name_of[c]}"} for c in origin_codes]
+    kinds, reasons = targets_compact({c: judged.get(c, {}) for c in origin_codes})
     order_data = {
         "origins": {
-            c: {"left": {t: n for t, n in left.get(c, {}).items() if n > 0}, "kinds": judged.get(c, {})}
+            c: {"left": {t: n for t, n in left.get(c, {}).items() if n > 0}, "kinds": kinds[c]}
             for c in origin_codes
         },
+        # A refusal is a position in this list of templates, filled with the target and origin.
+        "reasons": reasons,
         "roles": {t: unit.role for t, unit in ruleset.unit_types.items()},
         "kind_roles": {str(k): list(roles) for k, roles in KIND_ROLES.items()},
         "wordings": {kind: gettext(CATALOGUE[f"order.{kind}"]) for kind in KINDS},

@@ -49,6 +49,7 @@ from rules.company.selectors import (
 from rules.company.services import company_ruleset, kasarmi_act, orders_submit, turn_in_play
 from rules.company.turn import company_turn_preview
 from rules.engine.company_d20.problems import Problem
+from rules.models import ResultVersion
 from rules.results_flow import BattleError
 
 # The API's names for the Kasarmi actions (§11.3), and the engine's.
@@ -187,12 +188,29 @@ class CompanyMap(CompanyScoped):
 
 @JSON
 class TurnBattles(CompanyScoped):
+    """The turn's battles, public (§10.1); for the GM and each battle's nations also the state of its
+    current result, the GM's queue (BATTLE_SYSTEMS.md, results entry)."""
+
     def get(self, request: Request, slug: str, number: int) -> Response:
         turn = self.turn_get()
+        battles = list(battles_of(campaign=self.viewer.campaign, turn=turn))
+        states = dict(
+            ResultVersion.objects.filter(company_battle__in=battles, state__in=ResultVersion.LIVE)
+            .order_by("number")
+            .values_list("company_battle_id", "state")
+        )
+        mine = self.viewer.nation.code if self.viewer.nation else None
         return Response(
             [
-                {"id": b.pk, "key": b.key, "kind": b.kind, "sides": b.data["sides"], "status": b.status}
-                for b in battles_of(campaign=self.viewer.campaign, turn=turn)
+                {
+                    "id": b.pk,
+                    "key": b.key,
+                    "kind": b.kind,
+                    "sides": b.data["sides"],
+                    "status": b.status,
+                    **({"result": states.get(b.pk)} if self.viewer.is_gm or mine in b.data["sides"] else {}),
+                }
+                for b in battles
             ]
         )
 

@@ -170,6 +170,16 @@ class BattleCall:
     inputs: Mapping[str, Any] = field(default_factory=dict)  # the system's own turn inputs (TurnInput)
     seed: int = 0  # the turn seed, for a system that derives a battle's own dice from it (TABLETOP A9.1)
 
+    def report_place(self) -> dict[str, Any]:
+        """Where and in what the battle was fought, as a decided battle's report begins."""
+        return {
+            "kind": self.kind,
+            "region": self.label,
+            "regions": list(self.regions),
+            "terrain": self.terrain,
+            "weather": self.weather,
+        }
+
 
 @dataclass(frozen=True)
 class BattleOutcome:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from django.contrib.auth import authenticate
 from django.core.management import call_command
 from django.db import connection
@@ -72,3 +73,21 @@ def test_the_demos_first_turn_has_orders_of_two_nations_and_reset_starts_over(db
     assert Order.objects.filter(turn__campaign=campaign).count() == 2
     login = RequestFactory().post("/accounts/login/")
     assert authenticate(login, username="wes", password="ironfist-player") is not None
+
+
+@pytest.mark.celery_worker
+@pytest.mark.django_db(transaction=True)
+def test_it_benchmarks_turns_on_two_real_workers_against_one_and_cleans_up(capsys):
+    if connection.vendor != "postgresql":
+        pytest.skip("bench_workers reads PostgreSQL's backends")
+    call_command("bench_workers", campaigns=2, regions=40, nations=3, rounds=1)
+    output = capsys.readouterr().out
+    for workers in ("1 worker", "2 workers"):
+        assert re.search(rf"round 1, {workers}: +\d+\.\d+ s; CPU per turn: PostgreSQL \d\.\d+ s", output), (
+            output
+        )
+    found = re.search(
+        r"best of 1: .*: (\d+\.\d+)× as fast .*PostgreSQL CPU per turn (\d\.\d+) s with 1", output
+    )
+    assert found and float(found.group(2)) > 0, "the workers' backends were found and read"
+    assert not Campaign.objects.exists()

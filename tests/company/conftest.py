@@ -54,24 +54,28 @@ def clients(company, gm, player, rival, outsider):
     return {role: client_for(user) for role, user in users.items()}
 
 
+def attack_and_scout(world):
+    """Turn 1's orders: NOR attacks M1 (EST) with two squads and scouts it; EST gives none."""
+    from rules.company.services import orders_submit
+
+    u = world.units
+    turn = world.campaign.turns.get(number=1)
+    squads = [u["Ryhmä 1"].number, u["Ryhmä 2"].number]
+    orders = [
+        {"kind": "attack", "from": "N5", "to": "M1", "units": squads},
+        {"kind": "recon", "from": "N5", "to": "M1", "units": [u["Tiedustelu"].number]},
+    ]
+    assert orders_submit(turn=turn, nation=world.nor, orders=orders) == []
+    return turn
+
+
 @pytest.fixture
 def battle(company, gm):
     """Turn 1 processed: NOR attacks M1 (EST) with two squads and scouts it; the battle awaits its result."""
     from rules.company import models
-    from rules.company.services import orders_submit
     from rules.services import turn_process
 
-    u = company.units
-    turn = company.campaign.turns.get(number=1)
-    problems = orders_submit(
-        turn=turn,
-        nation=company.nor,
-        orders=[
-            {"kind": "attack", "from": "N5", "to": "M1", "units": [u["Ryhmä 1"].number, u["Ryhmä 2"].number]},
-            {"kind": "recon", "from": "N5", "to": "M1", "units": [u["Tiedustelu"].number]},
-        ],
-    )
-    assert problems == []
+    turn = attack_and_scout(company)
     turn_process(turn_id=turn.pk)
     return models.Battle.objects.get(turn=turn, archived=False)
 

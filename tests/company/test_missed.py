@@ -97,3 +97,22 @@ def test_it_processes_a_company_turn_early_once_every_active_nation_has_orders_i
     assert turns_early_queue(now=clock) == 1
     assert turns_early_queue(now=clock) == 0, "queued once"
     assert queued == [turn.pk]
+
+
+@pytest.mark.parametrize("count_missed, est", [({}, (0, 0)), ({"count_missed": "on"}, (1, 1))])
+def test_the_gm_processes_a_company_turn_early_and_says_whether_it_is_a_miss(
+    company, gm, count_missed, est, django_capture_on_commit_callbacks
+):
+    from tests.company.test_pages import login
+
+    turn = company.campaign.turns.get(number=1)
+    assert orders_submit(turn=turn, nation=company.nor, orders=_recon(company)) == []
+    page = login(gm).post("/c/demo/gm/process/").content.decode()
+    assert "Ostland Federation" in page and "Their units will hold:" in page, "EST gave no company orders"
+    assert "Kingdom of Nordmark" not in page.split("Their units will hold:")[1].split("</")[0]
+    with django_capture_on_commit_callbacks(execute=True):
+        login(gm).post("/c/demo/gm/process/", {"confirm": "yes", **count_missed})
+    turn.refresh_from_db()
+    assert turn.status == "resolved", "processed early: the recon rolled, no battle, the turn complete"
+    assert turn.result["recon"]
+    assert _counts("EST")[:2] == est and _counts("NOR") == (0, 0, False)

@@ -157,12 +157,14 @@ def test_a_player_proposes_on_the_battle_page_the_rival_agrees_and_the_gm_confir
     pages["player"].post(url, {"result": "save", "entry": entry})
     [version] = battle.versions.all()
     assert version.state == "proposed" and version.nation == company.nor
+    assert "Agree with version 1" not in pages["player"].get(url).content.decode(), "its saver agrees"
     assert pages["outsider"].post(url, {"result": "agree"}).status_code == 404
     page = pages["rival"].get(url).content.decode()
     assert "Agree with version 1" in page and "Confirm version 1" not in page
     pages["rival"].post(url, {"result": "agree", "version": "1"})
     version.refresh_from_db()
     assert version.state == "agreed", "the GM confirms agreed versions by default (§5.2)"
+    assert "Agree with version 1" not in pages["rival"].get(url).content.decode(), "agreed already"
     refused = pages["player"].post(url, {"result": "confirm", "version": "1"}, follow=True).content.decode()
     assert "Only the GM may do this." in refused
     battle.refresh_from_db()

@@ -8,8 +8,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from rules.company import models
-from rules.company.services import orders_submit
 from rules.services import turn_process
+from tests.company.conftest import attack_and_scout
 from tests.company.test_pages import login
 
 A = "/api/campaigns/demo"
@@ -18,26 +18,7 @@ WRITES = ("INSERT", "UPDATE", "DELETE")
 
 @pytest.fixture
 def ordered(company):
-    """NOR attacks M1 with two squads and scouts it."""
-    u = company.units
-    turn = company.campaign.turns.get(number=1)
-    assert (
-        orders_submit(
-            turn=turn,
-            nation=company.nor,
-            orders=[
-                {
-                    "kind": "attack",
-                    "from": "N5",
-                    "to": "M1",
-                    "units": [u["Ryhmä 1"].number, u["Ryhmä 2"].number],
-                },
-                {"kind": "recon", "from": "N5", "to": "M1", "units": [u["Tiedustelu"].number]},
-            ],
-        )
-        == []
-    )
-    return turn
+    return attack_and_scout(company)
 
 
 def test_the_preview_is_what_processing_then_assigns_and_writes_nothing(clients, company, ordered):

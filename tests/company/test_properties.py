@@ -144,3 +144,60 @@ def test_tt_and_slots_fall_only_by_a_gm_edit_in_the_audit_trail(company, gm, pla
                 if unit in before and (tt < before[unit][0] or slots < before[unit][1]):
                     assert [(e.kind, e.unit) for e in logged] == [("gm_edit", unit)]
         transaction.set_rollback(True)
+
+
+ACTIONS = st.lists(
+    st.tuples(
+        st.sampled_from(["save", "agree", "dispute", "withdraw", "confirm", "void", "reopen"]),
+        st.sampled_from(["gm", "player", "rival"]),
+    ),
+    min_size=1,
+    max_size=8,
+)
+
+
+@SETTINGS
+@given(steps=ACTIONS)
+def test_whatever_anyone_does_a_battle_has_at_most_one_entry_and_is_final_exactly_with_it(
+    battle, company, gm, player, rival, steps
+):
+    """The shared workflow's invariants (BATTLE_SYSTEMS.md, results entry) over any sequence of actions by
+    anyone: one confirmed version at most; the battle final exactly while it has one; one current version
+    at most, the newest; a refused action changes nothing."""
+    from campaign.models import Campaign
+    from campaign.selectors import viewer_get
+    from rules.company.results import company_result_act, company_result_save, current_version
+    from rules.models import ResultVersion
+    from rules.results_flow import CURRENT, BattleError
+
+    users = {"gm": gm, "player": player, "rival": rival}
+    with transaction.atomic():
+        Campaign.objects.filter(pk=company.campaign.pk).update(
+            ruleset_overrides={"tp": {"starting": 30}, "turn": {"auto_complete": False}}
+        )
+        entry = {"units": [{"unit": int(u)} for u in battle.data["units"]]}
+        for action, role in steps:
+            viewer = viewer_get(user=users[role], campaign=company.campaign)
+            before = list(ResultVersion.objects.order_by("pk").values_list("pk", "state"))
+            try:
+                with transaction.atomic():
+                    if action == "save":
+                        company_result_save(viewer=viewer, battle=battle, entry=entry)
+                    else:
+                        company_result_act(
+                            viewer=viewer,
+                            battle=battle,
+                            action=action,
+                            version=current_version(battle),
+                            text="a reason",
+                        )
+            except BattleError:
+                assert list(ResultVersion.objects.order_by("pk").values_list("pk", "state")) == before
+            battle.refresh_from_db()
+            versions = list(battle.versions.order_by("number"))
+            confirmed = [v for v in versions if v.state == "confirmed"]
+            current = [v for v in versions if v.state in CURRENT]
+            assert len(confirmed) <= 1
+            assert (battle.status == "resolved") == bool(confirmed)
+            assert len(current) <= 1 and (not current or current[0] == versions[-1])
+        transaction.set_rollback(True)

@@ -221,3 +221,16 @@ def test_the_errors_are_told_in_finnish_to_a_finnish_reader(clients, battle):
     )
     messages = [e["message"] for e in response.json()["errors"]]
     assert messages and all("No entry for" not in m for m in messages)
+
+
+def test_the_turns_battles_say_the_state_of_their_result_to_the_gm_and_the_battles_nations(
+    clients, battle, karelian
+):
+    call(clients["player"], battle, "result/", entry_for(battle), method="put")
+    for role, seen in (("gm", "proposed"), ("rival", "proposed")):
+        [row] = clients[role].get(f"{A}/turns/1/company-battles/").json()
+        assert row["status"] == "open" and row["result"] == seen
+    from tests.api.conftest import client_for
+
+    [row] = client_for(karelian).get(f"{A}/turns/1/company-battles/").json()
+    assert row["key"] == "M1" and "result" not in row, "where and between whom is public; the result is not"

@@ -7,12 +7,12 @@ import pytest
 
 from campaign.models import Turn
 from rules.company import models
-from rules.company.services import kasarmi_act, orders_submit
+from rules.company.services import kasarmi_act
 from rules.engine.company_d20.problems import Problem
 from rules.history import turn_rollback
 from rules.results_flow import BattleError
 from rules.services import turn_process
-from tests.company.conftest import result_final
+from tests.company.conftest import attack_and_scout, result_final
 
 
 def _turn(world) -> Turn:
@@ -27,25 +27,8 @@ def _roster(world) -> dict:
 
 
 def _fight(world, gm):
-    """NOR attacks M1 with two squads and scouts it; EST holds; the GM enters the result."""
-    u = world.units
-    turn = _turn(world)
-    assert (
-        orders_submit(
-            turn=turn,
-            nation=world.nor,
-            orders=[
-                {
-                    "kind": "attack",
-                    "from": "N5",
-                    "to": "M1",
-                    "units": [u["Ryhmä 1"].number, u["Ryhmä 2"].number],
-                },
-                {"kind": "recon", "from": "N5", "to": "M1", "units": [u["Tiedustelu"].number]},
-            ],
-        )
-        == []
-    )
+    """NOR attacks M1 with two squads and scouts it; EST holds; the turn waits for the battle."""
+    turn = attack_and_scout(world)
     turn_process(turn_id=turn.pk)
     turn.refresh_from_db()
     return turn

@@ -13,6 +13,7 @@ from django.urls import reverse
 from orders.models import Order
 from tests.frontend.svg_map import map_regions
 from tests.frontend.test_order_pages import _messages
+from tests.frontend.test_order_targets import fill
 
 CAMPAIGN = reverse("frontend:campaign", args=["demo"])
 CREATE = reverse("frontend:order_create", args=["demo"])
@@ -36,6 +37,12 @@ class _OrderData(HTMLParser):
     def handle_starttag(self, tag, attrs):
         if dict(attrs).get("id") == "order-data":
             self.found = dict(attrs)["data-json"]
+
+
+def _reason(data, origin, kind, target):
+    """The reason the map's script shows (orders.js, reasonFor): a template from the list, filled in."""
+    why = data["origins"][origin]["kinds"][kind][target]
+    return fill(data["reasons"][why], target=target, origin=origin) if isinstance(why, int) else why
 
 
 def _order_data(response):
@@ -157,8 +164,8 @@ def test_the_map_script_gets_the_engines_reasons_and_only_the_kinds_the_units_al
     n5 = data["origins"]["N5"]
     assert n5["left"] == {"JV": 4, "PA": 3, "TY": 1}
     assert n5["kinds"]["attack"]["M2"] is None
-    assert n5["kinds"]["attack"]["N4"] == "N4 is NOR's own region: move there instead of attacking"
-    assert n5["kinds"]["attack"]["K1"] == "K1 is not adjacent to N5"
+    assert _reason(data, "N5", "attack", "N4") == "N4 is NOR's own region: move there instead of attacking"
+    assert _reason(data, "N5", "attack", "K1") == "K1 is not adjacent to N5"
     # N5 has no IV: nothing to rebase, so a click on an own region there means a move.
     assert "rebase" not in n5["kinds"]
     assert data["origins"]["N1"]["kinds"]["rebase"]["N5"] is None
@@ -232,6 +239,29 @@ def test_after_a_turn_the_campaign_page_has_a_banner_battle_markers_and_the_chan
     assert f'<a class="battle-marker" href="{turn_url}#battle-K1"' in page
     assert f'<a class="battle-marker" href="{turn_url}#battle-M2"' in page
     assert map_regions(page)["M2"]["classes"] == {"changed"}
+
+
+def test_the_banner_names_a_meeting_by_both_regions_and_at_most_five_losses(demo, turn1, nations, player):
+    from campaign.selectors import viewer_get
+    from frontend.situation import BANNER_LOSSES, after_turn
+    from rules.models import Report, ReportNation
+
+    places = ["N3|N4", "K1", "K2", "K3", "K4", "K5", "K6"]
+    for position, place in enumerate(places):
+        report = Report.objects.create(
+            turn=turn1,
+            position=position,
+            kind="battle",
+            region=place,
+            data={"kind": "battle", "region": place, "losses": {"NOR": {"JV": position + 1}}},
+        )
+        ReportNation.objects.create(report=report, nation=nations["NOR"])
+
+    banner = after_turn(viewer=viewer_get(user=player, campaign=demo), last=turn1)["banner"]
+
+    assert "1 JV at N3–N4" in banner and "|" not in banner
+    assert f"{BANNER_LOSSES} JV at K4" in banner and "JV at K5" not in banner
+    assert banner.endswith("and in 2 more battles")
 
 
 def test_the_legend_names_each_nation_with_its_colour_the_readers_relations_and_the_weather(

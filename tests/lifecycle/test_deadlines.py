@@ -220,7 +220,9 @@ def test_it_ticks_from_the_command_line_as_beat_does(
         call_command("lifecycle_tick")
     out = capsys.readouterr().out.splitlines()
     assert out == [
-        "1 turn(s) due, 0 ready early, 0 reminder(s) queued, 0 stale turn(s) queued again",
-        "0 turn(s) due, 0 ready early, 0 reminder(s) queued, 0 stale turn(s) queued again",
+        "1 turn(s) due, 0 ready early, 0 reminder(s) queued, 0 stale turn(s) queued again, "
+        "0 battle reminder(s) queued, 0 battle(s) overdue",
+        "0 turn(s) due, 0 ready early, 0 reminder(s) queued, 0 stale turn(s) queued again, "
+        "0 battle reminder(s) queued, 0 battle(s) overdue",
     ]
     assert demo.turns.get(number=1).status == Turn.Status.RESOLVED

@@ -108,7 +108,9 @@
       if (kinds[k][code] === null) return null;
       if (first === null) first = kinds[k][code];
     }
-    return first !== null ? first : fill(data.far, { target: code, origin: picked });
+    if (first === null) return fill(data.far, { target: code, origin: picked });
+    // A position in the list of reasons, a template that names the target and origin; else the reason itself.
+    return typeof first === "number" ? fill(data.reasons[first], { target: code, origin: picked }) : first;
   }
   // The kind a click on `code` means: Iron Fist's own → move, enemy or unowned → attack, and an
   // IV-only stack → rebase; the first kind in that order for which the target is legal.

@@ -115,11 +115,7 @@ def iron_fist_fight(call: BattleCall) -> BattleOutcome:
 
     outcome_for = ("draw", "draw") if winner is None else ("won", "lost") if winner == 0 else ("lost", "won")
     report = {
-        "kind": call.kind,
-        "region": call.label,
-        "regions": list(call.regions),
-        "terrain": call.terrain,
-        "weather": call.weather,
+        **call.report_place(),
         "nations": sorted({n for side in sides for n in side.nations}, key=nation_index.__getitem__),
         "sides": [
             {

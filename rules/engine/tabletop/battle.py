@@ -103,11 +103,7 @@ def _entered(call: BattleCall, sheet: dict[str, Any], entry: Mapping[str, Any]) 
     else:
         why = Message("tabletop.entered_not_decisive", {"winner": winner_name, "rule": "TABLETOP A7.0"})
     report = {
-        "kind": call.kind,
-        "region": call.label,
-        "regions": list(call.regions),
-        "terrain": call.terrain,
-        "weather": call.weather,
+        **call.report_place(),
         "resolution": "entered",
         "winner": None if winner is None else winner_name,
         "decisive": decisive,

@@ -82,30 +82,36 @@ def close_combat_settings_build(overrides: Mapping[str, Any] | None = None) -> C
 
 
 def setting_checked(
-    name: str, value: Any, default: Any, *, choices: tuple[str, ...] | None, minimum: int
+    prefix: str,
+    key: str,
+    value: Any,
+    default: Any,
+    *,
+    choices: Mapping[str, tuple[str, ...]],
+    minimums: Mapping[str, int],
 ) -> tuple[bool, Any]:
-    """A choice, a yes-or-no or a whole-number setting checked against its default's kind; (False, None)
-    for a setting of another kind, which its block checks itself. Shared by the `tabletop` blocks."""
-    if choices is not None:
-        if value not in choices:
-            raise RulesetError(f"{name}: expected one of {', '.join(choices)}, got {value!r}")
+    """A choice, a yes-or-no or a whole-number setting of the block `prefix` checked against its default's
+    kind, from the block's tables; (False, None) for a setting of another kind, which its block checks
+    itself. Shared by the `tabletop` blocks."""
+    name = prefix + key
+    if key in choices:
+        if value not in choices[key]:
+            raise RulesetError(f"{name}: expected one of {', '.join(choices[key])}, got {value!r}")
         return True, value
     if isinstance(default, bool):
         if not isinstance(value, bool):
             raise RulesetError(f"{name}: expected true or false, got {value!r}")
         return True, value
     if isinstance(default, int):
-        return True, _whole(name, value, minimum)
+        return True, _whole(name, value, minimums.get(key, 0))
     return False, None
 
 
 def _checked(key: str, value: Any, default: Any) -> Any:
-    name = PREFIX + key
-    done, checked = setting_checked(
-        name, value, default, choices=CHOICES.get(key), minimum=MINIMUMS.get(key, 0)
-    )
+    done, checked = setting_checked(PREFIX, key, value, default, choices=CHOICES, minimums=MINIMUMS)
     if done:
         return checked
+    name = PREFIX + key
     if key == "discipline_range":
         if not isinstance(value, list | tuple) or len(value) != 2:
             raise RulesetError(f"{name}: expected [lowest, highest], got {value!r}")

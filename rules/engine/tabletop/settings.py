@@ -92,14 +92,11 @@ def tabletop_settings_build(block: Any, base: IronFistRuleset) -> TabletopSettin
 
 
 def _checked(key: str, value: Any, default: Any) -> Any:
-    name = PREFIX + key
-    done, checked = setting_checked(
-        name, value, default, choices=CHOICES.get(key), minimum=MINIMUMS.get(key, 0)
-    )
+    done, checked = setting_checked(PREFIX, key, value, default, choices=CHOICES, minimums=MINIMUMS)
     if done:
         return checked
     if not isinstance(value, str):
-        raise RulesetError(f"{name}: expected a text, got {value!r}")
+        raise RulesetError(f"{PREFIX}{key}: expected a text, got {value!r}")
     return value
 
 

@@ -20,6 +20,7 @@ import sys
 import time
 import uuid
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
@@ -94,6 +95,10 @@ class Command(BaseCommand):
         name = f"{tag}-{workers}@localhost"
         env = {
             **os.environ,
+            # This command's database, whatever its URL said (under pytest: the test database).
+            "DATABASE_URL": urlunsplit(
+                urlsplit(os.environ["DATABASE_URL"])._replace(path=f"/{connection.settings_dict['NAME']}")
+            ),
             "CELERY_QUEUE": tag,  # what the turns queue (the results mail) stays on this queue too
             # One backend per worker process for the whole run, read before it exits (config.settings).
             "DB_CONN_MAX_AGE": "3600",

@@ -1,0 +1,89 @@
+"""When a tabletop battle's players get mail (TABLETOP.md A8.1, A11.3), each mail once; the interface layer
+renders and sends it (frontend.mail.tabletop), queued here by task name.
+
+battle_sheets_queue(turn=)   each open battle whose sheet its players have not been mailed: the sheet,
+                             once per sheet (a battle whose forces change is mailed its new sheet)
+battles_remind(now=)         beat: each open battle within `tabletop.reminder_hours_before` of its
+                             deadline, while it has no confirmed result: a reminder, once per deadline
+battle_overdue_queue(battle_id=)   the deadline passed (rules.battles.battles_overdue has claimed it,
+                             once per deadline): the battle's players and the GM are told (A8.2)
+
+Each mail is claimed first with a conditional update ("if num_updated != 1, another process got there
+first"), so two beats, or a beat and a re-plan, queue it once; the task is queued when the claim commits.
+A moved deadline clears the reminder's claim (rules.battles), so the new deadline is reminded anew.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime, timedelta
+
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+
+from campaign.models import Turn
+from campaign.queue import task_queue
+from rules.models import Battle
+
+Clock = Callable[[], datetime]
+
+SEND_BATTLE_SHEET = "frontend.tasks.send_battle_sheet"
+SEND_BATTLE_REMINDER = "frontend.tasks.send_battle_reminder"
+SEND_BATTLE_OVERDUE = "frontend.tasks.send_battle_overdue"
+
+
+def battle_sheets_queue(*, turn: Turn) -> int:
+    """Queue the sheet mail of each open battle of `turn` not yet mailed with the sheet it has now."""
+    unsent = (
+        Battle.objects.filter(turn=turn, state=Battle.State.OPEN)
+        .exclude(fingerprint="")
+        .exclude(sheet_mailed=F("fingerprint"))
+        .values_list("pk", "fingerprint", "sheet_mailed")
+    )
+    queued = 0
+    for pk, fingerprint, mailed in list(unsent):
+        if Battle.objects.filter(pk=pk, sheet_mailed=mailed).update(sheet_mailed=fingerprint) == 1:
+            # A sheet mailed before with other forces: the new one says so (A10.3).
+            task_queue(SEND_BATTLE_SHEET, pk, fingerprint, bool(mailed), robust=True)
+            queued += 1
+    return queued
+
+
+def battles_remind(*, now: Clock = timezone.now) -> int:
+    """Queue the reminder of every open battle within its campaign's reminder time of its deadline, once.
+
+    Run every minute by Celery beat. "24 hours before" is 24 real hours, computed in UTC; a campaign whose
+    `reminder_hours_before` is 0 sends none. A battle with a confirmed result is resolved, not open.
+    """
+    moment = now()
+    candidates = Battle.objects.filter(
+        state=Battle.State.OPEN,
+        reminded_at__isnull=True,
+        deadline__gt=moment,
+        turn__status=Turn.Status.BATTLES_PENDING,
+    ).select_related("turn__campaign")
+    hours: dict[int, int] = {}
+    due = []
+    for battle in candidates:
+        campaign = battle.turn.campaign
+        if campaign.pk not in hours:
+            hours[campaign.pk] = campaign.ruleset().tabletop.reminder_hours_before
+        before = hours[campaign.pk]
+        if before and moment >= battle.deadline - timedelta(hours=before):
+            due.append((battle.pk, battle.deadline))
+    queued = 0
+    with transaction.atomic():
+        for pk, deadline in due:
+            claimed = Battle.objects.filter(pk=pk, deadline=deadline, reminded_at__isnull=True).update(
+                reminded_at=moment
+            )
+            if claimed == 1:
+                task_queue(SEND_BATTLE_REMINDER, pk, robust=True)
+                queued += 1
+    return queued
+
+
+def battle_overdue_queue(*, battle_id: int) -> None:
+    """Queue the overdue mail of a battle whose deadline's claim the caller holds (once per deadline)."""
+    task_queue(SEND_BATTLE_OVERDUE, battle_id, robust=True)

@@ -1,0 +1,72 @@
+"""The GM's preview of a tabletop turn with hypothetical results through the API (TABLETOP.md A10.1 (b)): the
+same service as the page (rules.battle_preview). A POST because it takes a body; it stores nothing."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from django.utils.translation import gettext
+from drf_spectacular.utils import extend_schema
+from rest_framework import status
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from campaign.api import IsGM
+from rules.api import TurnScoped
+from rules.battle_preview import AUTO, BattlesPreview, turn_battles_preview
+from rules.engine.messages import InputError, Message
+from rules.models import Battle
+
+
+def _error(code: str, ref: str, message: str) -> dict[str, str]:
+    return {"code": code, "ref": ref, "message": message}
+
+
+def preview_data(preview: BattlesPreview) -> dict[str, Any]:
+    return {
+        "complete": preview.complete,
+        "open": list(preview.state.open),
+        "entered": list(preview.entered),
+        "assumed": {key: dict(result) for key, result in preview.assumed.items()},
+        "auto_resolved": list(preview.auto),
+        "errors": {
+            key: [_error(e.code, ":".join(e.ref), e.message.render(translate=gettext)) for e in errors]
+            for key, errors in preview.errors.items()
+        },
+        "owners_changed": [
+            {"region": region, "before": before, "after": after}
+            for region, before, after in preview.owners_changed()
+        ],
+        "battles": [dict(report) for report in preview.reports],
+    }
+
+
+class TurnBattlesPreview(TurnScoped):
+    """GM: the turn as it would complete with the entries so far and, per battle without one, `"auto"` or
+    a result as A6.1 has it (no fingerprint needed): `{"hypotheses": {"region:K1": {...}}}`. Nothing is
+    stored. 400 for a body of the wrong shape; 409 when the turn is not waiting for its battles."""
+
+    permission_classes = [IsAuthenticated, IsGM]
+    queryset = Battle.objects.none()
+
+    @extend_schema(request=dict, responses=dict, operation_id="battles_preview")
+    def post(self, request: Request, slug: str, number: int) -> Response:
+        turn = self.turn_get()
+        body = request.data if isinstance(request.data, Mapping) else None
+        hypotheses = body.get("hypotheses", {}) if body is not None else None
+        if not isinstance(hypotheses, Mapping) or not all(
+            value == AUTO or isinstance(value, Mapping) for value in hypotheses.values()
+        ):
+            message = Message("tabletop.hypotheses_shape").render(translate=gettext)
+            return Response(
+                {"errors": [_error("hypotheses_shape", "hypotheses", message)]},
+                status=status.HTTP_400_BAD_REQUEST,
+            )
+        try:
+            preview = turn_battles_preview(turn_id=turn.pk, by=request.user, hypotheses=dict(hypotheses))
+        except InputError as error:
+            found = _error(error.code, error.field, error.message.render(translate=gettext))
+            return Response({"errors": [found]}, status=status.HTTP_409_CONFLICT)
+        return Response(preview_data(preview))

@@ -1,0 +1,88 @@
+"""The battle page's dice panel (COMPANY.md §8.5, §11.2): a form for every function, posted as the page fills
+it in, logged with who asked before the answer is shown; the forms offer the viewer's own units with their
+bonuses, and as targets never a unit the viewer has not observed."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+
+from rules.company import models
+from rules.engine.company_d20.log import FUNCTIONS
+from tests.company.forms_html import form_fields
+
+
+def login(user) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def _dice_form(html: str, function: str) -> dict:
+    data = form_fields(html.replace('name="function"', 'name="form"'), function)
+    data["function"] = data.pop("form")
+    data.pop("csrfmiddlewaretoken", None)
+    return data
+
+
+def test_every_function_of_the_dice_service_has_its_form(battle, rival):
+    html = login(rival).get(f"/c/demo/battles/{battle.pk}/").content.decode()
+    for function in [*FUNCTIONS, "scatter_decide"]:
+        assert f'id="dice-{function}"' in html, function
+
+
+@pytest.mark.parametrize(
+    "function, fields, output",
+    [
+        ("roll", {"expression": "2d6+1"}, "total"),
+        ("test", {"unit": "MG", "stat": "M", "dc": "12", "advantage": ["flank"]}, "success"),
+        ("opposed", {"active": "MG", "passive": "Chef"}, "winner"),
+        ("attack", {"attacker": "MG", "targets": ["Chef"], "cover": "forest"}, "targets"),
+        ("damage", {"weapon": "MG", "band": "heavy", "attacker_damaged": "1"}, "damage"),
+        ("morale", {"unit": "MG", "reason": "first_damage", "state": "pinned"}, "result"),
+        ("recon", {"scout": "MG", "target": "Chef", "cover": "buildings"}, "level"),
+        ("fire_request", {"support": "organic_81", "caller": "Chef", "observer": "Chef"}, "result"),
+        ("danger_close", {"strike_damage": "6", "units": ["MG", "Chef"]}, "units"),
+    ],
+)
+def test_a_roll_from_each_form_is_logged_with_who_asked(battle, company, rival, function, fields, output):
+    client = login(rival)
+    html = client.get(f"/c/demo/battles/{battle.pk}/").content.decode()
+    data = _dice_form(html, function)
+    names = {name: str(unit.number) for name, unit in company.units.items()}
+    for key, value in fields.items():
+        data[f"{function}-{key}"] = (
+            [names.get(v, v) for v in value] if isinstance(value, list) else names.get(value, value)
+        )
+    response = client.post(f"/c/demo/battles/{battle.pk}/", data, follow=True)
+    page = response.content.decode()
+    assert 'class="error"' not in page, page[page.find('class="error"') - 200 :][:600]
+    [roll] = models.DiceRoll.objects.filter(battle=battle)
+    assert (roll.function, roll.side, roll.requested_by.username) == (function, "EST", "rival")
+    assert output in roll.output
+    if function == "attack":
+        assert roll.inputs["targets"] == [{"unit": company.units["Chef"].number, "cover": "forest"}]
+    if function == "damage":
+        assert roll.inputs["attacker_damaged"] is True and len(roll.dice) == 2, "heavy: one extra die"
+
+
+def test_a_refused_roll_draws_nothing_and_says_why(battle, company, rival):
+    client = login(rival)
+    data = _dice_form(client.get(f"/c/demo/battles/{battle.pk}/").content.decode(), "roll")
+    data["roll-expression"] = "1d7"
+    page = client.post(f"/c/demo/battles/{battle.pk}/", data, follow=True).content.decode()
+    assert "is not a dice expression like 2d6+1" in page
+    assert not models.DiceRoll.objects.exists()
+
+
+def test_the_forms_offer_own_units_with_their_bonuses_and_never_an_unseen_enemy(battle, company, player, gm):
+    [snapshot] = models.ReconSnapshot.objects.filter(viewer="NOR", region="M1")
+    html = login(player).get(f"/c/demo/battles/{battle.pk}/").content.decode()
+    ryhma = company.units["Ryhmä 1"]
+    assert f"#{ryhma.number} Ryhmä 1 (JR · TT 1 · M 2 · S 12 · H 2 · TI 1d6)" in html
+    for number, level in snapshot.levels.items():
+        name = snapshot.units[number]["name"]
+        assert (f'value="{number}">#{number} {name}' in html) == (level == "observed"), (name, level)
+    gm_html = login(gm).get(f"/c/demo/battles/{battle.pk}/").content.decode()
+    chef = company.units["Chef"]
+    assert f'value="{chef.number}">#{chef.number} Chef' in gm_html, "the GM names every unit"

@@ -1,0 +1,72 @@
+"""A real browser: the GM previews a tabletop turn with a hypothetical result (TABLETOP.md A10.1 (b)), a
+player reads the sheet's deadline once in UTC, and the sheet mail (A11.3) is looked at as a mail reader
+shows it. Screenshots go to tests/e2e/screenshots/ (tabletop-preview-*, tabletop-mail-*)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.e2e.test_browser import CHROMIUM, _log_in, _shot
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium: apt-get install -y chromium"),
+    pytest.mark.django_db(transaction=True),
+]
+
+
+def test_the_gm_previews_the_turn_with_a_typed_result(browser, live_server, tabletop_turn):
+    from rules.models import ResultVersion
+
+    base = live_server.url
+    gm = _log_in(browser, base, "gm", "gm-password-1")
+    gm.goto(f"{base}/c/demo/turns/1/battles/")
+    gm.click("text=Preview the turn with hypothetical results")
+    gm.wait_for_selector("text=The turn completes: 1 battle.")
+    _shot(gm, "tabletop-preview-auto")
+    gm.check("input[name='mode-region:K1'][value=result]")
+    gm.check("input[name='winner-region:K1'][value=NOR]")
+    gm.check("input[name='decisive-region:K1']")
+    gm.fill("input[name='loss-region:K1-NOR-JV']", "1")
+    gm.fill("input[name='loss-region:K1-KAR-JV']", "3")
+    gm.fill("input[name='loss-region:K1-KAR-PA']", "1")
+    gm.click("text=Preview with these results")
+    gm.wait_for_selector("text=Kaarnala: Karelian Republic → Kingdom of Nordmark")
+    _shot(gm, "tabletop-preview-result")
+    assert ResultVersion.objects.count() == 0, "a preview stores nothing"
+
+    phone = _log_in(browser, base, "gm", "gm-password-1", width=390)
+    phone.goto(gm.url)
+    _shot(phone, "tabletop-preview-390")
+
+
+def test_a_reader_in_utc_sees_the_deadline_once(browser, live_server, tabletop_turn, player):
+    base = live_server.url
+    page = _log_in(browser, base, "player", "player-password-1")
+    page.goto(f"{base}/c/demo/turns/1/battles/region:K1/")
+    header = page.inner_text("article.battle-sheet header")
+    assert header.count("UTC") == 1, header
+    _shot(page, "tabletop-sheet-utc")
+
+
+def test_the_sheet_mail_as_a_mail_reader_shows_it(browser, live_server, tabletop_turn, player, karelian):
+    from django.core import mail
+
+    from campaign.lifecycle import language_set, time_zone_set
+    from frontend.mail.tabletop import battle_sheet_send
+    from rules.models import Battle
+
+    for user in (player, karelian):
+        user.email = f"{user.username}@example.org"
+        user.save(update_fields=["email"])
+    language_set(user=karelian, language="fi")
+    time_zone_set(user=karelian, time_zone="Europe/Helsinki")
+    battle = Battle.objects.get(turn=tabletop_turn, key="region:K1")
+    assert battle_sheet_send(battle_id=battle.pk, fingerprint=battle.fingerprint) == 2
+    page = browser.new_page(viewport={"width": 800, "height": 900})
+    for message in mail.outbox:
+        name = message.to[0].partition("@")[0]
+        page.set_content(message.alternatives[0][0])
+        _shot(page, f"tabletop-mail-{name}")
+        page.set_content(f"<pre style='white-space: pre-wrap'>{message.subject}\n\n{message.body}</pre>")
+        _shot(page, f"tabletop-mail-{name}-text")
