@@ -8,12 +8,15 @@ from typing import Any
 
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from campaign.models import Turn
 from campaign.selectors import Viewer, regions_changed_hands, reports_visible
 from frontend.reports import card_anchor
 from frontend.summary import turn_summary
 from frontend.terms import word
+
+BANNER_LOSSES = 5  # losses named in the banner; the rest are counted
 
 
 def legend_rows(
@@ -74,14 +77,22 @@ def after_turn(*, viewer: Viewer, last: Turn | None) -> dict[str, Any] | None:
             battles.setdefault(code, f"{page}#{card_anchor(data.get('kind', ''), region)}")
         units = (data.get("losses") or {}).get(own) if own else None
         if units:
+            # A meeting engagement's key names both regions ("N3|N4"): the reader sees "N3–N4".
+            place = "–".join(region.split("|"))
             lost.append(
                 _("%(units)s at %(region)s")
-                % {"units": ", ".join(f"{c} {t}" for t, c in units.items() if c), "region": region}
+                % {"units": ", ".join(f"{c} {t}" for t, c in units.items() if c), "region": place}
             )
     changes = regions_changed_hands(turn=last)
     banner = turn_summary(number=last.number, battles=count, changes=changes, own=own)
     if lost:
-        banner += "; " + _("you lost %(losses)s") % {"losses": "; ".join(lost)}
+        banner += "; " + _("you lost %(losses)s") % {"losses": "; ".join(lost[:BANNER_LOSSES])}
+        if len(lost) > BANNER_LOSSES:
+            more = len(lost) - BANNER_LOSSES
+            # The banner stays one sentence; the report it links to lists every loss.
+            banner += " " + ngettext(
+                "and in %(count)s more battle", "and in %(count)s more battles", more
+            ) % {"count": more}
     return {
         "number": last.number,
         "banner": banner,

@@ -56,6 +56,13 @@ WORDS: dict[str, Mapping[str, object]] = {
         "failed": _("failed"),
         "battles_pending": _("waiting for the results of its battles"),
     },
+    # A campaign's battle system (rules.engine.systems) by its name, not by its key.
+    "system": {
+        "iron_fist": pgettext_lazy("battle system", "Iron Fist"),
+        "sodankaynti": pgettext_lazy("battle system", "Sodankäynti"),
+        "tabletop": pgettext_lazy("battle system", "table battles"),
+        "company_d20": pgettext_lazy("battle system", "company d20"),
+    },
     "relation": {
         "war": pgettext_lazy("relation", "war"),
         "peace": pgettext_lazy("relation", "peace"),

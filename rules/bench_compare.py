@@ -8,9 +8,10 @@ one made); each checkout then reads it into its own dataclasses (rules/bench_com
 resolves it in a child process of its own, with PYTHONPATH set to that checkout. A round runs `--runs`
 resolutions on each side, the first side alternating from round to round; a side's figure for a round is
 the median CPU time of its runs, and the ratio (this checkout / the other) is taken round by round, so that
-load from other work on a shared machine falls on both sides alike. The last lines give min/median/max
-of the ratios, and whether both sides' results are the same JSON (expected only when the two checkouts'
-results have the same layout: the way to show that a change left every report as it was).
+load from other work on a shared machine falls on both sides alike. The last line gives min/median/max
+of the ratios, the two sides' fastest runs (the ones other work disturbed least), and whether both sides'
+results are the same JSON byte for byte (expected only when the two checkouts' results have the same
+layout: the way to show that a change left every report as it was).
 """
 
 from __future__ import annotations
@@ -49,10 +50,10 @@ def side(checkout: Path, turn: Path, seed: int) -> AbstractContextManager[subpro
     )
 
 
-def runs(child: subprocess.Popen, count: int) -> tuple[float, str]:
-    """The median CPU seconds of `count` resolutions, and the result's fingerprint."""
+def runs(child: subprocess.Popen, count: int) -> tuple[list[float], str]:
+    """The CPU seconds of `count` resolutions, and the result's fingerprint."""
     answer = child_ask(child, count)
-    return statistics.median(answer["seconds"]), answer["sha256"]
+    return answer["seconds"], answer["sha256"]
 
 
 def bench_compare(
@@ -74,18 +75,22 @@ def bench_compare(
         with side(HERE, turn, seed) as ours, side(against.resolve(), turn, seed) as theirs:
             runs(ours, 1)  # warm up: imports, caches
             runs(theirs, 1)
-            lines, ratios, fingerprints = [], [], set()
+            lines, ratios, fingerprints, best = [], [], set(), [float("inf"), float("inf")]
             for number in range(rounds):
                 order = (ours, theirs) if number % 2 == 0 else (theirs, ours)
                 timed = {id(child): runs(child, count) for child in order}
                 (us, mine), (them, other) = timed[id(ours)], timed[id(theirs)]
                 fingerprints.add((mine, other))
+                best = [min(best[0], *us), min(best[1], *them)]
+                us, them = statistics.median(us), statistics.median(them)
                 ratios.append(us / them)
                 lines.append(f"round {number + 1}: this {us:.3f} s  other {them:.3f} s  {us / them:.3f}×")
     same = all(mine == other for mine, other in fingerprints)
     lines.append(
         f"ratio this/other over {rounds} rounds (median CPU of {count} runs each): "
         f"min {min(ratios):.3f} median {statistics.median(ratios):.3f} max {max(ratios):.3f}; "
+        # The fastest run of each side is the one other work disturbed least (as timeit takes the best).
+        f"fastest runs: this {best[0]:.3f} s, other {best[1]:.3f} s, {best[0] / best[1]:.3f}×; "
         f"results {'identical' if same else 'differ'} (this checkout: {HERE}, other: {against})"
     )
     return "\n".join(lines)

@@ -371,6 +371,8 @@ class BattleResultAction(CompanyScoped):
     """POST result/approve (or agree), dispute (a `comment`), withdraw, confirm, void (a `reason`) on the
     current version, or the one named by `version`; result/reopen (a `reason`) for the GM."""
 
+    # Its own name: drf-spectacular would name it as it names result/'s POST.
+    @extend_schema(operation_id="company_battle_result_action")
     def post(self, request: Request, slug: str, pk: int, action: str) -> Response:
         battle = self.battle_get()
         body = request.data if isinstance(request.data, dict) else {}

@@ -241,6 +241,29 @@ def test_after_a_turn_the_campaign_page_has_a_banner_battle_markers_and_the_chan
     assert map_regions(page)["M2"]["classes"] == {"changed"}
 
 
+def test_the_banner_names_a_meeting_by_both_regions_and_at_most_five_losses(demo, turn1, nations, player):
+    from campaign.selectors import viewer_get
+    from frontend.situation import BANNER_LOSSES, after_turn
+    from rules.models import Report, ReportNation
+
+    places = ["N3|N4", "K1", "K2", "K3", "K4", "K5", "K6"]
+    for position, place in enumerate(places):
+        report = Report.objects.create(
+            turn=turn1,
+            position=position,
+            kind="battle",
+            region=place,
+            data={"kind": "battle", "region": place, "losses": {"NOR": {"JV": position + 1}}},
+        )
+        ReportNation.objects.create(report=report, nation=nations["NOR"])
+
+    banner = after_turn(viewer=viewer_get(user=player, campaign=demo), last=turn1)["banner"]
+
+    assert "1 JV at N3–N4" in banner and "|" not in banner
+    assert f"{BANNER_LOSSES} JV at K4" in banner and "JV at K5" not in banner
+    assert banner.endswith("and in 2 more battles")
+
+
 def test_the_legend_names_each_nation_with_its_colour_the_readers_relations_and_the_weather(
     as_player, turn1, nations
 ):
