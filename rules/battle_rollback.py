@@ -146,24 +146,7 @@ def _pending_to_orders(
             reason=reason[:300],
         )
         battles_archive(turn=turn, archive=archive)
-        turn.status = Turn.Status.OPEN
-        turn.result = None
-        turn.error = ""
-        turn.processed_at = None
-        turn.deadline = deadline or now() + turn.campaign.turn_length
-        turn.queued_at = None
-        turn.reminded_at = None
-        turn.save(
-            update_fields=[
-                "status",
-                "result",
-                "error",
-                "processed_at",
-                "deadline",
-                "queued_at",
-                "reminded_at",
-            ]
-        )
+        history.turn_reopen(turn=turn, deadline=deadline, now=now)
         audit_write(
             by,
             turn.campaign,

@@ -177,32 +177,38 @@ def turn_rollback(
         if campaign.battle_system == "tabletop":
             # Back to its orders: the battles go with the result, their entries kept to carry over (A10.4).
             battles_archive(turn=turn, archive=archive)
-        turn.status = Turn.Status.OPEN
-        turn.result = None
-        turn.error = ""
-        turn.processed_at = None
-        turn.deadline = deadline or now() + campaign.turn_length
-        # Unclaimed, so that the new deadline queues it and reminds its players again (campaign.lifecycle).
-        turn.queued_at = None
-        turn.reminded_at = None
-        # Its deadline counts missed turns again, unless the GM processes it early once more.
-        turn.missed_counted = True
-        turn.save(
-            update_fields=[
-                "missed_counted",
-                "status",
-                "result",
-                "error",
-                "processed_at",
-                "deadline",
-                "queued_at",
-                "reminded_at",
-            ]
-        )
+        turn_reopen(turn=turn, deadline=deadline, now=now)
         audit_write(
             by, campaign, "rollback", Message("audit.rolled_back", {"number": turn.number}), reason, now
         )
     return RollbackOutcome(turn=turn, archive=archive, removed=removed)
+
+
+def turn_reopen(*, turn: Turn, deadline: datetime | None, now: Clock) -> None:
+    """A rolled-back turn open for orders again, as before it was processed, with a new deadline (`deadline`,
+    or one turn length from now) so that it is not processed at once."""
+    turn.status = Turn.Status.OPEN
+    turn.result = None
+    turn.error = ""
+    turn.processed_at = None
+    turn.deadline = deadline or now() + turn.campaign.turn_length
+    # Unclaimed, so that the new deadline queues it and reminds its players again (campaign.lifecycle).
+    turn.queued_at = None
+    turn.reminded_at = None
+    # Its deadline counts missed turns again, unless the GM processes it early once more.
+    turn.missed_counted = True
+    turn.save(
+        update_fields=[
+            "missed_counted",
+            "status",
+            "result",
+            "error",
+            "processed_at",
+            "deadline",
+            "queued_at",
+            "reminded_at",
+        ]
+    )
 
 
 def turn_result_undo(

@@ -192,10 +192,14 @@ def test_back_to_orders_from_battles_pending_leaves_the_world_as_before_processi
     turn_process(turn_id=turn.pk)
     turn.refresh_from_db()
     assert turn.status == Turn.Status.BATTLES_PENDING
+    # Processed early by the GM without counting missed turns: reopened, its deadline counts them again.
+    Turn.objects.filter(pk=turn.pk).update(missed_counted=False)
 
     tabletop_rollback(turn_id=turn.pk, by=gm, to="orders", deadline=turn.deadline)
 
     assert tabletop_rows(demo) == before
+    turn.refresh_from_db()
+    assert (turn.status, turn.missed_counted) == (Turn.Status.OPEN, True)
     assert AuditEntry.objects.filter(user=gm, code="audit.rolled_back_to_orders").exists()
 
 
