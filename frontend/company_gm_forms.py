@@ -17,28 +17,14 @@ from django import forms
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
-from rules.engine.company_d20.kasarmi import Company
+from rules.engine.company_d20.kasarmi import EDITABLE, Company
 from rules.engine.company_d20.problems import Problem
 from rules.engine.company_d20.ruleset import CompanyRuleset
 
-# The record's fields a GM edit may change (kasarmi.EDITABLE), in the order of the unit card.
+# The record's fields a GM edit may change (kasarmi.EDITABLE), in the order of the unit card; a unit's type
+# is not edited on the page (another type is another unit: the GM restores or buys one).
 WHOLE_FIELDS = ("group", "tk_max", "tk", "m", "k", "xp", "l", "s", "h")
-EDIT_FIELDS = (
-    "name",
-    "group",
-    "role",
-    "tk_max",
-    "tk",
-    "m",
-    "k",
-    "xp",
-    "l",
-    "s",
-    "h",
-    "ti",
-    "region",
-    "abilities",
-)
+EDIT_FIELDS = tuple(field for field in EDITABLE if field != "type")
 
 
 def whole_or_text(text: Any) -> Any:
