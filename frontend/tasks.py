@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
+from frontend.mail.battle_events import battle_event_send
 from frontend.mail.company import company_results_send
 from frontend.mail.tabletop import battle_overdue_send, battle_reminder_send, battle_sheet_send
 from frontend.mail.turns import turn_reminders_send, turn_results_send
@@ -45,3 +46,9 @@ def send_battle_reminder(battle_id: int) -> int:
 def send_battle_overdue(battle_id: int) -> int:
     """A tabletop battle past its deadline: its players and the GM are told, once (rules.battles)."""
     return battle_overdue_send(battle_id=battle_id)
+
+
+@shared_task
+def send_battle_event(battle_id: int, event: str, version_id: int | None = None, old_sheet=None) -> int:
+    """A change in a tabletop battle's results (A11.3), queued once by the change (rules.battle_mail)."""
+    return battle_event_send(battle_id=battle_id, event=event, version_id=version_id, old_sheet=old_sheet)

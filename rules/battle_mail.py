@@ -7,6 +7,8 @@ battles_remind(now=)         beat: each open battle within `tabletop.reminder_ho
                              deadline, while it has no confirmed result: a reminder, once per deadline
 battle_overdue_queue(battle_id=)   the deadline passed (rules.battles.battles_overdue has claimed it,
                              once per deadline): the battle's players and the GM are told (A8.2)
+battle_event_queue(battle_id=, event=, ...)   a change in the battle's results (A11.3, EVENTS), queued by
+                             the change's own transaction, so once per change and only if it commits
 
 Each mail is claimed first with a conditional update ("if num_updated != 1, another process got there
 first"), so two beats, or a beat and a re-plan, queue it once; the task is queued when the claim commits.
@@ -31,6 +33,12 @@ Clock = Callable[[], datetime]
 SEND_BATTLE_SHEET = "frontend.tasks.send_battle_sheet"
 SEND_BATTLE_REMINDER = "frontend.tasks.send_battle_reminder"
 SEND_BATTLE_OVERDUE = "frontend.tasks.send_battle_overdue"
+SEND_BATTLE_EVENT = "frontend.tasks.send_battle_event"
+
+# The results workflow's events that are mailed (A11.3): a new version waiting for the other nations'
+# answer; a dispute (the GM told too); the battle's entry confirmed; the current version voided; the entry
+# reopened; an entry or version set aside as stale because the battle's forces changed (A10.3).
+EVENTS = ("version", "disputed", "confirmed", "voided", "reopened", "stale")
 
 
 def battle_sheets_queue(*, turn: Turn) -> int:
@@ -87,3 +95,12 @@ def battles_remind(*, now: Clock = timezone.now) -> int:
 def battle_overdue_queue(*, battle_id: int) -> None:
     """Queue the overdue mail of a battle whose deadline's claim the caller holds (once per deadline)."""
     task_queue(SEND_BATTLE_OVERDUE, battle_id, robust=True)
+
+
+def battle_event_queue(
+    *, battle_id: int, event: str, version_id: int | None = None, old_sheet: dict | None = None
+) -> None:
+    """Queue the mail of one event of a battle's results once the caller's transaction commits."""
+    if event not in EVENTS:
+        raise ValueError(f"no such battle event: {event}")
+    task_queue(SEND_BATTLE_EVENT, battle_id, event, version_id, old_sheet, robust=True)

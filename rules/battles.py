@@ -29,7 +29,7 @@ from campaign.queue import turn_queue
 from campaign.selectors import Viewer
 from rules import results_flow as flow
 from rules.battle_archive import battles_carry
-from rules.battle_mail import battle_overdue_queue, battle_sheets_queue
+from rules.battle_mail import battle_event_queue, battle_overdue_queue, battle_sheets_queue
 from rules.engine.tabletop import BattlesPending, Complete, plan
 from rules.engine.tabletop.results import Entrant, result_check
 from rules.engine.tabletop.settings import TabletopRuleset
@@ -71,6 +71,7 @@ def battles_record(
     carry its result over from a rollback (A10.4); then the plan is made again. Returns the plan as
     the rows now stand."""
     rows = {b.key: b for b in Battle.objects.filter(turn=turn)}
+    sheets_before = {key: b.sheet for key, b in rows.items()}  # for the stale mail's old sheet (A11.3)
     created = []
     keys = list(state.battle_keys())
     hours = timedelta(hours=ruleset.tabletop.result_deadline_hours)
@@ -93,7 +94,8 @@ def battles_record(
             if not battle.fingerprint:  # its forces known for the first time: new, or no longer waiting
                 created.append(battle)
             if battle.fingerprint and battle.fingerprint != sheet["fingerprint"]:
-                _set_aside(battle, sheet["fingerprint"], now)
+                if _set_aside(battle, sheet["fingerprint"], now):
+                    battle_event_queue(battle_id=battle.pk, event="stale", old_sheet=sheets_before[key])
             battle.fingerprint = sheet["fingerprint"]
             resolved = key in state.resolved
             if (not resolved and battle.state != Battle.State.OPEN) or battle.opened_at is None:
@@ -104,9 +106,12 @@ def battles_record(
     for key in state.stale:
         if key in rows:
             reason = "forces changed" if key in seen else "battle no longer exists"
-            rows[key].versions.filter(state=ResultVersion.State.CONFIRMED).update(
-                state=ResultVersion.State.STALE, reason=reason, decided_at=now
-            )
+            if (
+                rows[key]
+                .versions.filter(state=ResultVersion.State.CONFIRMED)
+                .update(state=ResultVersion.State.STALE, reason=reason, decided_at=now)
+            ):
+                battle_event_queue(battle_id=rows[key].pk, event="stale", old_sheet=sheets_before[key])
     for key, battle in rows.items():
         if key in seen or battle.state == Battle.State.GONE:
             continue
@@ -135,10 +140,13 @@ def _may_reappear(key: str, state: BattlesPending) -> bool:
     )
 
 
-def _set_aside(battle: Battle, fingerprint: str, now: datetime) -> None:
-    """A current version made against other forces is stale: set aside, its answers with it (A10.3)."""
-    battle.versions.filter(state__in=ResultVersion.LIVE[:3]).exclude(fingerprint=fingerprint).update(
-        state=ResultVersion.State.STALE, reason="forces changed", decided_at=now
+def _set_aside(battle: Battle, fingerprint: str, now: datetime) -> int:
+    """A current version made against other forces is stale: set aside, its answers with it (A10.3).
+    Returns how many were."""
+    return (
+        battle.versions.filter(state__in=ResultVersion.LIVE[:3])
+        .exclude(fingerprint=fingerprint)
+        .update(state=ResultVersion.State.STALE, reason="forces changed", decided_at=now)
     )
 
 
@@ -206,6 +214,9 @@ class _Tabletop(flow.Table):
 
     def changed(self, turn: Turn, now: datetime) -> None:
         _advance(turn, turn.campaign.ruleset(), now)
+
+    def told(self, event: str, version: ResultVersion) -> None:
+        battle_event_queue(battle_id=self.battle.pk, event=event, version_id=version.pk)  # A11.3
 
 
 def battle_result_save(
@@ -275,6 +286,7 @@ def battle_auto_resolve(
             decided_by=viewer.user,
             reason=f"auto-resolved by the GM{': ' + why if why else ''}",
         )
+        battle_event_queue(battle_id=battle.pk, event="confirmed", version_id=version.pk)
         _advance(turn, ruleset, moment)
     return version
 

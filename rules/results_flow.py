@@ -109,6 +109,12 @@ class Table(ABC):
     def changed(self, turn: Turn, now: datetime) -> None:
         """After any change to the battle's versions: the system brings its battle and turn in line."""
 
+    def told(self, event: str, version: ResultVersion) -> None:
+        """An event of the battle's results for its readers (TABLETOP.md A11.3), inside the change's
+        transaction: `version` (a new version waits for answers), `disputed`, `confirmed`, `voided` or
+        `reopened`. A system that mails its players says so here; by default nobody is told."""
+        return None
+
     def campaign_id(self) -> int:
         return self.battle.turn.campaign_id
 
@@ -178,6 +184,7 @@ def result_save(
                 version=version, nation=viewer.nation, user=viewer.user, answer="agree", at=now
             )
         _settle(table, turn, version, now)
+    table.told("confirmed" if version.state == ResultVersion.State.CONFIRMED else "version", version)
     table.changed(turn, now)
     return version
 
@@ -214,6 +221,8 @@ def result_agree(table: Table, *, viewer: Viewer, version: ResultVersion, now: d
     )
     version.refresh_from_db()
     _settle(table, turn, version, now)
+    if version.state == ResultVersion.State.CONFIRMED:
+        table.told("confirmed", version)
     table.changed(turn, now)
 
 
@@ -234,6 +243,7 @@ def result_dispute(
     )
     version.refresh_from_db()
     _settle(table, turn, version, now)
+    table.told("disputed", version)
 
 
 def _needed(table: Table) -> set[int]:
@@ -283,6 +293,7 @@ def result_confirm(table: Table, *, viewer: Viewer, version: ResultVersion, now:
         + (f"; disputed by {', '.join(disputed)}" if disputed else "")
     )
     version.save(update_fields=["state", "decided_at", "decided_by", "reason"])
+    table.told("confirmed", version)
     table.changed(turn, now)
 
 
@@ -299,6 +310,7 @@ def result_void(table: Table, *, viewer: Viewer, version: ResultVersion, reason:
         viewer.user,
     )
     version.save(update_fields=["state", "reason", "decided_at", "decided_by"])
+    table.told("voided", version)
 
 
 @transaction.atomic
@@ -309,8 +321,12 @@ def entry_reopen(table: Table, *, viewer: Viewer, reason: str, now: datetime) ->
     turn = table.lock()
     if not table.resolved(turn):
         raise refuse("not_resolved", place=table.place())
+    entry = table.battle.versions.filter(state=ResultVersion.State.CONFIRMED).first()
     table.battle.versions.filter(state=ResultVersion.State.CONFIRMED).update(
         state=ResultVersion.State.VOIDED, reason=f"reopened: {reason.strip()}", decided_at=now
     )
+    if entry is not None:
+        entry.refresh_from_db()
+        table.told("reopened", entry)
     table.changed(turn, now)
     return turn

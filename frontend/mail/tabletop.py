@@ -17,6 +17,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.db.models import Q
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.dateformat import format as date_format
@@ -153,25 +154,44 @@ def _readers(
     if active_only:
         members = members.exclude(nation__civil_disorder=True)
     names = {n.code: n.name for n in campaign.nations.all()}
-    settings = campaign.ruleset().tabletop
-    url = site_url(reverse("frontend:battle", args=[campaign.slug, battle.turn.number, battle.key]))
     for membership in members:
         viewer = Viewer(campaign=campaign, user=membership.user, membership=membership)
-        sheet = battle_sheet_for(viewer=viewer, battle=battle)
-        if sheet is None:
-            continue
-        with translation.override(language_of(user=membership.user)):
-            context = {
-                "battle": battle,
-                "sheet": sheet,
-                "sides": sheet_sides(sheet, names),
-                "title": battle_title(campaign, battle),
-                "who_agrees": who_agrees(settings, list(battle.nations)),
-                "ground_types": GROUND_TYPES,
-                "url": url,
-                "zone": time_zone_of(user=membership.user),
-            }
-        yield membership, context
+        context = _sheet_context(battle, viewer, names)
+        if context is not None:
+            yield membership, context
+
+
+def _sheet_context(battle: Battle, viewer: Viewer, names: dict[str, str]) -> dict[str, Any] | None:
+    """What the sheet's templates need, for this reader: the sheet as the reader's nation may see it
+    (None: nothing of it), in the reader's language and zone."""
+    sheet = battle_sheet_for(viewer=viewer, battle=battle)
+    if sheet is None:
+        return None
+    campaign = battle.turn.campaign
+    url = site_url(reverse("frontend:battle", args=[campaign.slug, battle.turn.number, battle.key]))
+    with translation.override(language_of(user=viewer.user)):
+        return {
+            "battle": battle,
+            "sheet": sheet,
+            "sides": sheet_sides(sheet, names),
+            "title": battle_title(campaign, battle),
+            "who_agrees": who_agrees(campaign.ruleset().tabletop, list(battle.nations)),
+            "ground_types": GROUND_TYPES,
+            "url": url,
+            "zone": time_zone_of(user=viewer.user),
+        }
+
+
+def battle_sheet_text(*, viewer: Viewer, battle: Battle) -> str | None:
+    """The battle's sheet as plain text, as its mail gives it (A11.3, A12), cut to what the viewer's
+    nation may see, in the viewer's language and zone; None for a viewer who may see none of it."""
+    names = {n.code: n.name for n in battle.turn.campaign.nations.all()}
+    context = _sheet_context(battle, viewer, names)
+    if context is None:
+        return None
+    context = {**context, "turn": battle.turn, "campaign": battle.turn.campaign}
+    with translation.override(language_of(user=viewer.user)), timezone.override(context["zone"]):
+        return render_to_string("frontend/email/battle_sheet_plain.txt", context)
 
 
 def _waiting_for(battle: Battle, current: ResultVersion | None) -> list[str]:

@@ -92,7 +92,9 @@ def test_the_sheet_is_mailed_once_however_often_the_turn_is_re_planned(
     result = {"winner": None, "losses": {"EST": {}, "KAR": {}}, "fingerprint": battle.fingerprint}
     with django_capture_on_commit_callbacks(execute=True):
         battle_result_save(viewer=viewer, battle=battle, result=result)  # re-plans: K1 is still open
-    assert len(mail.outbox) == sent
+    new = mail.outbox[sent:]
+    assert not [m for m in new if ": sheet, result due" in m.subject], "no sheet mailed twice"
+    assert {m.subject.rpartition(": ")[2] for m in new} == {"result confirmed"}, "only the GM's entry is told"
 
 
 def test_it_writes_the_sheet_in_the_reader_s_language(processed, karelian) -> None:
