@@ -1,10 +1,12 @@
 """Tabletop battles through the API (TABLETOP.md A12): the turn's battles, a battle's sheet and history, and
 the results workflow. Same services as the pages (rules.battles); a refused action is a 400 with
-`{"errors": [{"code", "ref", "message"}]}` (BATTLE_SYSTEMS.md, results entry).
+`{"errors": [{"code", "ref", "message"}]}` (BATTLE_SYSTEMS.md, results entry). A battle's sheet is JSON,
+DRF's HTML, or plain text (`?format=text` or `Accept: text/plain`): the text of the sheet mail, A11.3.
 """
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from django.http import Http404
@@ -12,10 +14,13 @@ from django.utils.translation import gettext
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.permissions import IsAuthenticated
+from rest_framework.renderers import BaseRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.settings import api_settings
 
 from campaign.api import IsGM
+from frontend.mail.tabletop import battle_sheet_text
 from rules.api import TurnScoped
 from rules.battles import (
     BattleError,
@@ -104,13 +109,31 @@ class BattleList(TurnScoped):
         return Response([battle_summary(b) for b in battles])
 
 
+class SheetTextRenderer(BaseRenderer):
+    """The sheet as plain text (A12); an error's body as its JSON, so that it says what went wrong."""
+
+    media_type = "text/plain"
+    format = "text"
+    charset = "utf-8"
+
+    def render(self, data: Any, accepted_media_type: str | None = None, renderer_context=None) -> bytes:
+        text = data if isinstance(data, str) else json.dumps(data, ensure_ascii=False, indent=2)
+        return text.encode(self.charset)
+
+
 class BattleDetail(BattleScoped):
     """A battle's sheet (fog of war: a supporting nation sees only its own support lines) and, for its
-    nations and the GM, the history of its results."""
+    nations and the GM, the history of its results. As text: the sheet only, as its mail has it, in the
+    reader's language and time zone."""
+
+    renderer_classes = [*api_settings.DEFAULT_RENDERER_CLASSES, SheetTextRenderer]
 
     @extend_schema(request=None, responses=dict, operation_id="battle_retrieve")
     def get(self, request: Request, slug: str, number: int, key: str) -> Response:
         battle, sheet = self.battle_get()
+        if request.accepted_renderer.format == SheetTextRenderer.format:
+            # Cut by the same rule as `sheet` (rules.selectors.battle_sheet_for): never more than the JSON.
+            return Response(battle_sheet_text(viewer=self.viewer, battle=battle))
         data = {**battle_summary(battle), "sheet": sheet}
         if self.viewer.is_gm or (self.viewer.nation and self.viewer.nation.code in battle.nations):
             data["versions"] = [version_data(v) for v in battle.versions.select_related("nation")]

@@ -163,3 +163,42 @@ def test_only_the_gm_reopens(battle, demo, users, role, expected) -> None:
         assert _state() == before
     else:
         assert Battle.objects.get(pk=battle.pk).state == Battle.State.OPEN
+
+
+@pytest.mark.parametrize("how", [{"format": "text"}, {"HTTP_ACCEPT": "text/plain"}])
+def test_the_sheet_as_text_is_the_battle_s_nations_and_the_gm_s_as_the_json_is(battle, users, how) -> None:
+    """A12: the sheet mail's plain text through the API; whoever may not see the sheet gets no text."""
+    query = {"format": "text"} if "format" in how else {}
+    headers = {} if query else how
+    for role, expected in zip(ROLES, (200, 200, 200, 404, 404, 401), strict=True):
+        response = client_for(users[role]).get(f"{K1}/", query, **headers)
+        assert response.status_code == expected, (role, response.content)
+        if expected != 200:
+            assert "JV" not in response.content.decode(), "no forces in a refusal"
+            continue
+        assert response["Content-Type"] == "text/plain; charset=utf-8"
+        text = response.content.decode()
+        assert "region:K1" in text and "N3" in text and "Losses of NOR:" in text and "Losses of KAR:" in text
+        assert "K4" not in text and "E2" not in text
+
+
+def test_a_supporting_nation_s_text_sheet_shows_its_own_support_lines_only(battle, users) -> None:
+    """Fog of war (A5.4): EST, supporting from E2, sees the place and its own line, not the forces."""
+    support = [["EST", "E2", "IV", 1]]
+    Battle.objects.filter(pk=battle.pk).update(sheet={**battle.sheet, "support": support})
+    text = client_for(users["rival"]).get(f"{K1}/", {"format": "text"}).content.decode()
+    assert "EST E2: 1 IV" in text, text
+    assert "N3" not in text and "Losses of" not in text and "NOR" not in text
+    json_sheet = client_for(users["rival"]).get(f"{K1}/").json()["sheet"]
+    assert json_sheet["forces"] == {} and json_sheet["support"] == support
+
+
+def test_the_text_sheet_is_in_the_reader_s_language(battle, users) -> None:
+    from campaign.lifecycle import language_set
+
+    language_set(user=users["karelian"], language="fi")
+    text = client_for(users["karelian"]).get(f"{K1}/", {"format": "text"}).content.decode()
+    assert "== Paikka ==" in text and "Valtion NOR tappiot:" in text, text
+    assert "Losses of" not in text
+    english = client_for(users["player"]).get(f"{K1}/", {"format": "text"}).content.decode()
+    assert "== The place ==" in english and "Losses of NOR:" in english
