@@ -143,3 +143,14 @@ def test_a_version_made_stale_by_changed_forces_comes_with_the_old_and_the_new_s
         assert "OLD-SHEET-NOTE" not in text[text.index("The new sheet") :]
         _no_other_battle(message)
     assert run(replan) == [], "once: a second re-plan finds nothing to set aside"
+
+
+def test_a_nation_that_only_supports_the_battle_is_told_nothing_of_its_results(
+    k1, player, karelian, run
+) -> None:
+    """Fog of war (A5.4): a supporter sees its own support lines, never the battle's result or comments."""
+    Battle.objects.filter(pk=k1.pk).update(sheet={**k1.sheet, "support": [["EST", "E2", "IV", 1]]})
+    k1.refresh_from_db()
+    version, sent = _propose(run, player, k1)
+    disputed = run(battle_result_dispute, viewer=_viewer(karelian, k1), version=version, comment="No.")
+    assert "rival@example.org" not in {m.to[0] for m in [*sent, *disputed]}
