@@ -156,3 +156,12 @@ def test_who_may_post_the_form(battle, company, player, rival, gm, outsider, url
     user = {"outsider": outsider, "gm": gm, "rival": rival}[role]
     assert login(user).post(url, data).status_code == code
     assert battle.versions.exists() == (code == 302)
+
+
+def test_the_dice_buttons_name_the_function_once(battle, player, url):
+    html = login(player).get(url).content.decode()
+    buttons = re.findall(
+        r'<input type="hidden" name="function" value="([^"]+)">.*?<button[^>]*>([^<]*)</button>', html, re.S
+    )
+    assert buttons and all(label == "Roll" for _, label in buttons), buttons
+    assert "Roll roll" not in re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
