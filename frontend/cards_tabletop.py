@@ -3,7 +3,8 @@ of an auto-resolution with its reason on top; and the battle's saved close-comba
 round, for the readers who may see them (its nations and the GM, A11.2).
 
 The card is a pure function of the stored report, as every card is (frontend.reports); the rounds are the
-reader's, attached by the page that knows who reads (`rounds_attach`).
+reader's, attached by the page that knows who reads (`rounds_attach`), as is the history of its result's
+versions with every answer (`history_attach`).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from campaign.selectors import Viewer
 from frontend.terms import message_text
 from frontend.views.calculator import round_words
 from rules.battle_rounds import rounds_by_key
-from rules.models import CombatRound
+from rules.models import CombatRound, ResultVersion
 
 
 def tabletop_card(data: dict[str, Any], *, names: dict[str, str]) -> dict[str, Any]:
@@ -35,6 +36,7 @@ def tabletop_card(data: dict[str, Any], *, names: dict[str, str]) -> dict[str, A
         score=data.get("score", ""),
         notes=data.get("notes", ""),
         rounds=[],
+        history=[],
     )
     if data.get("resolution") == "entered":
         card["entered"] = (
@@ -88,3 +90,26 @@ def rounds_attach(cards: list[dict[str, Any]], *, viewer: Viewer, turn: Turn, na
     for card in cards:
         if card.get("system") == "tabletop":
             card["rounds"] = rounds_grouped(by_key.get(card.get("key", ""), []), names)
+
+
+def history_attach(cards: list[dict[str, Any]], *, viewer: Viewer, turn: Turn) -> None:
+    """Each entered tabletop card gets its result's history (A11.1): every version with its author, time and
+    state, who agreed and who disputed with their comments, and how it became final; for the readers who
+    may read the battle's versions on its page (its nations and the GM). One query and one for answers."""
+    keys = {card.get("key", "") for card in cards if card.get("system") == "tabletop"}
+    if not keys:
+        return
+    code = viewer.nation.code if viewer.nation is not None else None
+    versions = (
+        ResultVersion.objects.filter(battle__turn=turn, battle__key__in=keys)
+        .select_related("battle", "nation", "author")
+        .prefetch_related("answers__nation")
+        .order_by("number")
+    )
+    by_key: dict[str, list[ResultVersion]] = {}
+    for version in versions:
+        if viewer.is_gm or (code is not None and code in version.battle.nations):
+            by_key.setdefault(version.battle.key, []).append(version)
+    for card in cards:
+        if card.get("system") == "tabletop":
+            card["history"] = by_key.get(card.get("key", ""), [])

@@ -1,5 +1,5 @@
 """The GM's edit forms on a company's Kasarmi page (COMPANY.md §7.6): adjust the TP balance, edit a unit's
-record, remove a veteran ability, restore a fallen unit.
+record, remove a veteran ability, restore a fallen unit, set the nation's company size.
 
 The forms only parse what the browser sent into the engine's parameters; the engine's GM actions
 (rules.engine.company_d20.kasarmi, through rules.company.services.kasarmi_act) judge them, so every refusal
@@ -77,6 +77,21 @@ class AdjustTpForm(GMForm):
             "reason": data["reason"],
             "seen": seen if isinstance(seen, int) else None,
         }
+
+
+class CompanySizeForm(GMForm):
+    """§7.3: the nation's cap on active units; left empty, the ruleset's again."""
+
+    action = "gm_company_size"
+    size = forms.CharField(
+        label=_("Company size"),
+        required=False,
+        help_text=_("A whole number, at least 1; empty: the ruleset's"),
+    )
+
+    def params(self) -> dict[str, Any]:
+        size = whole_or_text(self.cleaned_data["size"])
+        return {"size": None if size == "" else size, "reason": self.cleaned_data["reason"]}
 
 
 def _seen(data: str) -> dict[str, Any]:
@@ -212,6 +227,7 @@ def gm_forms(
 
     owned = list(company.owned)
     adjust = AdjustTpForm(bound("tp"), prefix="tp", initial={"seen": roster["tp"]})
+    size = CompanySizeForm(bound("size"), prefix="size", initial={"size": roster["company_size_override"]})
     units = []
     for card in roster["units"]:
         regions = owned if card["region"] in owned else [card["region"], *owned]
@@ -244,7 +260,7 @@ def gm_forms(
             initial={"tk": card["tk_max"], "region": card["region"]},
         )
         fallen.append({"card": card, "restore": restore})
-    made = {"adjust": adjust, "units": units, "fallen": fallen, "orphan": None}
+    made = {"adjust": adjust, "size": size, "units": units, "fallen": fallen, "orphan": None}
     if which and data is not None and gm_form_posted(made, which) is None:
         made["orphan"] = _orphan(which, data, owned=owned, catalogue=catalogue)
     return made
@@ -271,6 +287,8 @@ def gm_form_posted(forms_: dict[str, Any], which: str) -> GMForm | None:
     """The bound form among the page's, by its prefix; None for a form the page no longer has."""
     if which == "tp":
         return forms_["adjust"]
+    if which == "size":
+        return forms_["size"]
     if forms_.get("orphan") is not None and forms_["orphan"].prefix == which:
         return forms_["orphan"]
     for item in forms_["units"]:

@@ -131,7 +131,9 @@ def battle_page(request: HttpRequest, slug: str, number: int, key: str) -> HttpR
             return redirect(request.path)
     full = viewer.is_gm or (viewer.nation is not None and viewer.nation.code in battle.nations)
     versions = (
-        list(battle.versions.select_related("nation").prefetch_related("answers__nation")) if full else []
+        list(battle.versions.select_related("nation", "author").prefetch_related("answers__nation"))
+        if full
+        else []
     )
     current = next((v for v in reversed(versions) if v.state in LIVE), None)
     names = {n.code: n.name for n in viewer.campaign.nations.all()}

@@ -49,6 +49,13 @@ def kasarmi_gm_post(request: HttpRequest, slug: str, nation: str) -> HttpRespons
     )
     if not isinstance(done, Problem):
         messages.success(request, _("Saved. The audit trail below shows the change and its reason."))
+        active = len(done.company.active())
+        if active > done.company.company_size:
+            messages.warning(
+                request,
+                _("%(active)s units are active, more than %(size)s: buying is refused until fewer are.")
+                % {"active": active, "size": done.company.company_size},
+            )
         return redirect(reverse("frontend:company_kasarmi", args=[slug, target.code]) + "#audit")
     messages.error(request, _("Nothing was changed: %(why)s") % {"why": said(done.message)})
     data = request.POST.copy()

@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 
 from campaign.models import Turn
 from campaign.selectors import regions_changed_hands, reports_visible, turn_current
-from frontend.cards_tabletop import rounds_attach
+from frontend.cards_tabletop import history_attach, rounds_attach
 from frontend.map_svg import map_svg
 from frontend.reports import battle_card, support_block
 from frontend.rules_doc import rules_html, rules_toc
@@ -50,6 +50,7 @@ def turn_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         battle_card(r.data, names=nations, colors=colors, settlements=settlements) for r in page.object_list
     ]
     rounds_attach(cards, viewer=viewer, turn=turn, names=nations)  # a tabletop battle's story (B9)
+    history_attach(cards, viewer=viewer, turn=turn)  # and how its result was agreed (A11.1)
     changes = [
         {
             **c,

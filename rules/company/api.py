@@ -62,6 +62,7 @@ ACTIONS = {
     "edit": "gm_edit",
     "restore": "gm_restore",
     "remove-ability": "gm_remove_ability",
+    "company-size": "gm_company_size",
 }
 
 

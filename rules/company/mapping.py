@@ -116,16 +116,23 @@ def snapshot_columns(snapshot: Snapshot) -> dict[str, Any]:
     }
 
 
-def company_of(state: CampaignState, nation: str, ruleset: CompanyRuleset, *, orders_phase: bool) -> Company:
+def company_of(
+    state: CampaignState,
+    nation: str,
+    ruleset: CompanyRuleset,
+    *,
+    orders_phase: bool,
+    company_size: int | None = None,
+) -> Company:
     """One nation's Kasarmi from the campaign state; unit ids are campaign-wide, so the next is the
-    campaign's."""
+    campaign's. `company_size` is the GM's override for the nation (§7.3); none: the ruleset's."""
     return Company(
         nation=nation,
         tp=state.tp.get(nation, 0),
         units={u.id: u for u in state.units.values() if u.nation == nation},
         owned=tuple(sorted(r.id for r in state.regions.values() if r.owner == nation)),
         home=tuple(sorted(r.id for r in state.regions.values() if r.home == nation)),
-        company_size=ruleset.get("company_size"),
+        company_size=ruleset.get("company_size") if company_size is None else company_size,
         next_id=max(state.units, default=0) + 1,
         style=state.style(nation),
         orders_phase=orders_phase,

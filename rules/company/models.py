@@ -53,10 +53,13 @@ class Unit(models.Model):
 
 
 class Balance(models.Model):
-    """A nation's TP (§7.1): never below 0."""
+    """A nation's TP (§7.1): never below 0; and the GM's override of its company size (§7.3)."""
 
     nation = models.OneToOneField(Nation, on_delete=models.CASCADE, related_name="company_balance")
     tp = models.PositiveIntegerField(default=0)
+    company_size = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="The GM's cap on active units (§7.3); empty: the ruleset's."
+    )
 
     class Meta:
         constraints = [models.CheckConstraint(condition=models.Q(tp__gte=0), name="company_tp_not_negative")]

@@ -41,12 +41,19 @@ def roster_view(*, campaign: Campaign, nation: Nation) -> dict[str, Any]:
         unit_view(unit_of(row, nation.code), ruleset)
         for row in models.Unit.objects.filter(campaign=campaign, nation=nation)
     ]
-    balance = models.Balance.objects.filter(nation=nation).values_list("tp", flat=True).first() or 0
+    balance, size = models.Balance.objects.filter(nation=nation).values_list(
+        "tp", "company_size"
+    ).first() or (
+        0,
+        None,
+    )
     return {
         "nation": nation.code,
         "tp": balance,
         "units": [c for c in cards if c["status"] == "active"],
         "fallen": [c for c in cards if c["status"] != "active"],
+        "company_size": ruleset.get("company_size") if size is None else size,
+        "company_size_override": size,
         "settings": {
             "tk_per_tp": ruleset.get("tp.tk_per_tp"),
             "tt_step": ruleset.get("xp.tt_step"),

@@ -28,7 +28,7 @@ from rules.engine.company_d20.ruleset import CompanyRuleset
 from rules.models import TurnSnapshot
 
 # The GM's own actions (§7.6); a player asking for one is refused before the engine is asked.
-GM_ACTIONS = ("adjust_tp", "gm_edit", "gm_restore", "gm_remove_ability")
+GM_ACTIONS = ("adjust_tp", "gm_edit", "gm_restore", "gm_remove_ability", "gm_company_size")
 PLAYER_ACTIONS = tuple(a for a in kasarmi.ACTIONS if a not in GM_ACTIONS)
 
 
@@ -173,6 +173,8 @@ def kasarmi_act(
         if isinstance(done, Problem):
             return done
         _company_write(campaign=campaign, nation=nation, done=done)
+        if action == "gm_company_size":  # stored as the override the GM gave; none: the ruleset's
+            models.Balance.objects.filter(nation=nation).update(company_size=params.get("size"))
         events_append(campaign=campaign, turn=turn.number if turn else 0, events=done.events, actor=actor)
     return done
 
@@ -183,7 +185,9 @@ def company_current(*, campaign: Campaign, nation: Nation) -> tuple[kasarmi.Comp
     turn = turn_in_play(campaign)
     state = state_load(campaign, turn.number if turn else 0)
     orders_phase = turn is not None and turn.status == Turn.Status.OPEN
-    return company_of(state, nation.code, ruleset, orders_phase=orders_phase), ruleset
+    size = models.Balance.objects.filter(nation=nation).values_list("company_size", flat=True).first()
+    company = company_of(state, nation.code, ruleset, orders_phase=orders_phase, company_size=size)
+    return company, ruleset
 
 
 def kasarmi_try(

@@ -102,3 +102,18 @@ def test_the_dice_panel_logs_a_roll_on_the_battle_page(browser, live_server, com
         _shot(page, f"dice-{width}")
         page.close()
     assert violations == []
+
+
+def test_the_gm_sets_a_nations_company_size_in_the_browser(browser, live_server, company):  # noqa: F811
+    base, violations = live_server.url, []
+    page = _page(browser, base, "gm", 1280, violations)
+    page.goto(f"{base}/c/demo/kasarmi/NOR/")
+    assert "4 of 10 units" in page.content()
+    form = page.locator("#gm-size")
+    form.locator("input[name=size-size]").fill("3")
+    form.locator("input[name=size-reason]").fill("lost the depot")
+    form.locator("button[type=submit]").click()
+    page.wait_for_load_state()
+    assert "4 of 3 units" in page.content() and "buying is refused until fewer are" in page.content()
+    _shot(page, "company-size")
+    assert not violations

@@ -237,3 +237,35 @@ def test_a_round_is_corrected_by_its_author_until_confirmed_and_a_seeded_one_by_
         )
     late = browsers["player"].post(f"{API}1/", fixed, "application/json")
     assert late.status_code == 400, "published: only the GM now"
+
+
+def test_the_report_tells_how_the_result_was_agreed_to_the_battles_nations_only(
+    battle, browsers, demo, gm, player, karelian, django_capture_on_commit_callbacks
+) -> None:
+    from rules.battles import battle_result_confirm, battle_result_dispute
+
+    def viewer(user):
+        return viewer_get(user=user, campaign=demo)
+
+    result = {"winner": "NOR", "decisive": True, "losses": {"NOR": {"JV": 1}, "KAR": {"JV": 3}}}
+    first = battle_result_save(
+        viewer=viewer(player), battle=battle, result={**result, "fingerprint": battle.fingerprint}
+    )
+    battle_result_dispute(viewer=viewer(karelian), version=first, comment="We kept one spearman")
+    second = battle_result_save(
+        viewer=viewer(karelian),
+        battle=battle,
+        result={**result, "losses": {"NOR": {"JV": 1}, "KAR": {"JV": 2}}, "fingerprint": battle.fingerprint},
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        battle_result_confirm(viewer=viewer(gm), version=second)
+    assert demo.turns.get(number=1).status == Turn.Status.RESOLVED
+
+    report = reverse("frontend:turn", args=["demo", 1])
+    for role in ("player", "karelian", "gm"):
+        page = browsers[role].get(report).content.decode()
+        assert "How the result was agreed" in page, role
+        assert "Version 1: " in page and "Version 2: " in page, role
+        assert "We kept one spearman" in page and "karelian" in page, role  # the dispute and an author
+    rival = browsers["rival"].get(report).content.decode()
+    assert "We kept one spearman" not in rival and "How the result was agreed" not in rival

@@ -271,6 +271,30 @@ def adjust_tp(
     return Done(replace(company, tp=company.tp + delta), None, (adjusted,))
 
 
+def gm_company_size(
+    company: Company, ruleset: CompanyRuleset, *, size: Any = None, reason: Any = None
+) -> Done | Problem:
+    """§7.3, §12: the GM sets the nation's `company_size` (a whole number, at least 1), or clears it with no
+    size: the ruleset's again. A size below the active units is allowed; buying is refused
+    (`company_full`) until fewer are active, and the entry's cause says so (`over_size`)."""
+    problem = _reason(reason)
+    if problem:
+        return problem
+    if size is not None and (not whole(size) or size < 1):
+        return Problem("company_size_invalid", "size", {"value": size})
+    after = ruleset.get("company_size") if size is None else size
+    active = len(company.active())
+    changed = event(
+        "company_size_set",
+        company.nation,
+        before=company.company_size,
+        after=after,
+        cause="over_size" if active > after else ("ruleset" if size is None else None),
+        reason=reason,
+    )
+    return Done(replace(company, company_size=after), None, (changed,))
+
+
 EDITABLE = tuple(f for f in UNIT_FIELDS if f not in ("id", "nation", "type_abilities", "status"))
 
 
@@ -419,4 +443,5 @@ ACTIONS = {
     "gm_edit": gm_edit,
     "gm_restore": gm_restore,
     "gm_remove_ability": gm_remove_ability,
+    "gm_company_size": gm_company_size,
 }

@@ -120,6 +120,7 @@ TEMPLATES = {
     ),
     "tp_stale": gettext_noop("The balance is {now} TP now, not {seen} as on your form; nothing was changed."),
     "reason_required": gettext_noop("Give a reason."),
+    "company_size_invalid": gettext_noop("The company size must be a whole number, at least 1, not {value}."),
     "tp_negative": gettext_noop("The balance would fall to {balance}; it cannot go below 0."),
     "ability_not_held": gettext_noop("{name} does not have {ability}."),
     "unit_not_destroyed": gettext_noop("{name} is not destroyed."),
