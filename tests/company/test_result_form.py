@@ -120,7 +120,7 @@ def test_an_enemy_unit_not_observed_is_its_id_only(battle, company, player, url)
         unit = company.units[name]
         assert name not in form, "no enemy name the page did not show before"
         row = _row(form, unit.number)
-        cells = re.findall(r"<td>(.*?)</td>", row)
+        cells = re.findall(r"<td[^>]*>(.*?)</td>", row)
         assert cells[:4] == [str(unit.number), "", "", ""], "id only: no name, nation or TK"
     assert "Ryhmä 1" in form
 
