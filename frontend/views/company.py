@@ -5,6 +5,7 @@ a 404 as in the API."""
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -19,10 +20,12 @@ from campaign.selectors import turn_current
 from frontend.company_dice_forms import dice_forms, dice_inputs
 from frontend.company_gm_forms import gm_form_posted, gm_forms
 from frontend.company_pages import kasarmi_choices, report_rows, trail_row
+from frontend.company_result_form import entry_from_post, result_form
 from frontend.views.common import topbar, viewer_for
 from frontend.views.company_kp import kp_panel, kp_post
 from rules.company.dice import battle_stream_text, dice_roll, dice_verify
 from rules.company.results import (
+    battle_fingerprint,
     company_battle_void,
     company_result_act,
     company_result_save,
@@ -218,12 +221,27 @@ def battle_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         if isinstance(made, Problem):
             messages.error(request, said(made.message))
         return redirect(reverse("frontend:company_battle", args=[slug, pk]))
+    return battle_render(request, viewer, battle)
+
+
+def battle_render(
+    request: HttpRequest, viewer, battle, *, entry: Any = None, raw: str | None = None, errors=(), status=200
+) -> HttpResponse:
+    """The battle page; after a refused save, with the entry as it was sent (`entry` from the form, `raw`
+    the JSON text) and every §5.3 error beside its row (COMPANY.md §5.1, §5.3)."""
     campaign = viewer.campaign
     sheet = sheet_of(viewer=viewer, battle=battle)
     own = [u for side in sheet["sides"] for u in side.get("units", [])]
     final = seed_revealed(battle=battle)
     versions = list(battle.versions.select_related("nation").prefetch_related("answers__nation"))
     current = current_version(battle)
+    # What the form shows: what was typed if the save was refused, else the latest version (§5.2), else none.
+    if entry is not None:
+        shown = entry
+    elif versions:
+        shown = versions[-1].payload
+    else:
+        shown = {"units": [{"unit": int(u)} for u in battle.data["units"]], "sides": {}}
     context = {
         "bar": topbar(viewer, turn_current(campaign=campaign)),
         "battle": battle,
@@ -239,17 +257,13 @@ def battle_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         "rolls": rolls_of(viewer=viewer, battle=battle),
         "final": final,
         "stream": battle_stream_text(battle) if final else None,
-        "entry_template": json.dumps(
-            versions[-1].payload
-            if versions
-            else {
-                "units": [
-                    {"unit": int(u), "tk_lost": 0, "destroyed": False, "states": [], "vp": 0}
-                    for u in battle.data["units"]
-                ],
-                "sides": {},
-            },
-            indent=1,
+        "entry_template": raw
+        if raw is not None
+        else json.dumps({k: v for k, v in shown.items() if k != "fingerprint"}, indent=1),
+        "entry_raw": raw is not None,
+        "fingerprint": battle_fingerprint(battle),
+        "form": result_form(
+            battle=battle, sheet=sheet, ruleset=company_ruleset(campaign), entry=shown, errors=errors
         ),
         "versions": versions,
         "current": current if current is not None and current.state != "confirmed" else None,
@@ -270,7 +284,7 @@ def battle_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         if battle.report
         else None,
     }
-    return render(request, "frontend/company/battle.html", context)
+    return render(request, "frontend/company/battle.html", context, status=status)
 
 
 def _result_post(request: HttpRequest, viewer, battle) -> HttpResponse:
@@ -279,11 +293,7 @@ def _result_post(request: HttpRequest, viewer, battle) -> HttpResponse:
     action = request.POST.get("result", "")
     try:
         if action == "save":
-            try:
-                entry = json.loads(request.POST.get("entry", ""))
-            except ValueError:
-                entry = None
-            company_result_save(viewer=viewer, battle=battle, entry=entry)
+            return _result_save(request, viewer, battle)
         elif action == "void_battle":
             company_battle_void(viewer=viewer, battle=battle, reason=request.POST.get("reason", ""))
         else:
@@ -302,6 +312,25 @@ def _result_post(request: HttpRequest, viewer, battle) -> HttpResponse:
             messages.error(request, f"{ref}: {text}" if ref not in (None, "") else text)
     else:
         messages.success(request, _("Done."))
+    return redirect(reverse("frontend:company_battle", args=[viewer.campaign.slug, battle.pk]) + "#result")
+
+
+def _result_save(request: HttpRequest, viewer, battle) -> HttpResponse:
+    """Save a version from the form (or the advanced JSON text); a refusal shows the page again as sent."""
+    raw = request.POST.get("entry")
+    if raw is not None:
+        try:
+            entry = json.loads(raw)
+        except ValueError:
+            entry = None
+    else:
+        entry = entry_from_post(request.POST, battle)
+    try:
+        company_result_save(viewer=viewer, battle=battle, entry=entry)
+    except BattleError as error:
+        shown = entry if isinstance(entry, dict) else None
+        return battle_render(request, viewer, battle, entry=shown, raw=raw, errors=error.errors, status=400)
+    messages.success(request, _("Done."))
     return redirect(reverse("frontend:company_battle", args=[viewer.campaign.slug, battle.pk]) + "#result")
 
 

@@ -5,7 +5,6 @@ to tests/e2e/screenshots/."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
@@ -54,6 +53,16 @@ def _log_in(browser, base, username, password, violations):
 
 def _shot(page, name):
     page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+
+
+def _shots_at_widths(page, name):
+    """The result form as a desktop and a phone show it, into /tmp/shots/co-form/ to be looked at."""
+    folder = Path("/tmp/shots/co-form")
+    folder.mkdir(parents=True, exist_ok=True)
+    for width in (1280, 390):
+        page.set_viewport_size({"width": width, "height": 900})
+        page.locator("#result").screenshot(path=str(folder / f"{name}_{width}.png"))
+    page.set_viewport_size({"width": 1280, "height": 900})
 
 
 def test_a_company_turn_in_the_browser_from_the_kasarmi_to_the_report(chromium, live_server, company):  # noqa: F811
@@ -107,15 +116,23 @@ def test_a_company_turn_in_the_browser_from_the_kasarmi_to_the_report(chromium, 
 
     # The shared results entry: the player proposes, the rival agrees, the GM confirms (COMPANY.md §5.2).
     page.goto(f"{base}/c/demo/battles/{battle.pk}/")
-    vp = {u["Ryhmä 1"].number: 4, u["Ryhmä 2"].number: 2}
-    entry = {"units": [{"unit": int(n), "vp": vp.get(int(n), 0)} for n in battle.data["units"]]}
-    page.fill("textarea[name=entry]", json.dumps({"units": entry["units"][:1]}))
-    page.click("text=Save a version")
-    page.wait_for_selector("text=No entry for")
+    r1, r2 = u["Ryhmä 1"].number, u["Ryhmä 2"].number
+    # The form (no JavaScript needed): a unit both pinned and retreating is refused beside its row (§5.3).
+    page.check(f"#unit-{r1} input[value=pinned]")
+    page.check(f"#unit-{r1} input[value=retreating]")
+    page.fill(f"#unit-{r1} input[name=u-{r1}-vp]", "4")
+    page.click("#entry-form button[type=submit]")
+    page.wait_for_selector("text=Ryhmä 1 cannot be both retreating and pinned.")
+    assert page.input_value(f"input[name=u-{r1}-vp]") == "4", "what was typed is kept"
     _shot(page, "company_battle_errors")
-    page.fill("textarea[name=entry]", json.dumps(entry))
-    page.click("text=Save a version")
+    _shots_at_widths(page, "battle_form_refused")
+    page.uncheck(f"#unit-{r1} input[value=retreating]")
+    page.fill(f"input[name=u-{r2}-vp]", "2")
+    page.click("#entry-form button[type=submit]")
     page.wait_for_selector("text=Version 1: proposed")
+    [version] = battle.versions.all()
+    assert [r["vp"] for r in version.payload["units"] if r["unit"] in (r1, r2)] == [4, 2]
+    _shots_at_widths(page, "battle_form_saved")
     _shot(page, "company_battle_proposed")
 
     rival = _log_in(chromium, base, "rival", "rival-password-1", violations)
