@@ -83,11 +83,13 @@ def test_it_benchmarks_turns_on_two_real_workers_against_one_and_cleans_up(capsy
     call_command("bench_workers", campaigns=2, regions=40, nations=3, rounds=1)
     output = capsys.readouterr().out
     for workers in ("1 worker", "2 workers"):
-        assert re.search(rf"round 1, {workers}: +\d+\.\d+ s; CPU per turn: PostgreSQL \d\.\d+ s", output), (
-            output
+        line = re.search(
+            rf"round 1, {workers}: +\d+\.\d+ s; CPU per turn: PostgreSQL \d\.\d+ s.*backends read: (\d+)",
+            output,
         )
-    found = re.search(
+        # The workers' backends were found and read (a 40-region turn may take under a clock tick of CPU).
+        assert line and int(line.group(1)) >= 1, output
+    assert re.search(
         r"best of 1: .*: (\d+\.\d+)× as fast .*PostgreSQL CPU per turn (\d\.\d+) s with 1", output
     )
-    assert found and float(found.group(2)) > 0, "the workers' backends were found and read"
     assert not Campaign.objects.exists()

@@ -57,7 +57,7 @@ class Command(BaseCommand):
             f"{campaigns} campaigns of {regions} regions, {nations} nations "
             f"(set up in {time.perf_counter() - started:.0f} s); queue {tag}"
         )
-        runs: dict[int, list[tuple[float, float, float]]] = {1: [], 2: []}
+        runs: dict[int, list[tuple[float, float, float, int]]] = {1: [], 2: []}
         try:
             for number in range(1, rounds + 1):
                 for workers in (1, 2):
@@ -65,7 +65,8 @@ class Command(BaseCommand):
                     runs[workers].append(run)
                     self.stdout.write(
                         f"  round {number}, {workers} worker{'s' if workers > 1 else ''}: {run[0]:6.2f} s; "
-                        f"CPU per turn: PostgreSQL {run[1]:.3f} s, workers {run[2]:.3f} s"
+                        f"CPU per turn: PostgreSQL {run[1]:.3f} s, workers {run[2]:.3f} s; "
+                        f"backends read: {run[3]}"
                     )
                     self._roll_back(gm, turns)
         finally:
@@ -90,8 +91,9 @@ class Command(BaseCommand):
             turns.append(turn.pk)
         return gm, turns
 
-    def _run(self, tag: str, workers: int, turns: list[int], timeout: int) -> tuple[float, float, float]:
-        """One run: (seconds for every turn, PostgreSQL CPU per turn, worker CPU per turn)."""
+    def _run(self, tag: str, workers: int, turns: list[int], timeout: int) -> tuple[float, float, float, int]:
+        """One run: (seconds for every turn, PostgreSQL CPU per turn, worker CPU per turn, the backends read:
+        their CPU is counted in clock ticks, so a tiny turn may take none that shows)."""
         name = f"{tag}-{workers}@localhost"
         env = {
             **os.environ,
@@ -127,12 +129,13 @@ class Command(BaseCommand):
             done = Turn.objects.filter(pk__in=turns, status=Turn.Status.RESOLVED).count()
             if done != len(turns):
                 raise CommandError(f"{len(turns) - done} of the turns did not resolve; see {log}")
-            postgres = sum(_cpu(pid) - before.get(pid, 0.0) for pid in _backends())
+            backends = _backends()
+            postgres = sum(_cpu(pid) - before.get(pid, 0.0) for pid in backends)
             python = sum(_cpu(pid) for pid in _children(worker.pid)) - cpu_before
         finally:
             worker.terminate()
             worker.wait(timeout=60)
-        return seconds, postgres / len(turns), python / len(turns)
+        return seconds, postgres / len(turns), python / len(turns), len(backends)
 
     def _roll_back(self, gm, turns: list[int]) -> None:
         for pk in turns:
