@@ -70,8 +70,8 @@ def battle_data(battle: Battle) -> dict[str, Any]:
     }
 
 
-def round_data(round_: CombatRound) -> dict[str, Any]:
-    """A saved round as data: what the archive and the export keep, and what brings it back."""
+def round_fields(round_: CombatRound) -> dict[str, Any]:
+    """What a saved round is, as the archive, the export and the API all give it."""
     return {
         "sequence": round_.sequence,
         "label": round_.label,
@@ -80,6 +80,13 @@ def round_data(round_: CombatRound) -> dict[str, Any]:
         "input": round_.input,
         "settings": round_.settings_used,
         "output": round_.output,
+    }
+
+
+def round_data(round_: CombatRound) -> dict[str, Any]:
+    """A saved round as data: what the archive and the export keep, and what brings it back."""
+    return {
+        **round_fields(round_),
         "dice_mode": round_.dice_mode,
         "seed": round_.seed,
         "author": round_.author_id,

@@ -21,6 +21,7 @@ from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from rules.battle_archive import round_fields
 from rules.battle_rounds import (
     close_combat_round_correct,
     close_combat_round_save,
@@ -34,13 +35,7 @@ from rules.results_flow import BattleError
 
 def round_shown(round_: CombatRound) -> dict[str, Any]:
     return {
-        "sequence": round_.sequence,
-        "label": round_.label,
-        "game_turn": round_.game_turn,
-        "battle_sides": round_.battle_sides,
-        "input": round_.input,
-        "settings": round_.settings_used,
-        "output": round_.output,
+        **round_fields(round_),
         "dice": {
             "mode": round_.dice_mode,
             "seed": round_.seed or None,
