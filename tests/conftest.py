@@ -36,13 +36,11 @@ def pytest_collection_modifyitems(config, items):
 def celery_in_process(request):
     """Tests run queued tasks in process, as `make run` does, even where REDIS_URL names a real broker:
     only the tests marked `celery_worker` send them to the real worker they start."""
-    if "celery_worker" in request.keywords:
-        yield
-        return
     from config.celery import app
 
     was = app.conf.task_always_eager
-    app.conf.task_always_eager = True
+    # A test marked `celery_worker` sends its tasks to the broker, whatever a test before it left behind.
+    app.conf.task_always_eager = "celery_worker" not in request.keywords
     yield
     app.conf.task_always_eager = was
 

@@ -50,6 +50,8 @@ class Command(BaseCommand):
     def handle(self, *args, campaigns, regions, nations, rounds, timeout, **options):
         if connection.vendor != "postgresql" or not getattr(settings, "REDIS_URL", None):
             raise CommandError("needs PostgreSQL and Redis on this machine: set DATABASE_URL and REDIS_URL")
+        if process_turn.app.conf.task_always_eager:
+            raise CommandError("tasks run in process here (task_always_eager): no worker to time")
         tag = f"bench-workers-{uuid.uuid4().hex[:6]}"
         started = time.perf_counter()
         gm, turns = self._setup(tag, campaigns, regions, nations)
