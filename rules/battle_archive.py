@@ -41,18 +41,12 @@ def battle_data(battle: Battle) -> dict[str, Any]:
         "deadline": _when(battle.deadline),
         "versions": [
             {
+                **version_fields(v),
                 "number": v.number,
-                "origin": v.origin,
-                "state": v.state,
                 "payload": v.payload,
-                "fingerprint": v.fingerprint,
-                "warnings": v.warnings,
                 "author": v.author_id,
-                "nation": v.nation.code if v.nation else None,
-                "created_at": _when(v.created_at),
                 "decided_at": _when(v.decided_at),
                 "decided_by": v.decided_by_id,
-                "reason": v.reason,
                 "answers": [
                     {
                         "nation": a.nation.code,
@@ -67,6 +61,20 @@ def battle_data(battle: Battle) -> dict[str, Any]:
             for v in battle.versions.all()
         ],
         "rounds": [round_data(r) for r in battle.rounds.all()],
+    }
+
+
+def version_fields(version: ResultVersion) -> dict[str, Any]:
+    """What a result version is, as the archive and the API both give it (each names its number and
+    entry in its own words)."""
+    return {
+        "origin": version.origin,
+        "state": version.state,
+        "fingerprint": version.fingerprint,
+        "warnings": version.warnings,
+        "nation": version.nation.code if version.nation else None,
+        "created_at": _when(version.created_at),
+        "reason": version.reason,
     }
 
 
