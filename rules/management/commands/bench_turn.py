@@ -13,6 +13,11 @@ from campaign.services import scenario_import
 from orders.services import orders_place
 from rules.services import turn_process
 
+# Issue 15's goals, set for 10,000 regions and 100 nations: the whole turn, and its write stage against a
+# COPY of the rows it writes, measured in the same run.
+TOTAL_GOAL = 0.8
+WRITE_GOAL = 2.0
+
 
 class Command(BaseCommand):
     help = (
@@ -57,7 +62,7 @@ class Command(BaseCommand):
                 "nation", "region", "unit_type", "count"
             )
         )
-        rounds = []  # (write, copy) of each round
+        rounds = []  # (total, write, copy) of each round
         try:
             # The same turn processed `repeat` times: the first ones rolled back, the last one committed
             # (its figures are printed in full); best of all, since other work on the machine only slows.
@@ -70,7 +75,7 @@ class Command(BaseCommand):
                     )
                     if not last:
                         transaction.set_rollback(True)
-                rounds.append((stages["write"][0], copy))
+                rounds.append((total, stages["write"][0], copy))
                 if not last:
                     self.stdout.write(
                         f"  round {number}: "
@@ -93,11 +98,19 @@ class Command(BaseCommand):
                     f"the write stage takes {stages['write'][0] / copy:.1f}×"
                 )
             if repeat > 1:
-                best_write = min(r[0] for r in rounds)
-                line = f"  best of {repeat}: write {best_write:.3f} s"
+                best_total = min(r[0] for r in rounds)
+                best_write = min(r[1] for r in rounds)
+                line = (
+                    f"  best of {repeat}: total {best_total:.3f} s (goal < {TOTAL_GOAL} s: "
+                    f"{_verdict(best_total < TOTAL_GOAL)}); write {best_write:.3f} s"
+                )
                 if copy is not None:
-                    best_copy = min(r[1] for r in rounds)
-                    line += f", COPY {best_copy:.3f} s: the write stage takes {best_write / best_copy:.1f}×"
+                    best_copy = min(r[2] for r in rounds)
+                    ratio = best_write / best_copy
+                    line += (
+                        f", COPY {best_copy:.3f} s: the write stage takes {ratio:.1f}× "
+                        f"(goal ≤ {WRITE_GOAL:.0f}×: {_verdict(ratio <= WRITE_GOAL)})"
+                    )
                 self.stdout.write(line)
         finally:
             if not keep:
@@ -112,6 +125,10 @@ class Command(BaseCommand):
         if processed is None or processed.status != Turn.Status.RESOLVED:
             raise CommandError(f"the turn did not resolve: {processed and processed.error}")
         return processed, total, len(everything)
+
+
+def _verdict(met: bool) -> str:
+    return "MET" if met else "MISSED"
 
 
 def _copy_seconds(turn: Turn, stacks_before: set[tuple[int, int, str, int]]) -> float:
