@@ -13,8 +13,9 @@ from campaign.services import scenario_import
 from orders.services import orders_place
 from rules.services import turn_process
 
-# Issue 15's goals, set for 10,000 regions and 100 nations: the whole turn, and its write stage against a
-# COPY of the rows it writes, measured in the same run.
+# Issue 15's goals, set for 10,000 regions and 100 nations: the whole turn as committed (the rounds before
+# the last are rolled back, so only the last one pays for the commit), and its write stage against a COPY of
+# the rows it writes, measured in the same run (best of the rounds: the stage ends before the commit).
 TOTAL_GOAL = 0.8
 WRITE_GOAL = 2.0
 
@@ -62,7 +63,7 @@ class Command(BaseCommand):
                 "nation", "region", "unit_type", "count"
             )
         )
-        rounds = []  # (total, write, copy) of each round
+        rounds = []  # (write, copy) of each round
         try:
             # The same turn processed `repeat` times: the first ones rolled back, the last one committed
             # (its figures are printed in full); best of all, since other work on the machine only slows.
@@ -75,7 +76,7 @@ class Command(BaseCommand):
                     )
                     if not last:
                         transaction.set_rollback(True)
-                rounds.append((total, stages["write"][0], copy))
+                rounds.append((stages["write"][0], copy))
                 if not last:
                     self.stdout.write(
                         f"  round {number}: "
@@ -90,7 +91,8 @@ class Command(BaseCommand):
                 self.stdout.write(f"  {name:<8} {seconds:7.3f} s  {queries:3d} queries")
             self.stdout.write(
                 f"  {'total':<8} {total:7.3f} s  {everything:3d} queries "
-                f"(with claim and commit); {processed.reports.count()} battles"
+                f"(with claim and commit); {processed.reports.count()} battles; "
+                f"goal < {TOTAL_GOAL} s: {_verdict(total < TOTAL_GOAL)}"
             )
             if copy is not None:
                 self.stdout.write(
@@ -98,14 +100,10 @@ class Command(BaseCommand):
                     f"the write stage takes {stages['write'][0] / copy:.1f}×"
                 )
             if repeat > 1:
-                best_total = min(r[0] for r in rounds)
-                best_write = min(r[1] for r in rounds)
-                line = (
-                    f"  best of {repeat}: total {best_total:.3f} s (goal < {TOTAL_GOAL} s: "
-                    f"{_verdict(best_total < TOTAL_GOAL)}); write {best_write:.3f} s"
-                )
+                best_write = min(r[0] for r in rounds)
+                line = f"  best of {repeat}: write {best_write:.3f} s"
                 if copy is not None:
-                    best_copy = min(r[2] for r in rounds)
+                    best_copy = min(r[1] for r in rounds)
                     ratio = best_write / best_copy
                     line += (
                         f", COPY {best_copy:.3f} s: the write stage takes {ratio:.1f}× "
