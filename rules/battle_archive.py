@@ -91,6 +91,14 @@ def round_fields(round_: CombatRound) -> dict[str, Any]:
     }
 
 
+def battle_rounds_export(*, turn: Turn) -> dict[str, list[dict[str, Any]]]:
+    """The turn's saved rounds by battle key, as the export keeps them (one query)."""
+    rounds: dict[str, list[dict[str, Any]]] = {}
+    for r in CombatRound.objects.filter(battle__turn=turn).select_related("battle").order_by("sequence"):
+        rounds.setdefault(r.battle.key, []).append({**round_data(r), "author": None})
+    return rounds
+
+
 def round_data(round_: CombatRound) -> dict[str, Any]:
     """A saved round as data: what the archive and the export keep, and what brings it back."""
     return {
