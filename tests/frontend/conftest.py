@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from django.test import Client
 
 from campaign.generate import scenario_generate
 from campaign.scenario import scenario_parse
@@ -36,6 +37,17 @@ def as_role(client, gm, player, rival, outsider):
         return client
 
     return login
+
+
+@pytest.fixture
+def browsers(tabletop_cast):
+    """browsers["karelian"]: a client of its own for each role of `tabletop_cast`, logged in as that user
+    ("anonymous": as nobody)."""
+    clients = {role: Client() for role in tabletop_cast}
+    for role, user in tabletop_cast.items():
+        if user is not None:
+            clients[role].force_login(user)
+    return clients
 
 
 @pytest.fixture
