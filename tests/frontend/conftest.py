@@ -4,10 +4,16 @@ from __future__ import annotations
 
 import pytest
 from django.test import Client
+from django.urls import reverse
 
 from campaign.generate import scenario_generate
 from campaign.scenario import scenario_parse
 from campaign.services import membership_set, scenario_import
+
+
+def demo_url(name, *args) -> str:
+    """The address of the demo campaign's page "frontend:<name>", `args` after the campaign's slug."""
+    return reverse(f"frontend:{name}", args=["demo", *args])
 
 
 @pytest.fixture
@@ -48,6 +54,13 @@ def browsers(tabletop_cast):
         if user is not None:
             clients[role].force_login(user)
     return clients
+
+
+@pytest.fixture
+def as_gm(client, gm):
+    """The test client logged in as the GM."""
+    client.force_login(gm)
+    return client
 
 
 @pytest.fixture
