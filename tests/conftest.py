@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import threading
 import time
 import uuid
 from pathlib import Path
@@ -184,6 +185,29 @@ def orders_place(turn, orders):
 def place_orders():
     """place_orders(turn, [(nation code, kind, origin, target, {type: count}), ...]) in submission order."""
     return orders_place
+
+
+def twice_at_once(work, *, timeout: float) -> list:
+    """Run `work()` in two threads released together, as two processes racing would, each in its own
+    database connection (closed after); what they returned, in the order they finished."""
+    from django.db import connections
+
+    barrier = threading.Barrier(2)
+    returned = []
+
+    def run():
+        try:
+            barrier.wait()
+            returned.append(work())
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=run) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout)
+    return returned
 
 
 def _test_database_url() -> str:

@@ -28,7 +28,7 @@ from rules.models import Report
 from rules.selectors import turn_result
 from rules.services import turn_process
 from rules.tasks import process_turn
-from tests.conftest import DEMO
+from tests.conftest import DEMO, twice_at_once
 
 # A busy first turn on the demo map: a meeting engagement (K4/E2), an attack on a home region (E4),
 # a joint occupation by two nations at peace (M4), an unopposed occupation (M1), a stand-down and an
@@ -237,21 +237,7 @@ def test_it_declares_the_task_safe_to_redeliver():
 def test_it_resolves_once_when_two_runs_race(demo, place_orders):
     turn = demo.turns.get(number=1)
     place_orders(turn, ORDERS)
-    barrier = threading.Barrier(2)
-    outcomes = []
-
-    def run():
-        try:
-            barrier.wait()
-            outcomes.append(turn_process(turn_id=turn.pk))
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=run) for _ in range(2)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(60)
+    outcomes = twice_at_once(lambda: turn_process(turn_id=turn.pk), timeout=60)
 
     assert sorted(o.status if o else "skipped" for o in outcomes) == ["resolved", "skipped"]
     assert list(demo.turns.values_list("number", "status")) == [(1, "resolved"), (2, "open")]
