@@ -8,13 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.test_browser import CHROMIUM, SCREENSHOTS, _log_in, _shot
+from tests.e2e.conftest import BROWSER_TEST, SCREENSHOTS, log_in, shot
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium: apt-get install -y chromium"),
-    pytest.mark.django_db(transaction=True),
-]
+pytestmark = BROWSER_TEST
 
 
 @pytest.fixture
@@ -28,13 +24,13 @@ def test_two_players_agree_a_result_the_gm_confirms_and_the_turn_completes(brows
     base = live_server.url
     sheet = f"{base}/c/demo/turns/1/battles/region:K1/"
 
-    page = _log_in(browser, base, "player", "player-password-1")
+    page = log_in(browser, base, "player")
     page.goto(f"{base}/c/demo/turns/1/battles/")
     page.click("text=region:K1")
     page.wait_for_selector("h1:has-text('Battle of Kaarnala')")
-    _shot(page, "20-battle-sheet")
+    shot(page, "20-battle-sheet")
     page.emulate_media(media="print")
-    _shot(page, "21-battle-sheet-print")
+    shot(page, "21-battle-sheet-print")
     assert not page.is_visible("form.result-form"), "the form does not print"
     page.emulate_media(media="screen")
     page.click("text=Work out a round and save it to this battle")
@@ -55,7 +51,7 @@ def test_two_players_agree_a_result_the_gm_confirms_and_the_turn_completes(brows
     page.select_option("select[name=battle_side-1]", "KAR")
     page.click("button[value=preview]")
     page.wait_for_selector("text=Vikings wins the round by")
-    _shot(page, "25-battle-round-calculator")
+    shot(page, "25-battle-round-calculator")
     page.click("button[value=save]")
     page.wait_for_selector("#rounds >> text=Axes at the ford")
     assert page.is_visible("#rounds >> text=Steadfast"), "the break test says why"
@@ -66,18 +62,18 @@ def test_two_players_agree_a_result_the_gm_confirms_and_the_turn_completes(brows
     page.fill("input[name=loss-KAR-JV]", "3")
     page.fill("input[name=loss-KAR-PA]", "1")
     page.fill("input[name=score]", "1450 – 820")
-    _shot(page, "22-result-form")
+    shot(page, "22-result-form")
     page.click("button[value=save]")
     page.wait_for_selector("text=Version 1: proposed")
 
-    other = _log_in(browser, base, "karelian", "karelian-password-1")
+    other = log_in(browser, base, "karelian")
     other.goto(sheet)
     other.click("button[value=agree]")
     other.wait_for_selector("text=Version 1: agreed")
 
-    gm = _log_in(browser, base, "gm", "gm-password-1")
+    gm = log_in(browser, base, "gm")
     gm.goto(f"{base}/c/demo/turns/1/battles/")
-    _shot(gm, "23-gm-battle-queue")
+    shot(gm, "23-gm-battle-queue")
     gm.goto(sheet)
     gm.click("button[value=confirm]")
     gm.wait_for_selector("text=Version 1: confirmed")
@@ -87,7 +83,7 @@ def test_two_players_agree_a_result_the_gm_confirms_and_the_turn_completes(brows
     page.wait_for_selector("text=K1")
     assert page.is_visible("#battle-K1-rounds >> text=Axes at the ford"), "the report tells the saved round"
     assert page.is_visible("#battle-K1-rounds >> text=Game turn 2")
-    _shot(page, "24-tabletop-report")
+    shot(page, "24-tabletop-report")
 
     gm.goto(f"{base}/c/demo/gm/turns/1/")
     gm.wait_for_selector("#rollback")
@@ -98,4 +94,4 @@ def test_two_players_agree_a_result_the_gm_confirms_and_the_turn_completes(brows
     gm.click(".danger-zone button.danger")
     gm.wait_for_selector("text=rolled back to its battles")
     assert Turn.objects.get(pk=pending.pk).status == Turn.Status.BATTLES_PENDING
-    _shot(gm, "28-tabletop-rolled-back-to-battles")
+    shot(gm, "28-tabletop-rolled-back-to-battles")
