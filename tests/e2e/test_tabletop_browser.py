@@ -18,6 +18,17 @@ def pending(tabletop_turn):
     return tabletop_turn
 
 
+def _side(page, index, name, unit, **fields):
+    """The calculator's side `index`: its name and its first unit's id and fields (True: a box ticked)."""
+    page.fill(f"input[name=side-{index}-name]", name)
+    page.fill(f"input[name=side-{index}-unit-0-id]", unit)
+    for field, value in fields.items():
+        if value is True:
+            page.check(f"input[name=side-{index}-unit-0-{field}]")
+        else:
+            page.fill(f"input[name=side-{index}-unit-0-{field}]", str(value))
+
+
 def test_two_players_agree_a_result_the_gm_confirms_and_the_turn_completes(browser, live_server, pending):
     from campaign.models import Turn
 
@@ -34,16 +45,8 @@ def test_two_players_agree_a_result_the_gm_confirms_and_the_turn_completes(brows
     assert not page.is_visible("form.result-form"), "the form does not print"
     page.emulate_media(media="screen")
     page.click("text=Work out a round and save it to this battle")
-    page.fill("input[name=side-0-name]", "Vikings")
-    page.fill("input[name=side-0-unit-0-id]", "Axes")
-    page.fill("input[name=side-0-unit-0-wounds]", "4")
-    page.fill("input[name=side-0-unit-0-full_ranks]", "2")
-    page.check("input[name=side-0-unit-0-charged]")
-    page.fill("input[name=side-1-name]", "Karelians")
-    page.fill("input[name=side-1-unit-0-id]", "Spears")
-    page.fill("input[name=side-1-unit-0-wounds]", "1")
-    page.fill("input[name=side-1-unit-0-full_ranks]", "3")
-    page.fill("input[name=side-1-unit-0-discipline]", "7")
+    _side(page, 0, "Vikings", "Axes", wounds=4, full_ranks=2, charged=True)
+    _side(page, 1, "Karelians", "Spears", wounds=1, full_ranks=3, discipline=7)
     page.check("input[name=dice_mode][value=seeded]")
     page.fill("input[name=label]", "Axes at the ford")
     page.fill("input[name=game_turn]", "2")
