@@ -22,6 +22,7 @@ from rest_framework.settings import api_settings
 from campaign.api import IsGM
 from frontend.mail.tabletop import battle_sheet_text
 from rules.api import TurnScoped
+from rules.battle_archive import version_fields
 from rules.battles import (
     BattleError,
     battle_auto_resolve,
@@ -64,15 +65,9 @@ def battle_summary(battle: Battle) -> dict[str, Any]:
 
 def version_data(version: ResultVersion) -> dict[str, Any]:
     return {
+        **version_fields(version),
         "version": version.number,
-        "state": version.state,
-        "origin": version.origin,
         "result": version.payload,
-        "fingerprint": version.fingerprint,
-        "warnings": version.warnings,
-        "nation": version.nation.code if version.nation else None,
-        "created_at": version.created_at.isoformat(),
-        "reason": version.reason,
         "answers": [
             {"nation": a.nation.code, "answer": a.answer, "comment": a.comment}
             for a in version.answers.select_related("nation")

@@ -72,7 +72,10 @@ class Command(BaseCommand):
                     )
                     self._roll_back(gm, turns)
         finally:
-            Campaign.objects.filter(slug__startswith=tag).delete()
+            # One campaign at a time: all of them at once name more rows in one statement than PostgreSQL
+            # takes parameters (65,535) with server-side binding.
+            for campaign in Campaign.objects.filter(slug__startswith=tag):
+                campaign.delete()
             gm.delete()
         one, two = (min(runs[w]) for w in (1, 2))
         self.stdout.write(
