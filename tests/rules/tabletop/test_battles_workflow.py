@@ -248,36 +248,28 @@ def test_the_gm_previews_exactly_the_auto_resolution_that_follows(
 
 
 def test_a_deadline_whose_decision_fails_is_not_claimed_and_the_next_beat_decides_it(
-    pending, demo, player, karelian, django_capture_on_commit_callbacks, monkeypatch
+    pending, demo, karelian, auto_resolving, django_capture_on_commit_callbacks, monkeypatch
 ) -> None:
-    from datetime import timedelta
-
-    import rules.battles
-    from rules.battles import battles_overdue
-
-    demo.ruleset_overrides = {"tabletop": {"on_missing_result": "auto_resolve"}}
-    demo.save(update_fields=["ruleset_overrides"])
-    battle = Battle.objects.get(turn=pending, key="region:K1")
-    version = battle_result_save(viewer=_viewer(player, demo), battle=battle, result=_result(battle))
-    battle_result_agree(viewer=_viewer(karelian, demo), version=version)
-    decide = rules.battles._deadline_decide
+    version, battle = auto_resolving, auto_resolving.battle
+    battles.battle_result_agree(viewer=_viewer(karelian, demo), version=version)
+    decide = battles._deadline_decide
 
     def crash(*args, **kwargs):
         decide(*args, **kwargs)  # it does its work, then the process dies before the commit
         raise RuntimeError("worker killed")
 
     later = lambda: battle.deadline + timedelta(seconds=1)  # noqa: E731
-    monkeypatch.setattr(rules.battles, "_deadline_decide", crash)
+    monkeypatch.setattr(battles, "_deadline_decide", crash)
     with django_capture_on_commit_callbacks(execute=True) as mails:
-        assert battles_overdue(now=later) == 0
+        assert battles.battles_overdue(now=later) == 0
     assert not mails, "no overdue mail for a decision that did not happen"
     battle.refresh_from_db()
     version.refresh_from_db()
     assert battle.overdue_at is None and version.state == ResultVersion.State.AGREED, "nothing half-done"
 
-    monkeypatch.setattr(rules.battles, "_deadline_decide", decide)
+    monkeypatch.setattr(battles, "_deadline_decide", decide)
     with django_capture_on_commit_callbacks(execute=True):
-        assert battles_overdue(now=later) == 1
+        assert battles.battles_overdue(now=later) == 1
     version.refresh_from_db()
     assert version.state == ResultVersion.State.CONFIRMED
     assert Turn.objects.get(pk=pending.pk).status == Turn.Status.RESOLVED
