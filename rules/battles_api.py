@@ -35,6 +35,7 @@ from rules.battles import (
     battle_result_withdraw,
 )
 from rules.models import Battle, ResultVersion
+from rules.results_flow import refusal_status
 from rules.selectors import battle_sheet_for, battles_visible
 
 
@@ -46,7 +47,7 @@ def errors_response(error: BattleError) -> Response:
                 for e in error.errors
             ]
         },
-        status=status.HTTP_400_BAD_REQUEST,
+        status=refusal_status(error.errors),
     )
 
 
@@ -77,6 +78,7 @@ def version_data(version: ResultVersion) -> dict[str, Any]:
 
 class BattleScoped(TurnScoped):
     queryset = Battle.objects.none()
+    refuses_by_role = True  # the GM's actions and a side's answers are refused to others with a 403
 
     def battle_get(self) -> tuple[Battle, dict[str, Any]]:
         """The battle and its sheet as the viewer may see it; a 404 for a battle the viewer may not see."""

@@ -165,7 +165,7 @@ def test_a_tampered_die_is_caught_by_the_replay(clients, battle, company):
 def test_the_gm_edits_a_unit_with_a_reason_and_the_player_then_chooses_an_ability(clients, company):
     unit = company.units["Ryhmä 1"].number
     edit = {"unit": unit, "changes": {"xp": 20}, "reason": "the lost battle sheet of turn 0"}
-    assert status(clients["player"], f"{A}/companies/NOR/edit/", "post", edit) == 400
+    assert status(clients["player"], f"{A}/companies/NOR/edit/", "post", edit) == 403
     assert status(clients["gm"], f"{A}/companies/NOR/edit/", "post", {**edit, "reason": ""}) == 400
     assert status(clients["gm"], f"{A}/companies/NOR/edit/", "post", edit) == 200
     chosen = clients["player"].post(
