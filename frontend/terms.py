@@ -128,6 +128,13 @@ WORDS: dict[str, Mapping[str, object]] = {
         "tp_adjusted": pgettext_lazy("roster event", "TP adjusted"),
         "gm_edit": pgettext_lazy("roster event", "GM edit"),
     },
+    # A recon level (COMPANY.md §8.5.7, §10.3), as the turn report names the level a scout reached.
+    "contact": {
+        "none": pgettext_lazy("recon level", "nothing found"),
+        "suspicion": pgettext_lazy("recon level", "suspicion"),
+        "known": pgettext_lazy("recon level", "known"),
+        "observed": pgettext_lazy("recon level", "observed"),
+    },
     # The terms of a KTA (IRON_FIST §4) as the engine's reports name them.
     "kta": {
         "fortification": _("fortification"),

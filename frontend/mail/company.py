@@ -3,9 +3,11 @@
 company_battles_send   the battles a turn's processing created (COMPANY.md §4.5): each participating
                        nation's members hear of its battles, with its own units in each and a link to the
                        battle's sheet; the GM of every battle
-company_results_send   after the battles (§11.1): each player gets the reports of the battles its nation
-                       fought, with each unit's before and after and the XP and TP arithmetic, and a link to
-                       its Kasarmi; the GM gets every battle
+company_results_send   the turn report after the battles (§6 step 6, §11.1): each player gets its nation's
+                       orders rejected at processing with their reasons (§4.2), its recon rolls (§10.2),
+                       the reports of the battles its nation fought, with each unit's before and after and
+                       the XP and TP arithmetic, its units' retreats, and a link to its Kasarmi; the GM gets
+                       every nation's
 """
 
 from __future__ import annotations
@@ -18,9 +20,10 @@ from campaign.lifecycle import language_of
 from campaign.models import Turn
 from frontend.company_pages import report_rows
 from frontend.mail.turns import _members, _message, mail_send, reader_subject, site_url
-from frontend.terms import word
+from frontend.terms import said, word
 from rules.company import models
 from rules.company.services import company_ruleset
+from rules.engine.messages import Message
 
 
 def company_battles_send(*, turn_id: int) -> int:
@@ -75,6 +78,8 @@ def company_results_send(*, turn_id: int) -> int:
     battles = [
         b for b in models.Battle.objects.filter(turn=turn, archived=False).order_by("position") if b.report
     ]
+    units = {u.number: u for u in models.Unit.objects.filter(campaign=campaign).select_related("nation")}
+    notified = ruleset.get("recon.target_notified")
     messages = []
     for membership in _members(campaign):
         nation = membership.nation
@@ -82,7 +87,9 @@ def company_results_send(*, turn_id: int) -> int:
         mine = [b for b in battles if code is None or code in b.data["sides"]]
         with translation.override(language_of(user=membership.user)):
             subject = reader_subject(_("[%(campaign)s] Turn %(number)s battles — %(reader)s"), turn, nation)
+            told = _turn_told(turn.result or {}, units, code, notified=notified)
         context = {
+            **told,
             "reports": [
                 {"key": b.key, "kind": b.kind, **report_rows(b.report, ruleset=ruleset, viewer=code)}
                 for b in mine
@@ -93,3 +100,68 @@ def company_results_send(*, turn_id: int) -> int:
         }
         messages.append(_message(membership, turn, subject, "frontend/email/company_results", context))
     return mail_send(messages)
+
+
+def _turn_told(result: dict, units: dict, reader: str | None, *, notified: bool) -> dict:
+    """What the turn report tells `reader` (None: the GM, who reads every nation's) besides its battles:
+    its orders rejected at processing with their reasons (§4.2), its recon rolls with its own dice, total
+    and the level reached per contact, the target's dice and total for the GM only, no target named to
+    the scout (§10.2, §10.3), and its units' retreats and cut-offs (§6). A nation is told that it was
+    scouted only with `recon.target_notified`."""
+
+    def mine(code: str | None) -> bool:
+        return reader is None or code == reader
+
+    def name(number: int) -> str:
+        unit = units.get(number)
+        return f"#{number} {unit.name}" if unit else f"#{number}"
+
+    def nation_of(number: int) -> str | None:
+        unit = units.get(int(number))
+        return unit.nation.code if unit else None
+
+    rejected = [
+        (f"{p['nation']}: " if reader is None else "") + said(Message.from_dict(p["message"]))
+        for _, p in result.get("rejected", [])
+        if mine(p.get("nation"))
+    ]
+    recon = []
+    for roll in result.get("recon", []):
+        if not mine(roll.get("nation")):
+            continue
+        level = word("contact", roll["level"])
+        args = {"scout": name(roll["scout"]), "region": roll["region"], "total": roll["scout_total"]}
+        if reader is None:
+            line = _(
+                "%(nation)s: %(scout)s scouted %(region)s, %(total)s against %(target)s's %(against)s: "
+                "%(level)s"
+            )
+            args.update(
+                nation=roll["nation"], target=name(roll["target"]), against=roll["target_total"], level=level
+            )
+        else:
+            line = _("%(scout)s scouted %(region)s: total %(total)s, %(level)s")
+            args.update(level=level)
+        recon.append(line % args)
+    scouted = sorted(
+        {
+            (roll["region"], roll["nation"])
+            for roll in result.get("recon", [])
+            if reader is not None and notified and nation_of(roll["target"]) == reader
+        }
+    )
+    retreats = []
+    for number, (origin, to) in sorted(result.get("retreats", {}).items(), key=lambda item: int(item[0])):
+        if not mine(nation_of(number)):
+            continue
+        args = {"unit": name(int(number)), "origin": origin, "to": to}
+        if to is None:
+            retreats.append(_("%(unit)s could not retreat from %(origin)s and was destroyed.") % args)
+        else:
+            retreats.append(_("%(unit)s retreated from %(origin)s to %(to)s.") % args)
+    return {
+        "rejected": rejected,
+        "recon": recon,
+        "scouted": [_("%(nation)s scouted %(region)s.") % {"nation": n, "region": r} for r, n in scouted],
+        "retreats": retreats,
+    }

@@ -49,7 +49,8 @@ def company_turn_advance(*, turn: Turn, was: str, now: Callable[[], datetime] = 
 
 
 def _processed(turn: Turn, nations: dict[str, Nation]):
-    """§4.3 on the turn as it stands, from the turn's stream: what processing computes, nothing written."""
+    """§4.3 on the turn as it stands, from the turn's stream: what processing computes, nothing written;
+    with the orders, in the order processing judged them."""
     campaign = turn.campaign
     position = {code: n.position for code, n in nations.items()}
     orders = [
@@ -60,7 +61,7 @@ def _processed(turn: Turn, nations: dict[str, Nation]):
         for data in order_set.orders
     ]
     dice = random.Random(stream_seed(turn_stream(campaign.seed, turn.number)))
-    return process_turn(state_load(campaign, turn.number), orders, company_ruleset(campaign), dice)
+    return process_turn(state_load(campaign, turn.number), orders, company_ruleset(campaign), dice), orders
 
 
 def company_turn_preview(*, turn: Turn) -> dict[str, Any]:
@@ -68,10 +69,10 @@ def company_turn_preview(*, turn: Turn) -> dict[str, Any]:
     and the battles processing would assign now, each with its sides' units. The same seed makes it what
     processing will do on the same orders; nothing is stored."""
     nations = {n.code: n for n in turn.campaign.nations.all()}
-    processed = _processed(turn, nations)
+    processed, orders = _processed(turn, nations)
     ruleset = company_ruleset(turn.campaign)
     return {
-        **_outline(processed),
+        **_outline(processed, orders),
         "turn": turn.number,
         "battles": [
             {
@@ -91,7 +92,7 @@ def company_turn_process(*, turn: Turn, now: Callable[[], datetime] = timezone.n
     # The orders phase is over: a nation with a player and no orders missed the turn, and after the
     # campaign's `civil_disorder_after` misses in a row falls into civil disorder (campaign.lifecycle).
     nations_missed_count(turn=turn)
-    processed = _processed(turn, nations)
+    processed, orders = _processed(turn, nations)
     _units_write(campaign=campaign, nations=nations, units=processed.state.units)
     _recon_write(campaign=campaign, snapshots=processed.state.snapshots)
     events_append(campaign=campaign, turn=turn.number, events=processed.events, actor=None, by_engine=True)
@@ -105,7 +106,7 @@ def company_turn_process(*, turn: Turn, now: Callable[[], datetime] = timezone.n
             status=models.Battle.Status.RESOLVED if battle.kind == "unopposed" else models.Battle.Status.OPEN,
         )
         row.nations.set([nations[n] for n in battle.sides])
-    turn.result = {**_outline(processed), "dice": [list(d) for d in processed.dice]}
+    turn.result = {**_outline(processed, orders), "dice": [list(d) for d in processed.dice]}
     turn.status = Turn.Status.BATTLES_PENDING
     turn.error = ""
     turn.save(update_fields=["result", "status", "error"])
@@ -116,14 +117,18 @@ def company_turn_process(*, turn: Turn, now: Callable[[], datetime] = timezone.n
         task_queue(SEND_COMPANY_BATTLES, turn.pk, robust=True)
 
 
-def _outline(processed) -> dict[str, Any]:
-    """The orders accepted and rejected and the recon rolls, as the turn's result stores them."""
+def _outline(processed, orders: list[Order]) -> dict[str, Any]:
+    """The orders accepted and rejected and the recon rolls, as the turn's result stores them; a rejected
+    order and a recon roll name their nation, whose turn report lists them (§4.2, §10.2, §11.1)."""
     return {
         "system": "company_d20",
         "format": 1,
         "accepted": [[i, o.to_dict()] for i, o in processed.accepted],
-        "rejected": [[i, p.to_dict()] for i, p in processed.rejected],
-        "recon": [_plain(r) for r in processed.recon],
+        "rejected": [[i, {**p.to_dict(), "nation": orders[i].nation}] for i, p in processed.rejected],
+        "recon": [
+            {**_plain(r), "nation": orders[r["order"]].nation, "region": orders[r["order"]].target}
+            for r in processed.recon
+        ],
     }
 
 
@@ -202,7 +207,11 @@ def company_turn_complete(*, turn: Turn, now: Callable[[], datetime] = timezone.
         row.save(update_fields=["report"])
     turn.status = Turn.Status.RESOLVED
     turn.processed_at = now()
-    turn.result = {**(turn.result or {}), "cut_off": list(completed.cut_off)}
+    turn.result = {
+        **(turn.result or {}),
+        "cut_off": list(completed.cut_off),
+        "retreats": {str(u): list(r) for u, r in completed.retreats.items()},
+    }
     turn.save(update_fields=["status", "processed_at", "result"])
     turn_create(campaign=campaign, number=turn.number + 1, now=now())
     pause_renew(turn=turn)
