@@ -203,19 +203,30 @@ class TurnBattles(CompanyScoped):
             .values_list("company_battle_id", "state")
         )
         mine = self.viewer.nation.code if self.viewer.nation else None
-        return Response(
-            [
-                {
-                    "id": b.pk,
-                    "key": b.key,
-                    "kind": b.kind,
-                    "sides": b.data["sides"],
-                    "status": b.status,
-                    **({"result": states.get(b.pk)} if self.viewer.is_gm or mine in b.data["sides"] else {}),
-                }
-                for b in battles
-            ]
-        )
+        public = company_ruleset(self.viewer.campaign).get("reports.public_summary")
+        rows = []
+        for b in battles:
+            inside = self.viewer.is_gm or mine in b.data["sides"]
+            row = {"id": b.pk, "key": b.key, "kind": b.kind, "sides": b.data["sides"], "status": b.status}
+            if inside:
+                row["result"] = states.get(b.pk)
+            if b.report and (inside or public):
+                row["summary"] = battle_summary(b.report)
+            rows.append(row)
+        return Response(rows)
+
+
+def battle_summary(report: dict[str, Any]) -> dict[str, Any]:
+    """After completion, who won and whether the region changed hands (§10.1): public with
+    `reports.public_summary`, else the battle's nations' and the GM's only. A void battle has no winner."""
+    outcome = report.get("outcome") or {}
+    holder = outcome.get("holder") or outcome.get("occupier")
+    return {
+        "winner": outcome.get("winner", outcome.get("occupier")),
+        "changed_hands": holder is not None,
+        "holder": holder,
+        "void": bool(outcome.get("void")),
+    }
 
 
 @JSON

@@ -253,3 +253,20 @@ def test_a_reopened_draft_keeps_only_its_savers_approval_and_is_final_again_once
     call(clients["rival"], battle, "result/approve/")
     battle.refresh_from_db()
     assert battle.status == "resolved" and battle.versions.get().state == "confirmed"
+
+
+@pytest.mark.parametrize("public", [True, False])
+def test_after_completion_who_won_and_whether_the_region_changed_hands_is_public_with_public_summary(
+    clients, battle, company, karelian, public
+):
+    from tests.api.conftest import client_for
+
+    ruleset_set(company, reports={"public_summary": public})
+    nor = {str(u.number) for u in company.units.values() if u.nation_id == company.nor.pk}
+    call(clients["player"], battle, "result/", entry_for(battle, **dict.fromkeys(nor, 2)), method="put")
+    call(clients["gm"], battle, "result/confirm/", {"version": battle.versions.get().number})
+    summary = {"winner": "NOR", "changed_hands": True, "holder": "NOR", "void": False}
+    [row] = clients["rival"].get(f"{A}/turns/1/company-battles/").json()
+    assert row["summary"] == summary, "the battle's own nations always read it"
+    [row] = client_for(karelian).get(f"{A}/turns/1/company-battles/").json()
+    assert row.get("summary") == (summary if public else None)
