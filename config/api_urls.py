@@ -54,6 +54,11 @@ urlpatterns = [
     path(f"{turn}company-preview/", company_api.TurnPreview.as_view(), name="company-preview"),
     path(f"{campaign}battles/<int:pk>/", company_api.BattleDetail.as_view(), name="company-battle"),
     path(f"{table_battle}rolls/", company_api.BattleRolls.as_view(), name="company-rolls"),
+    path(
+        f"{table_battle}rolls/<int:seq>/<str:mark>/",
+        company_api.BattleRollMark.as_view(),
+        name="company-roll-mark",
+    ),
     path(f"{table_battle}kp/", company_api.BattleKp.as_view(), name="company-kp"),
     path(f"{table_battle}kp/<str:op>/", company_api.BattleKpOperation.as_view(), name="company-kp-op"),
     path(f"{table_battle}verify/", company_api.BattleVerify.as_view(), name="company-verify"),

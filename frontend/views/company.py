@@ -23,7 +23,7 @@ from frontend.company_pages import kasarmi_choices, report_rows, trail_row
 from frontend.company_result_form import entry_from_post, result_form
 from frontend.views.common import topbar, viewer_for
 from frontend.views.company_kp import kp_panel, kp_post
-from rules.company.dice import battle_stream_text, dice_roll, dice_verify
+from rules.company.dice import battle_stream_text, dice_roll, dice_verify, roll_mark
 from rules.company.results import (
     battle_fingerprint,
     company_battle_void,
@@ -203,6 +203,18 @@ def battle_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         return _result_post(request, viewer, battle)
     if request.method == "POST" and "kp" in request.POST:
         return kp_post(request, viewer, battle)
+    if request.method == "POST" and "roll_mark" in request.POST:
+        seq = request.POST.get("seq", "")
+        problem = roll_mark(
+            battle=battle,
+            seq=int(seq) if seq.isdigit() else seq,
+            mark=request.POST["roll_mark"],
+            text=request.POST.get("text", ""),
+            by_gm=viewer.is_gm,
+        )
+        if problem is not None:
+            messages.error(request, said(problem.message))
+        return redirect(reverse("frontend:company_battle", args=[slug, pk]) + "#rolls")
     if request.method == "POST":
         function = request.POST.get("function", "")
         inputs = dice_inputs(function, request.POST, company_ruleset(viewer.campaign))

@@ -21,7 +21,7 @@ from campaign.api import SLUG, CampaignScoped, IsGM
 from campaign.messages import said_in
 from campaign.models import Turn
 from rules.company import models
-from rules.company.dice import battle_stream_text, dice_roll, dice_verify, table_turn_set
+from rules.company.dice import battle_stream_text, dice_roll, dice_verify, roll_mark, table_turn_set
 from rules.company.kp import kp_operate, ledger_of
 from rules.company.results import (
     battle_fingerprint,
@@ -272,6 +272,21 @@ class BattleRolls(CompanyScoped):
         if isinstance(made, Problem):
             return problems_response([made])
         return Response(rolls_of(viewer=self.viewer, battle=battle)[-len(made) :], status=201)
+
+
+@JSON
+class BattleRollMark(CompanyScoped):
+    """The GM's mark on a roll (§8.2): `rolls/{seq}/note/` annotates it, `rolls/{seq}/void/` marks it void;
+    the body's `text` is the note or the reason."""
+
+    @extend_schema(operation_id="company_battle_roll_mark")
+    def post(self, request: Request, slug: str, pk: int, seq: int, mark: str) -> Response:
+        battle = self.battle_get()
+        data = request.data if isinstance(request.data, dict) else {}
+        problem = roll_mark(battle=battle, seq=seq, mark=mark, text=data.get("text"), by_gm=self.viewer.is_gm)
+        if problem is not None:
+            return problems_response([problem])
+        return Response(next(r for r in rolls_of(viewer=self.viewer, battle=battle) if r["seq"] == seq))
 
 
 @JSON

@@ -70,6 +70,37 @@ def dice_roll(
     return made
 
 
+MARK_LIMIT = 300
+
+
+@transaction.atomic
+def roll_mark(*, battle: models.Battle, seq: Any, mark: str, text: Any, by_gm: bool) -> Problem | None:
+    """The GM annotates a roll of the battle's log (`mark` "note") or marks it void with a reason ("void")
+    (§8.2). The entry stays as it was, in the log and in the replay: a mark draws nothing and returns
+    nothing."""
+    if not by_gm:
+        return Problem("gm_only", mark)
+    if mark not in ("note", "void"):
+        return Problem("mark_unknown", mark)
+    text = text.strip()[:MARK_LIMIT] if isinstance(text, str) else ""
+    if not text:
+        return Problem("reason_required", "reason")
+    whole = isinstance(seq, int) and not isinstance(seq, bool)
+    row = (
+        models.DiceRoll.objects.select_for_update().filter(battle=battle, seq=seq).first() if whole else None
+    )
+    if row is None:
+        return Problem("roll_unknown", seq)
+    if mark == "void":
+        if row.void_reason:
+            return Problem("roll_void_already", seq)
+        row.void_reason = text
+    else:
+        row.note = text
+    row.save(update_fields=["note", "void_reason"])
+    return None
+
+
 @transaction.atomic
 def table_turn_set(*, battle: models.Battle, table_turn: int) -> None:
     """The table's turn counter, which the fire-support delay and the KP ledger read (§8.5.6)."""

@@ -21,5 +21,8 @@ messages_register(
         ),
         PREFIX + "no_current_version": gettext_noop("Battle {ref} has no result to answer."),
         PREFIX + "result_action_unknown": gettext_noop("There is no result action {ref}."),
+        PREFIX + "roll_unknown": gettext_noop("There is no roll #{ref} in this battle."),
+        PREFIX + "roll_void_already": gettext_noop("Roll #{ref} is already void."),
+        PREFIX + "mark_unknown": gettext_noop("A roll is annotated or marked void, not {ref}."),
     }
 )

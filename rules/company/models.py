@@ -155,6 +155,9 @@ class DiceRoll(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
     )
     created_at = models.DateTimeField()
+    # The GM's marks (§8.2): the entry itself never changes; a void one stays in the log, struck through.
+    note = models.CharField(max_length=300, blank=True, help_text="The GM's annotation.")
+    void_reason = models.CharField(max_length=300, blank=True, help_text="Why the GM marked it void.")
 
     class Meta:
         ordering = ["battle", "seq"]

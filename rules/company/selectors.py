@@ -178,6 +178,8 @@ def rolls_of(*, viewer: Viewer, battle: models.Battle) -> list[dict[str, Any]]:
             **entry_visible(roll_of(r), gm=viewer.is_gm, battle_final=final, table_turn=battle.table_turn),
             "requested_by": r.requested_by.username if r.requested_by else None,
             "at": r.created_at.isoformat(),
+            "note": r.note or None,
+            "void_reason": r.void_reason or None,
         }
         for r in rows
     ]

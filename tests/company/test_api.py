@@ -191,3 +191,34 @@ def test_orders_go_in_through_the_api_for_the_players_own_nation_all_or_nothing(
     assert models.OrderSet.objects.get(nation=company.nor).orders[0]["kind"] == "recon", "nothing replaced"
     assert status(clients["rival"], f"{A}/companies/NOR/orders/", "put", {"orders": []}) == 404
     assert status(clients["gm"], f"{A}/companies/NOR/orders/", "put", {"orders": []}) == 400
+
+
+def test_the_gm_annotates_a_roll_or_marks_it_void_and_it_stays_in_the_log_drawing_nothing(
+    clients, battle, company
+):
+    """§8.2: entries are immutable; the GM may annotate one or mark it void with a reason, struck through
+    in the log, and the mark draws nothing and returns nothing."""
+    roll = {"function": "roll", "inputs": {"expression": "1d20"}}
+    [entry] = clients["player"].post(f"{A}/battles/{battle.pk}/rolls/", roll, format="json").json()
+    url = f"{A}/battles/{battle.pk}/rolls/{entry['seq']}"
+    refused = clients["player"].post(f"{url}/void/", {"text": "wrong unit"}, format="json")
+    assert refused.status_code == 403 and refused.json()["errors"][0]["code"] == "gm_only"
+    assert clients["gm"].post(f"{url}/void/", {"text": " "}, format="json").json()["errors"][0]["code"] == (
+        "reason_required"
+    )
+    state = models.Battle.objects.get(pk=battle.pk).stream_state
+    voided = clients["gm"].post(f"{url}/void/", {"text": "asked for the wrong unit"}, format="json")
+    assert voided.status_code == 200 and voided.json()["void_reason"] == "asked for the wrong unit"
+    noted = clients["gm"].post(f"{url}/note/", {"text": "the table agreed"}, format="json").json()
+    assert noted["note"] == "the table agreed" and noted["dice"] == entry["dice"]
+    again = clients["gm"].post(f"{url}/void/", {"text": "twice"}, format="json").json()["errors"][0]
+    assert again["code"] == "roll_void_already"
+    missing = clients["gm"].post(f"{A}/battles/{battle.pk}/rolls/99/void/", {"text": "x"}, format="json")
+    assert missing.json()["errors"][0]["code"] == "roll_unknown"
+    assert models.Battle.objects.get(pk=battle.pk).stream_state == state, "a mark draws nothing"
+    [seen] = clients["rival"].get(f"{A}/battles/{battle.pk}/rolls/").json()
+    assert (seen["seq"], seen["dice"], seen["void_reason"]) == (
+        entry["seq"],
+        entry["dice"],
+        voided.json()["void_reason"],
+    )

@@ -86,3 +86,19 @@ def test_the_forms_offer_own_units_with_their_bonuses_and_never_an_unseen_enemy(
     gm_html = login(gm).get(f"/c/demo/battles/{battle.pk}/").content.decode()
     chef = company.units["Chef"]
     assert f'value="{chef.number}">#{chef.number} Chef' in gm_html, "the GM names every unit"
+
+
+def test_the_gm_marks_a_roll_void_on_the_page_and_every_side_sees_it_struck_through(
+    battle, company, gm, rival
+):
+    page = f"/c/demo/battles/{battle.pk}/"
+    data = _dice_form(login(rival).get(page).content.decode(), "roll")
+    login(rival).post(page, {**data, "roll-expression": "1d6"})
+    assert models.DiceRoll.objects.filter(battle=battle, seq=1).exists()
+    assert 'class="roll-mark"' not in login(rival).get(page).content.decode(), "the form is the GM's"
+    assert 'class="roll-mark"' in login(gm).get(page).content.decode()
+    login(rival).post(page, {"roll_mark": "void", "seq": "1", "text": "nobody"})
+    assert not models.DiceRoll.objects.get(battle=battle, seq=1).void_reason, "a player cannot"
+    login(gm).post(page, {"roll_mark": "void", "seq": "1", "text": "rolled for the wrong squad"})
+    html = login(rival).get(page).content.decode()
+    assert '<tr class="void"><td><s>1</s>' in html and "void: rolled for the wrong squad" in html
