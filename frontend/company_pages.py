@@ -21,7 +21,8 @@ from rules.engine.company_d20.problems import Problem
 
 def kasarmi_choices(*, campaign: Campaign, nation: Nation, roster: dict[str, Any]) -> dict[str, Any]:
     """The repair buttons (each TP amount that restores something and is affordable), the types and regions
-    a purchase may take, and the abilities each unit may choose now."""
+    a purchase may take, the abilities each unit may choose now, and the platoon leaders who may be
+    appointed company commander."""
     company, ruleset = company_current(campaign=campaign, nation=nation)
 
     def _legal(action: str, params: dict[str, Any]) -> bool:
@@ -68,7 +69,13 @@ def kasarmi_choices(*, campaign: Campaign, nation: Nation, roster: dict[str, Any
             for ability in ruleset.abilities:
                 if _legal("choose_ability", {"unit": card["id"], "ability": ability}):
                     abilities.append({"unit": card["id"], "name": card["name"], "ability": ability})
-    return {"repairs": repairs, "buys": buys, "abilities": abilities}
+    # §7.5: with no company commander left, each platoon leader who may take the command.
+    appoints = [
+        {"unit": card["id"], "name": card["name"], "group": card["group"]}
+        for card in roster["units"]
+        if card["role"] == "platoon_leader" and _legal("appoint_commander", {"unit": card["id"]})
+    ]
+    return {"repairs": repairs, "buys": buys, "abilities": abilities, "appoints": appoints}
 
 
 def report_rows(report: dict[str, Any], *, ruleset, viewer: str | None) -> dict[str, Any]:

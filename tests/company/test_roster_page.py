@@ -36,3 +36,28 @@ def test_the_print_stylesheet_leaves_out_forms_and_keeps_cards_and_table(client)
     media = css[css.index("@media print") :]
     assert "form" in media and ".no-print" in media and "break-inside:avoid" in media
     assert ".scroll{overflow:visible}" in media, "the wide table is not clipped on paper"
+
+
+def test_with_its_commander_fallen_a_nation_appoints_a_platoon_leader_from_the_page(company, gm, player):
+    """§7.5: the Kasarmi offers each platoon leader who may take the command, and only then."""
+    from rules.company.services import roster_unit_create
+
+    leader = roster_unit_create(
+        campaign=company.campaign,
+        nation=company.nor,
+        type="JOJO",
+        name="Jojo",
+        region="N5",
+        group=1,
+        actor=gm,
+    )
+    client = Client()
+    client.force_login(player)
+    assert "appoint-form" not in client.get("/c/demo/kasarmi/NOR/").content.decode(), "NOR has its commander"
+    models.Unit.objects.filter(pk=company.units["Päällikkö"].pk).update(status="destroyed", tk=0)
+    html = client.get("/c/demo/kasarmi/NOR/").content.decode()
+    assert "appoint-form" in html and "Jojo (platoon 1) takes command in group 0" in html
+    client.post("/c/demo/kasarmi/NOR/act/", {"action": "appoint_commander", "unit": leader.number})
+    leader.refresh_from_db()
+    assert (leader.role, leader.group) == ("company_commander", 0)
+    assert "appoint-form" not in client.get("/c/demo/kasarmi/NOR/").content.decode()
