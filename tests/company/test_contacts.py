@@ -56,3 +56,23 @@ def test_the_map_has_every_region_with_the_viewers_contacts_or_null(clients, bat
     assert "units" not in player["N5"] and "Päällikkö" not in str(rival)
     gm = {r["id"]: r for r in clients["gm"].get(f"{A}/map/").json()}
     assert {u["name"] for u in gm["M1"]["units"]} >= {"Chef", "Gruppe 1", "MG"}
+
+
+def test_recon_is_shared_with_allies_only_with_share_with_allies(clients, battle, company, karelian, nations):
+    """§10.3: recon knowledge is not shared with allies (`recon.share_with_allies: false`); with true, an
+    ally's valid snapshots show on the viewer's map as its own would."""
+    from campaign.models import Campaign, Relation
+    from tests.api.conftest import client_for
+
+    a, b = sorted((nations["NOR"], nations["KAR"]), key=lambda n: n.pk)
+    Relation.objects.update_or_create(nation_a=a, nation_b=b, defaults={"kind": "alliance"})
+    ally = client_for(karelian)
+    assert ally.get(f"{A}/contacts/").json() == {}, "not shared by default"
+    overrides = {**company.campaign.ruleset_overrides, "recon": {"share_with_allies": True}}
+    Campaign.objects.filter(pk=company.campaign.pk).update(ruleset_overrides=overrides)
+    shared = ally.get(f"{A}/contacts/").json()
+    assert shared["M1"] == clients["player"].get(f"{A}/contacts/").json()["M1"]
+    assert (
+        client_for(company.campaign.memberships.get(user__username="rival").user).get(f"{A}/contacts/").json()
+        == {}
+    ), "EST is no ally of NOR"
