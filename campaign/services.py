@@ -14,7 +14,7 @@ from rest_framework.authtoken.models import Token
 
 from campaign.models import Border, Campaign, Membership, Nation, Region, Relation, Stack, Turn, turn_seed
 from campaign.scenario import Scenario
-from rules.engine.systems import DEFAULT_SYSTEM
+from rules.engine.systems import DEFAULT_SYSTEM, system_get
 
 
 def token_revoke(*, user) -> bool:
@@ -53,6 +53,12 @@ def scenario_import(
     """Create campaign `slug` from a checked scenario, with turn 1 open. All or nothing."""
     if Campaign.objects.filter(slug=slug).exists():
         raise ScenarioImportError(f"--campaign: a campaign with the slug {slug!r} already exists")
+    system = scenario.ruleset_overrides.get("battle_system", DEFAULT_SYSTEM)
+    refused = map_refused(system, [r.code for r in scenario.regions])
+    if refused:
+        raise ScenarioImportError(
+            f"{system} cannot use the region id {refused}: a region may not be gm or contain |"
+        )
     campaign = Campaign(
         name=name or scenario.name,
         slug=slug,
@@ -122,3 +128,10 @@ def account_email_set(*, user: AbstractBaseUser, email: str) -> None:
     """The address reminders, results and password resets go to; empty: no mail."""
     user.email = email.strip()
     user.save(update_fields=["email"])
+
+
+def map_refused(name: str, regions) -> str:
+    """The region ids the system cannot use on its map (COMPANY.md §8.1: `gm`, or one with `|`), joined; empty
+    when it takes them all or has no such rule."""
+    check = system_get(name).extra.get("map_problems")
+    return ", ".join(str(p.ref) for p in check(sorted(regions))) if check else ""

@@ -157,3 +157,18 @@ def test_it_writes_a_generated_scenario_that_imports(db, tmp_path):
     call_command("generate_scenario", regions=120, nations=6, seed=1, output=str(path))
     call_command("import_scenario", str(path), campaign="big")
     assert Region.objects.filter(campaign__slug="big").count() == 120
+
+
+def test_a_company_scenario_with_a_region_id_no_dice_stream_may_use_is_refused(db):
+    """COMPANY.md §8.1: a company campaign's region ids may not be `gm` nor contain `|` (`region_id_invalid`),
+    so no two dice streams share a string."""
+    data = copy.deepcopy(SMALL)
+    data["ruleset"] = {"battle_system": "company_d20"}
+    data["units"] = {}
+    data["regions"][2]["code"] = "gm"
+    data["borders"] = [["A", "B"], ["B", "gm"]]
+    with pytest.raises(services.ScenarioImportError, match="region id gm"):
+        services.scenario_import(scenario=scenario_parse(data), slug="streams")
+    assert not Campaign.objects.exists()
+    data["ruleset"] = {}  # Iron Fist has no dice streams: the same map is fine
+    services.scenario_import(scenario=scenario_parse(data), slug="streams")

@@ -9,6 +9,7 @@ The battles are fought at the table; the engine runs the campaign around them. E
 """
 
 from ..systems import BattleSystem, system_register
+from .campaign import map_problems
 from .cases import case_check
 from .kasarmi import Company, Done
 from .log import FUNCTIONS, RollEntry, StreamState, log_replay, roll_make, stream_open
@@ -26,7 +27,12 @@ SYSTEM = BattleSystem(
     ruleset_build=company_ruleset_build,
     fight=None,
     case_check=case_check,
-    extra={"orders_check": orders_check, "process_turn": process_turn, "complete_turn": complete_turn},
+    extra={
+        "orders_check": orders_check,
+        "process_turn": process_turn,
+        "complete_turn": complete_turn,
+        "map_problems": map_problems,  # a map this system refuses (§8.1, `region_id_invalid`)
+    },
 )
 system_register(SYSTEM)
 
