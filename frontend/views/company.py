@@ -23,7 +23,7 @@ from frontend.company_pages import kasarmi_choices, report_rows, trail_row
 from frontend.company_result_form import entry_from_post, result_form
 from frontend.views.common import topbar, viewer_for
 from frontend.views.company_kp import kp_panel, kp_post
-from rules.company.dice import battle_stream_text, dice_roll, dice_verify, roll_mark
+from rules.company.dice import battle_stream_text, dice_roll, dice_verify, roll_mark, table_turn_set
 from rules.company.results import (
     battle_fingerprint,
     company_battle_void,
@@ -203,6 +203,13 @@ def battle_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         return _result_post(request, viewer, battle)
     if request.method == "POST" and "kp" in request.POST:
         return kp_post(request, viewer, battle)
+    if request.method == "POST" and "table_turn_next" in request.POST:
+        problem = table_turn_set(
+            battle=battle, table_turn=battle.table_turn + 1, user=request.user, by_gm=viewer.is_gm
+        )
+        if problem is not None:
+            messages.error(request, said(problem.message))
+        return redirect(reverse("frontend:company_battle", args=[slug, pk]) + "#rolls")
     if request.method == "POST" and "roll_mark" in request.POST:
         seq = request.POST.get("seq", "")
         problem = roll_mark(
@@ -267,6 +274,8 @@ def battle_render(
             viewer=None if viewer.is_gm else viewer.nation.code,
         ),
         "rolls": rolls_of(viewer=viewer, battle=battle),
+        # Without the KP ledger the participants advance the table turn here (§13).
+        "table_turn_form": battle.status == "open" and not company_ruleset(campaign).get("kp.tracking"),
         "final": final,
         "stream": battle_stream_text(battle) if final else None,
         "entry_template": raw

@@ -332,12 +332,11 @@ class BattleTableTurn(CompanyScoped):
     def post(self, request: Request, slug: str, pk: int) -> Response:
         battle = self.battle_get()
         value = request.data.get("table_turn") if isinstance(request.data, dict) else None
-        if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 99:
-            return problems_response(
-                [Problem("not_an_integer", "table_turn", {"field": "table_turn", "value": value})]
-            )
-        table_turn_set(battle=battle, table_turn=value)
-        return Response({"table_turn": value})
+        problem = table_turn_set(battle=battle, table_turn=value, user=request.user, by_gm=self.viewer.is_gm)
+        if problem is not None:
+            return problems_response([problem])
+        battle.refresh_from_db()
+        return Response({"table_turn": battle.table_turn, "log": battle.table_turn_log})
 
 
 def versions_of(battle: models.Battle) -> list[dict[str, Any]]:

@@ -102,9 +102,27 @@ def roll_mark(*, battle: models.Battle, seq: Any, mark: str, text: Any, by_gm: b
 
 
 @transaction.atomic
-def table_turn_set(*, battle: models.Battle, table_turn: int) -> None:
-    """The table's turn counter, which the fire-support delay and the KP ledger read (§8.5.6)."""
-    models.Battle.objects.filter(pk=battle.pk, status=models.Battle.Status.OPEN).update(table_turn=table_turn)
+def table_turn_set(
+    *, battle: models.Battle, table_turn: Any, user: AbstractBaseUser, by_gm: bool
+) -> Problem | None:
+    """The table's turn counter, which times the fire-support arrivals (§8.5.9, §13): the participants
+    advance it by one, logged as "table turn N begins"; only the GM sets another value (a correction).
+    With the KP ledger its `turn_start` advances the counter (§9.2), so this is refused."""
+    battle = models.Battle.objects.select_for_update().select_related("turn__campaign").get(pk=battle.pk)
+    if not isinstance(table_turn, int) or isinstance(table_turn, bool) or not 0 <= table_turn <= 99:
+        return Problem("not_an_integer", "table_turn", {"field": "table_turn", "value": table_turn})
+    if battle.status != models.Battle.Status.OPEN or battle.archived:
+        return Problem("battle_not_open", battle.key)
+    if company_ruleset(battle.turn.campaign).get("kp.tracking"):
+        return Problem("table_turn_by_ledger", battle.key)
+    if not by_gm and table_turn != battle.table_turn + 1:
+        return Problem("table_turn_not_next", table_turn, {"next": battle.table_turn + 1})
+    log = [
+        *battle.table_turn_log,
+        {"table_turn": table_turn, "by": user.username, "gm": by_gm, "at": timezone.now().isoformat()},
+    ]
+    models.Battle.objects.filter(pk=battle.pk).update(table_turn=table_turn, table_turn_log=log)
+    return None
 
 
 def dice_verify(*, battle: models.Battle) -> dict[str, Any]:

@@ -23,6 +23,10 @@ messages_register(
         PREFIX + "result_action_unknown": gettext_noop("There is no result action {ref}."),
         PREFIX + "roll_unknown": gettext_noop("There is no roll #{ref} in this battle."),
         PREFIX + "roll_void_already": gettext_noop("Roll #{ref} is already void."),
+        PREFIX + "table_turn_not_next": gettext_noop("The next table turn is {next}, not {ref}."),
+        PREFIX + "table_turn_by_ledger": gettext_noop(
+            "Battle {ref} keeps a KP ledger: start the next table turn there."
+        ),
         PREFIX + "mark_unknown": gettext_noop("A roll is annotated or marked void, not {ref}."),
     }
 )

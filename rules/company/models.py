@@ -125,6 +125,8 @@ class Battle(models.Model):
     stream_state = models.JSONField(null=True, blank=True, help_text="The dice stream after the last roll.")
     next_seq = models.PositiveIntegerField(default=1)
     table_turn = models.PositiveSmallIntegerField(default=0)
+    # Without the KP ledger, each "table turn N begins" with who said so and when (COMPANY.md §13).
+    table_turn_log = models.JSONField(default=list, blank=True)
     kp = models.JSONField(null=True, blank=True, help_text="The KP ledger (§9), when the campaign uses it.")
     report = models.JSONField(
         null=True, blank=True, help_text="Written at completion: before, after, XP, TP."

@@ -222,3 +222,17 @@ def test_the_gm_annotates_a_roll_or_marks_it_void_and_it_stays_in_the_log_drawin
         entry["dice"],
         voided.json()["void_reason"],
     )
+
+
+def test_a_side_advances_the_table_turn_by_one_logged_and_cannot_jump_ahead_to_a_secret_strike(
+    clients, battle, company
+):
+    """§13: without the KP ledger the participants advance the table turn with a logged "table turn N
+    begins"; a jump ahead would show a secret fire-support delay before the strike arrives (§8.2, §8.5.9)."""
+    url = f"{A}/battles/{battle.pk}/table-turn/"
+    jump = clients["player"].post(url, {"table_turn": 99}, format="json")
+    assert jump.status_code == 400 and jump.json()["errors"][0]["code"] == "table_turn_not_next"
+    assert models.Battle.objects.get(pk=battle.pk).table_turn == 0
+    step = clients["player"].post(url, {"table_turn": 1}, format="json").json()
+    assert step["table_turn"] == 1 and [(t["table_turn"], t["by"]) for t in step["log"]] == [(1, "player")]
+    assert clients["gm"].post(url, {"table_turn": 0}, format="json").json()["table_turn"] == 0, "a correction"

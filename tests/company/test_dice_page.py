@@ -102,3 +102,11 @@ def test_the_gm_marks_a_roll_void_on_the_page_and_every_side_sees_it_struck_thro
     login(gm).post(page, {"roll_mark": "void", "seq": "1", "text": "rolled for the wrong squad"})
     html = login(rival).get(page).content.decode()
     assert '<tr class="void"><td><s>1</s>' in html and "void: rolled for the wrong squad" in html
+
+
+def test_a_side_begins_the_next_table_turn_on_the_page_and_the_log_says_who(battle, company, rival):
+    page = f"/c/demo/battles/{battle.pk}/"
+    assert 'class="table-turn"' in login(rival).get(page).content.decode()
+    login(rival).post(page, {"table_turn_next": "1"})
+    assert models.Battle.objects.get(pk=battle.pk).table_turn == 1
+    assert "Table turn 1 begins (rival)" in login(rival).get(page).content.decode()
