@@ -329,7 +329,7 @@ def _order_entry(
         "reasons": reasons,
         "roles": {t: unit.role for t, unit in ruleset.unit_types.items()},
         "kind_roles": {str(k): list(roles) for k, roles in KIND_ROLES.items()},
-        "wordings": {kind: gettext(CATALOGUE[f"order.{kind}"]) for kind in KINDS},
+        "wordings": {kind: gettext(CATALOGUE[f"order.{kind}"]) for kind in sorted(KINDS)},
         "picked": chosen if explicit else None,
         "color": color_safe(viewer.nation.color),
         "labels": {
