@@ -11,6 +11,7 @@ import re
 from typing import Any
 
 from frontend.terms import said
+from rules.engine.graph import within
 from rules.engine.messages import Message
 from rules.engine.ruleset import Ruleset
 from rules.engine.validation import KIND_ROLES, target_reason
@@ -33,14 +34,23 @@ def targets_judged(
     (the nation's units left there by type) and every region within its reach. The reasons are messages,
     not yet words: the page's script gets each of them once (targets_compact)."""
     code_of = {r["id"]: r["code"] for r in regions}
+    id_of = {r["code"]: r["id"] for r in regions}
     owner = {r["code"]: nations[r["owner_id"]]["code"] if r["owner_id"] in nations else None for r in regions}
+    steps = max([1, *ruleset.ranges.values()])
+    # The world's borders are those that a reach of `steps` from the origins crosses, the borders of the
+    # regions fewer than `steps` borders from one: all that the target rules read, and on a 2,000-region
+    # map a few hundred regions' instead of every one's.
+    near: set[int] = set()
+    for origin in left:
+        if origin in id_of:
+            near.update(within(neighbours, id_of[origin], steps - 1))
     world = World(
         nations=tuple(n["code"] for n in nations.values()),
         nation_index={n["code"]: i for i, n in enumerate(nations.values())},
         regions=dict.fromkeys(owner),
         adjacency={
-            code_of[a]: tuple(code_of[b] for b in sorted(bs) if b in code_of)
-            for a, bs in neighbours.items()
+            code_of[a]: tuple(code_of[b] for b in sorted(neighbours.get(a, ())) if b in code_of)
+            for a in near
             if a in code_of
         },
         owner=owner,
@@ -49,9 +59,6 @@ def targets_judged(
         weather="",
         gm_modifiers={},
     )
-    for code in owner:
-        world.adjacency.setdefault(code, ())
-    steps = max([1, *ruleset.ranges.values()])
     judged: dict[str, dict[str, dict[str, Message | None]]] = {}
     for origin, units in left.items():
         if origin not in owner:
