@@ -16,6 +16,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 
+from campaign.models import Turn
 from campaign.selectors import Viewer, campaigns_of, turn_current
 from frontend.company_pages import company_map
 from frontend.forms import OrderForm, order_initial
@@ -36,7 +37,7 @@ from frontend.selectors import (
 )
 from frontend.situation import after_turn, legend_rows, weather_words
 from frontend.terms import WORDS, said, unit_dice, unit_heading
-from frontend.views.common import topbar, viewer_for
+from frontend.views.common import topbar, viewer_and_turn, viewer_for
 from frontend.views.sodankaynti import player_panel
 from orders.models import Order
 from orders.selectors import orders_of
@@ -56,12 +57,13 @@ def campaign_list(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def campaign_page(request: HttpRequest, slug: str) -> HttpResponse:
-    viewer = viewer_for(request, slug)
+    viewer, turn = viewer_and_turn(request, slug)
     # A refused order comes back (after a reload, a language switch, going back): never lost.
     kept = request.session.pop(_kept_key(slug), None)
     return _campaign_render(
         request,
         viewer,
+        turn,
         form=None,
         origin=request.GET.get("origin"),
         kind=request.GET.get("kind"),
@@ -91,7 +93,7 @@ def order_create(request: HttpRequest, slug: str) -> HttpResponse:
         return saved
     _keep(request, slug, request.POST)
     messages.error(request, _refusal(_("The order was not saved"), form))
-    return _campaign_render(request, viewer, form=form, origin=request.POST.get("origin"), status=400)
+    return _campaign_render(request, viewer, turn, form=form, origin=request.POST.get("origin"), status=400)
 
 
 @login_required
@@ -365,6 +367,7 @@ def _attribute_json(value: Any) -> SafeString:
 def _campaign_render(
     request: HttpRequest,
     viewer: Viewer,
+    turn: Turn | None,
     *,
     form: OrderForm | None,
     origin: str | None,
@@ -372,7 +375,6 @@ def _campaign_render(
     kept: dict[str, Any] | None = None,
     status: int = 200,
 ) -> HttpResponse:
-    turn = turn_current(campaign=viewer.campaign)
     ruleset = viewer.campaign.ruleset()
     unit_types = list(ruleset.unit_types)
     dice = unit_dice(ruleset)
