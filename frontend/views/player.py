@@ -468,8 +468,11 @@ def _first_own(data: MapData, viewer: Viewer) -> str | None:
 
 
 def _roster(data: MapData, viewer: Viewer, unit_types: list[str], left: dict[str, dict[str, int]]) -> dict:
-    """The nation's stacks by region, what is left after its orders, and totals per type."""
+    """The nation's stacks by region, what is left after its orders ("2 free", none said when all are), and
+    totals per type. The words are made here: in the template a translation for each cell was half the
+    roster's time."""
     own = viewer.nation.code
+    free_words = _("%(count)s free")
     rows, totals = [], dict.fromkeys(unit_types, 0)
     for r in data.regions:
         for counter in data.stacks.get(r["id"], ()):
@@ -478,14 +481,10 @@ def _roster(data: MapData, viewer: Viewer, unit_types: list[str], left: dict[str
             units = dict(counter["units"])
             for t, c in units.items():
                 totals[t] = totals.get(t, 0) + c
-            rows.append(
-                {
-                    "code": r["code"],
-                    "name": r["name"],
-                    "cells": [
-                        {"count": units.get(t, 0), "free": left.get(r["code"], {}).get(t, units.get(t, 0))}
-                        for t in unit_types
-                    ],
-                }
-            )
+            cells = []
+            for t in unit_types:
+                count = units.get(t, 0)
+                free = left.get(r["code"], {}).get(t, count)
+                cells.append({"count": count, "free": "" if free == count else free_words % {"count": free}})
+            rows.append({"code": r["code"], "name": r["name"], "cells": cells})
     return {"rows": rows, "totals": [totals[t] for t in unit_types]}
