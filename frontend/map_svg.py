@@ -18,7 +18,7 @@ The table view (?view=table) says the same in words: names, owners, terrain, for
 from __future__ import annotations
 
 import math
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Collection
 from functools import lru_cache
 from html import escape
@@ -63,13 +63,16 @@ def map_svg(
     # The font of most regions, set once on the layers; a region of another size says its own.
     font = Counter(_font(r["outline"]) for r in drawn).most_common(1)[0][0]
     drawings: dict[str, str] = {}  # a drawing's markup -> its id in <defs>
-    by_owner: dict[int | None, list[str]] = {}
+    by_owner: dict[int | None, list[str]] = defaultdict(list)
     codes, stacks = [], []
     pick = _("Give orders from %(region)s")
     for region in drawn:
         outline = region["outline"]
         code = escape(region["code"])
-        ref = drawings.setdefault(_drawing(outline, region["terrain"], region["fort"]), f"d{len(drawings)}")
+        drawing = _drawing(outline, region["terrain"], region["fort"])
+        ref = drawings.get(drawing)
+        if ref is None:
+            ref = drawings[drawing] = f"d{len(drawings)}"
         lx, ly, code_y = _placed(outline)
         changed = ' class="changed"' if region["code"] in marked else ""
         area = f'<use href="#{ref}" x="{lx}" y="{ly}" data-region="{code}"{changed}/>'
@@ -77,7 +80,7 @@ def map_svg(
             label = escape(pick % {"region": region["code"]})
             area = f'<a href="?origin={code}#order" class="pick" aria-label="{label}">{area}</a>'
         owner = region["owner_id"] if region["owner_id"] in data.nations else None
-        by_owner.setdefault(owner, []).append(area)
+        by_owner[owner].append(area)
         own_font = _font(outline)
         size = "" if own_font == font else f' font-size="{_num(own_font)}"'
         codes.append(f'<text x="{lx}" y="{code_y}"{size}>{code}</text>')
