@@ -53,6 +53,10 @@ LIVE = ResultVersion.LIVE
 CURRENT = LIVE[:3]
 
 
+# The refusals that say who may act, not what is wrong with the input: the API answers them with a 403.
+NOT_YOURS = frozenset(("gm_only", "not_permitted"))
+
+
 class BattleError(Exception):
     """A refused action on a battle: every error, each with a code, its ref and its message, in the
     system's order. An error is the system's own (tabletop's `EntryError`, company's `Problem`)."""
@@ -60,6 +64,12 @@ class BattleError(Exception):
     def __init__(self, errors: list[Any]) -> None:
         super().__init__("; ".join(str(e.code) for e in errors))
         self.errors = errors
+
+
+def refusal_status(errors: list[Any]) -> int:
+    """The HTTP status of refused errors: 403 when they only say the action is another's (the GM's, a
+    side's), 400 when the input is at fault."""
+    return 403 if errors and all(e.code in NOT_YOURS for e in errors) else 400
 
 
 def refuse(code: str, **params: Any) -> BattleError:

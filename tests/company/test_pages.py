@@ -9,7 +9,7 @@ import pytest
 from django.test import Client
 
 from rules.company import models
-from tests.company.conftest import result_final
+from tests.company.conftest import own_nation_and_gm, result_final
 
 
 def login(user) -> Client:
@@ -30,16 +30,7 @@ def pages(company, gm, player, rival, outsider):
     }
 
 
-@pytest.mark.parametrize(
-    "role, nor, est",
-    [
-        ("gm", 200, 200),
-        ("player", 200, 404),
-        ("rival", 404, 200),
-        ("outsider", 404, 404),
-        ("anonymous", 302, 302),
-    ],
-)
+@pytest.mark.parametrize("role, nor, est", own_nation_and_gm(anonymous=302))
 def test_a_kasarmi_page_is_its_nations_and_the_gms(pages, role, nor, est):
     assert pages[role].get("/c/demo/kasarmi/NOR/").status_code == nor
     assert pages[role].get("/c/demo/kasarmi/EST/").status_code == est
