@@ -110,14 +110,15 @@ def regions_changed_hands(*, turn: Turn) -> list[dict[str, str | None]]:
     Everyone in the campaign may read it (the map shows the owners anyway); it comes from the reports of
     conquests, which record the owner before the battle and after the turn. Only those keys of each
     report are read, not the whole report: its sides' every term made this most of the campaign page's
-    time after a turn of 400 battles.
+    time after a turn of 400 battles. (Its region is the report row's own column, written from the same
+    key: each key read from the report unpacks the report again.)
     """
     changes: dict[str, dict[str, str | None]] = {}
     rows = (
         Report.objects.filter(turn=turn, conquest=True)
         .order_by("position")
         .values_list(
-            "data__region",
+            "region",
             "data__owner_after",
             "data__defender",
             "data__sides__0__role",

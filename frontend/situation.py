@@ -72,13 +72,13 @@ def after_turn(*, viewer: Viewer, last: Turn | None) -> dict[str, Any] | None:
     battles: dict[str, str] = {}
     lost: list[str] = []
     count = 0
-    # Only the keys the banner and the markers read, not the whole reports.
+    # Only what the banner and the markers read, not the whole reports: the region and the kind are the
+    # report row's own columns, the losses of the reader's nation a key of the report.
     losses = KeyTransform(own, KeyTransform("losses", "data")) if own else Value(None, JSONField())
     for region, kind, units in reports_visible(viewer=viewer, turn=last).values_list(
-        "data__region", "data__kind", losses
+        "region", "kind", losses
     ):
         count += 1
-        region, kind = region or "", kind or ""
         for code in region.split("|"):
             battles.setdefault(code, f"{page}#{card_anchor(kind, region)}")
         if units:
