@@ -79,6 +79,10 @@ def refuse(code: str, **params: Any) -> BattleError:
 class Table(ABC):
     """One battle as its system sees it, for the workflow."""
 
+    # What the GM's reopen does with the final entry: archives it, the battle open again without a current
+    # version (TABLETOP.md A10.2), or puts it back to draft, the current version again (COMPANY.md §5.2).
+    reopens_to_draft = False
+
     def __init__(self, battle: Any) -> None:
         self.battle = battle  # a row whose `versions` are its ResultVersions
 
@@ -325,18 +329,28 @@ def result_void(table: Table, *, viewer: Viewer, version: ResultVersion, reason:
 
 @transaction.atomic
 def entry_reopen(table: Table, *, viewer: Viewer, reason: str, now: datetime) -> Turn:
-    """The GM archives the battle's confirmed entry (its version voided with the reason): the battle is
+    """The GM reopens the battle, with a reason: its confirmed entry is archived (voided) or back to draft
+    (`Table.reopens_to_draft`: the current version again, with only its saver's approval); the battle is
     open again."""
     _gm_with_reason(viewer, reason)
     turn = table.lock()
     if not table.resolved(turn):
         raise refuse("not_resolved", place=table.place())
     entry = table.battle.versions.filter(state=ResultVersion.State.CONFIRMED).first()
-    table.battle.versions.filter(state=ResultVersion.State.CONFIRMED).update(
-        state=ResultVersion.State.VOIDED, reason=f"reopened: {reason.strip()}", decided_at=now
-    )
     if entry is not None:
-        entry.refresh_from_db()
+        why = f"reopened: {reason.strip()}"
+        if table.reopens_to_draft:
+            # A draft's approvals are its saver's (COMPANY.md §5.2): the others approve it again.
+            entry.answers.exclude(nation=entry.nation).delete()
+            entry.state, entry.reason, entry.decided_at, entry.decided_by = (
+                ResultVersion.State.PROPOSED,
+                why,
+                None,
+                None,
+            )
+        else:
+            entry.state, entry.reason, entry.decided_at = ResultVersion.State.VOIDED, why, now
+        entry.save(update_fields=["state", "reason", "decided_at", "decided_by"])
         table.told("reopened", entry)
     table.changed(turn, now)
     return turn

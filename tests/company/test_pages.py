@@ -54,7 +54,9 @@ def test_the_kasarmi_shows_cards_a_table_costs_and_the_audit_trail(pages, compan
     finnish = client.get("/c/demo/kasarmi/NOR/").content.decode()
     assert "Korjaa Ryhmä 1: +2 TK hintaan 1 TP (saldo jälkeen 29)" in finnish
     assert "Buy JR for 15 TP (balance after 15)" in html
-    assert "unit_created" in html and 'class="tk-bar' in html and "next TT at 10" in html
+    assert "unit created" in html and 'class="tk-bar' in html and "next TT at 10" in html
+    assert "unit_created" not in html, "the trail names an event's kind in words, not by its code"
+    assert "yksikkö luotu" in finnish
 
 
 def test_a_player_buys_and_repairs_from_the_page_and_the_trail_names_them(pages, company, player):
