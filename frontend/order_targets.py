@@ -64,15 +64,14 @@ def targets_judged(
         if origin not in owner:
             continue
         kinds: dict[str, dict[str, Message | None]] = {}
+        reach = sorted(target for target in world.within(origin, steps) if target != origin)
         for kind in TARGETED:
             # Only the kinds this origin has units left for: a stack without IV has nothing to rebase.
             types = [t for t in ruleset.types_with_role(*KIND_ROLES[kind]) if units.get(t, 0) > 0]
             if not types:
                 continue
             kinds[kind] = {}
-            for target in sorted(world.within(origin, steps)):
-                if target == origin:
-                    continue
+            for target in reach:
                 why = target_reason(
                     world, ruleset, nation=nation, kind=kind, origin=origin, target=target, units=types
                 )
