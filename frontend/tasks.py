@@ -8,7 +8,7 @@ from __future__ import annotations
 from celery import shared_task
 
 from frontend.mail.battle_events import battle_event_send
-from frontend.mail.company import company_results_send
+from frontend.mail.company import company_battles_send, company_results_send
 from frontend.mail.tabletop import battle_overdue_send, battle_reminder_send, battle_sheet_send
 from frontend.mail.turns import turn_reminders_send, turn_results_send
 
@@ -22,6 +22,12 @@ def send_turn_reminders(turn_id: int) -> int:
 def send_turn_results(turn_id: int) -> int:
     """Queued once a resolved turn commits; a failure here leaves the turn resolved."""
     return turn_results_send(turn_id=turn_id)
+
+
+@shared_task
+def send_company_battles(turn_id: int) -> int:
+    """A company turn's new battles to their nations and the GM, queued once its processing commits."""
+    return company_battles_send(turn_id=turn_id)
 
 
 @shared_task

@@ -379,7 +379,10 @@ def _campaign_render(
     unit_types = list(ruleset.unit_types)
     dice = unit_dice(ruleset)
     data = map_load(viewer=viewer, turn=turn, unit_order=unit_types, dice=dice)
-    if viewer.campaign.battle_system == "company_d20":
+    # A company's units, contacts and orders are the Kasarmi's (COMPANY.md §11.3): the map shows them, the
+    # page gives no stack orders.
+    company = viewer.campaign.battle_system == "company_d20"
+    if company:
         company_map(viewer=viewer, data=data)  # the company's units and recon contacts, not stacks
     playing = viewer.nation is not None and turn is not None
     last = turn_last_resolved(campaign=viewer.campaign)
@@ -392,7 +395,7 @@ def _campaign_render(
     not_at_war = not_at_war_of(campaign_id=viewer.campaign.pk)
     own = viewer.nation.code if viewer.nation else None
     entry = None
-    if playing:
+    if playing and not company:
         initial = kept or ({"kind": kind, "origin": origin} if kind in KINDS else None)
         entry = _order_entry(
             viewer,
@@ -432,6 +435,9 @@ def _campaign_render(
         # Edit and delete until the deadline; after it (or while the turn is processed) the list stays.
         "orders_open": playing and turn.status == "open" and turn.deadline > timezone.now(),
         "last_turn": last,
+        "kasarmi_url": (
+            reverse("frontend:company_kasarmi", args=[viewer.campaign.slug, own]) if company and own else ""
+        ),
     }
     if entry is not None:
         if form is not None:

@@ -36,6 +36,7 @@ from rules.engine.company_d20.turn import VOID, complete_turn, process_turn
 from rules.models import ResultVersion
 
 SEND_COMPANY_RESULTS = "frontend.tasks.send_company_results"  # queued by name: the mail is the interface's
+SEND_COMPANY_BATTLES = "frontend.tasks.send_company_battles"
 
 
 def company_turn_advance(*, turn: Turn, was: str, now: Callable[[], datetime] = timezone.now) -> None:
@@ -110,6 +111,9 @@ def company_turn_process(*, turn: Turn, now: Callable[[], datetime] = timezone.n
     turn.save(update_fields=["result", "status", "error"])
     if not turn.company_battles.filter(status=models.Battle.Status.OPEN).exists():
         company_turn_complete(turn=turn, now=now)
+    else:
+        # §4.5: the participants and the GM are notified of the battles; a failed mail never undoes the turn.
+        task_queue(SEND_COMPANY_BATTLES, turn.pk, robust=True)
 
 
 def _outline(processed) -> dict[str, Any]:

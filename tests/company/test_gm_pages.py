@@ -78,7 +78,7 @@ def test_the_gm_adjusts_the_balance_with_a_reason_and_the_trail_shows_it(gm_page
     html = response.content.decode()
     assert "Saved. The audit trail below shows the change and its reason." in html
     audit = html[html.index('id="audit"') :]
-    assert "tp_adjusted" in audit and "lost supply column" in audit
+    assert "TP adjusted" in audit and "lost supply column" in audit
 
 
 @pytest.mark.parametrize(

@@ -207,3 +207,35 @@ def test_a_player_gives_orders_from_its_kasarmi_and_a_bad_one_is_refused(pages, 
     assert pages["gm"].post("/c/demo/kasarmi/NOR/orders/", {"clear": "1"}).status_code == 404
     client.post("/c/demo/kasarmi/NOR/orders/", {"clear": "1"})
     assert models.OrderSet.objects.get(nation=company.nor).orders == []
+
+
+def test_a_new_battles_nations_and_the_gm_are_told_of_it_with_their_own_units_only(
+    company, gm, player, rival, outsider, django_capture_on_commit_callbacks
+):
+    """COMPANY.md §4.5: "When a battle is created, its participants (the members of its nations) and the GM
+    are notified." The rival's units stay on the sheet, behind recon."""
+    from django.core import mail
+
+    from campaign.lifecycle import language_set
+    from rules.services import turn_process
+    from tests.company.conftest import attack_and_scout
+
+    for user in (gm, player, rival, outsider):
+        user.email = f"{user.username}@example.org"
+        user.save()
+    language_set(user=rival, language="fi")
+    turn = attack_and_scout(company)
+    with django_capture_on_commit_callbacks(execute=True):
+        turn_process(turn_id=turn.pk)
+    by = {m.to[0]: m for m in mail.outbox}
+    assert set(by) == {"gm@example.org", "player@example.org", "rival@example.org"}, "not the outsider"
+    battle = models.Battle.objects.get(turn=turn, archived=False)
+    mine = by["player@example.org"]
+    assert mine.subject == "[The Grenzwald Crisis] Turn 1: battles to fight — Kingdom of Nordmark"
+    assert "Battle M1" in mine.body and "EST defends" in mine.body
+    assert f"/c/demo/battles/{battle.pk}/" in mine.body
+    assert "Ryhmä 1 (JR, TK" in mine.body, "the reader's own units in the battle"
+    rivals = [u["name"] for u in battle.data["units"].values() if u["nation"] == "EST"]
+    assert rivals and not any(name in mine.body for name in rivals), "no enemy unit in the mail"
+    finnish = by["rival@example.org"]
+    assert "käytävät taistelut" in finnish.subject and "Taistelulomake" in finnish.body, "in Finnish"
