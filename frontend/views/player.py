@@ -474,9 +474,9 @@ def _first_own(data: MapData, viewer: Viewer) -> str | None:
 
 
 def _roster(data: MapData, viewer: Viewer, unit_types: list[str], left: dict[str, dict[str, int]]) -> dict:
-    """The nation's stacks by region, what is left after its orders ("2 free", none said when all are), and
-    totals per type. The words are made here: in the template a translation for each cell was half the
-    roster's time."""
+    """The nation's stacks by region, what is left after its orders, and totals per type. Each cell as it
+    reads, made here: its count ("" for none) and what of it is free ("2 free", "" when all are). In the
+    template a translation and a number's formatting for each cell were most of the roster's time."""
     own = viewer.nation.code
     free_words = _("%(count)s free")
     rows, totals = [], dict.fromkeys(unit_types, 0)
@@ -491,6 +491,8 @@ def _roster(data: MapData, viewer: Viewer, unit_types: list[str], left: dict[str
             for t in unit_types:
                 count = units.get(t, 0)
                 free = left.get(r["code"], {}).get(t, count)
-                cells.append({"count": count, "free": "" if free == count else free_words % {"count": free}})
+                cells.append(
+                    {"count": str(count or ""), "free": "" if free == count else free_words % {"count": free}}
+                )
             rows.append({"code": r["code"], "name": r["name"], "cells": cells})
     return {"rows": rows, "totals": [totals[t] for t in unit_types]}
