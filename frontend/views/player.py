@@ -322,6 +322,10 @@ def _order_entry(
     # kind from the region, and the counts start at what is left.
     origin_options = [{"value": c, "label": f"{c} {name_of[c]}"} for c in origin_codes]
     kinds, reasons = targets_compact({c: judged.get(c, {}) for c in origin_codes})
+    # Each target once, however many origins and kinds reach it (on a busy nation's page, some ten each).
+    reached = dict.fromkeys(
+        t for by_kind in judged.values() for by_target in by_kind.values() for t in by_target
+    )
     order_data = {
         "origins": {
             c: {"left": {t: n for t, n in left.get(c, {}).items() if n > 0}, "kinds": kinds[c]}
@@ -334,13 +338,7 @@ def _order_entry(
         "wordings": {kind: gettext(CATALOGUE[f"order.{kind}"]) for kind in sorted(KINDS)},
         "picked": chosen if explicit else None,
         "color": color_safe(viewer.nation.color),
-        "labels": {
-            t: f"{t} {name_of[t]}"
-            for kinds in judged.values()
-            for by_target in kinds.values()
-            for t in by_target
-            if t in name_of
-        },
+        "labels": {t: f"{t} {name_of[t]}" for t in reached if t in name_of},
         "say_origin": _("From %(origin)s: click a target on the map, or %(origin)s again to hold."),
         "not_origin": _("%(region)s: you have no units left there to give orders to."),
         "far": _("%(target)s is not within reach of %(origin)s"),
