@@ -85,12 +85,13 @@ def map_svg(
         size = "" if own_font == font else f' font-size="{_num(own_font)}"'
         codes.append(f'<text x="{lx}" y="{code_y}"{size}>{code}</text>')
         size = "" if own_font == font else f' font-size="{_num(own_font * 0.64)}"'
-        for i, counter in enumerate(data.stacks.get(region["id"], ())):
-            y = _num(outline.label[1] + own_font * (0.85 + i * 0.8))
-            stacks.append(
-                f'<text x="{lx}" y="{y}"{size}><tspan fill="{escape(counter["color"])}">■</tspan> '
-                f"{escape(counter['label'])}</text>"
-            )
+        line = 0
+        for counter in data.stacks.get(region["id"], ()):
+            mark = f'<tspan fill="{escape(counter["color"])}">■</tspan> '
+            for text in _lines(counter["label"], outline, own_font * 0.64):
+                y = _num(outline.label[1] + own_font * (0.85 + line * 0.8))
+                stacks.append(f'<text x="{lx}" y="{y}"{size}>{mark}{escape(text)}</text>')
+                mark, line = "", line + 1
     out = [
         f'<div class="map-frame"><svg class="map" viewBox="{view}" role="img" aria-labelledby="map-title" '
         f'xmlns="http://www.w3.org/2000/svg" preserveAspectRatio="xMidYMid meet" data-own="{escape(own)}"'
@@ -125,6 +126,28 @@ def map_svg(
         out.append("</g>")
     out.append("</svg></div>")
     return mark_safe("".join(out))
+
+
+# A counter's characters are about half as wide as its font is high (capitals, digits, the narrow spaces
+# and dots between them).
+CHAR_WIDTH = 0.5
+
+
+def _lines(label: str, outline: Outline, font: float) -> list[str]:
+    """A counter's label ("LEVY d6 4 · GREN d10 1") in lines as wide as the region: its parts put together
+    while they fit, so that a long counter does not run over its neighbours; a part too long for a line of
+    its own stays whole."""
+    room = (outline.box[2] - outline.box[0]) * 0.95
+    parts = label.split(" · ")
+    lines = [parts[0]]
+    for part in parts[1:]:
+        joined = f"{lines[-1]} · {part}"
+        # The first line also holds the nation's mark and a space.
+        if (len(joined) + (2 if len(lines) == 1 else 0)) * CHAR_WIDTH * font <= room:
+            lines[-1] = joined
+        else:
+            lines.append(part)
+    return lines
 
 
 def _num(value: float) -> str:
