@@ -55,14 +55,15 @@ class Phase:
     # occupation there can be fought yet (TABLETOP A4.2)
     blocked: dict[str, list[str]] = field(default_factory=dict)
     waiting: dict[str, list[str]] = field(default_factory=dict)  # battle key -> the meetings it waits for
-    _supporters_at: dict[str, list[tuple[str, str, int]]] = field(init=False, repr=False)
+    _supporters_at: dict[str, list[Supporter]] = field(init=False, repr=False)
     _in_range: dict[tuple[str, ...], list] = field(init=False, repr=False)  # regions -> Phase._in_range_of
 
     def __post_init__(self) -> None:
-        # `supporting` indexed by region, for finding the supporters around a battle.
+        # `supporting` indexed by region, for finding the supporters around a battle; each stack's
+        # Supporter is made once here, and every battle it supports shares it (it is frozen).
         self._supporters_at, self._in_range = {}, {}
         for (nation, region, unit_type), count in self.supporting.items():
-            self._supporters_at.setdefault(region, []).append((nation, unit_type, count))
+            self._supporters_at.setdefault(region, []).append(Supporter(nation, region, unit_type, count))
 
     def units_at(self, region: str, nation: str) -> Counts:
         return self.garrison.setdefault(region, {}).setdefault(nation, {})
@@ -94,28 +95,36 @@ class Phase:
             in_range = self._in_range[regions] = self._in_range_of(regions)
         unit_types = self.ruleset.unit_types
         return tuple(
-            Supporter(nation, region, unit_type, count)
-            for _, nation, region, unit_type, count in in_range
-            if nation in nations
-            and not ((nation, region) == exclude and unit_types[unit_type].role == "artillery")
+            supporter
+            for _, supporter in in_range
+            if supporter.nation in nations
+            and not (
+                (supporter.nation, supporter.region) == exclude
+                and unit_types[supporter.unit_type].role == "artillery"
+            )
         )
 
-    def _in_range_of(self, regions: tuple[str, ...]) -> list[tuple[tuple[int, str, int], str, str, str, int]]:
+    def _in_range_of(self, regions: tuple[str, ...]) -> list[tuple[tuple[int, str, int], Supporter]]:
         """Every supporting stack, of any nation, whose range covers every one of `regions`, as (sort key,
-        nation, region, type, count), in nation-id order, then by region, then artillery before air."""
+        supporter), in nation-id order, then by region, then artillery before air."""
         ranges = self.ruleset.ranges
         if not ranges or not self.system.policies.support_from_range:
             return []
         reach = [self.world.within(r, max(ranges.values())) for r in regions]
         order = self.world.nation_index
-        rank = {unit_type: i for i, unit_type in enumerate(self.ruleset.support_types)}
+        rank = self.ruleset.support_rank
+        beyond = max(ranges.values()) + 1  # farther than any range: not reached from that region
         found = []
-        for region, distance in reach[0].items():
-            for nation, unit_type, count in self._supporters_at.get(region, ()):
-                limit = ranges[unit_type]
-                if distance <= limit and all(other.get(region, limit + 1) <= limit for other in reach[1:]):
-                    found.append(((order[nation], region, rank[unit_type]), nation, region, unit_type, count))
-        found.sort()  # by the key alone: no two stacks share one
+        for region in reach[0]:
+            here = self._supporters_at.get(region)
+            if here is None:
+                continue
+            # In range of every one of `regions` when in range of the farthest of them.
+            distance = max(r.get(region, beyond) for r in reach)
+            for supporter in here:
+                if distance <= ranges[supporter.unit_type]:
+                    found.append(((order[supporter.nation], region, rank[supporter.unit_type]), supporter))
+        found.sort(key=lambda entry: entry[0])  # no two stacks share one key
         return found
 
     def report_stamp(self, report: dict[str, Any], key: str) -> None:

@@ -14,7 +14,7 @@ def support_losses_roll(phase: Phase) -> tuple[list[dict[str, Any]], list[Suppor
         return [], []
     ruleset, world = phase.ruleset, phase.world
     order = world.nation_index
-    rank = {unit_type: i for i, unit_type in enumerate(ruleset.support_types)}
+    rank = ruleset.support_rank
     chances, rolls = [], []
     for key in sorted(phase.supporting, key=lambda k: (order[k[0]], k[1], rank[k[2]])):
         nation, region, unit_type = key
