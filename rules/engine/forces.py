@@ -16,7 +16,7 @@ def attacking_side(phase: Phase, groups: Sequence[AttackGroup], region: str, *, 
     return BattleSide(
         nations=nations,
         role="attacker",
-        forces=tuple(Force(g.nation, g.origin, dict(g.units)) for g in groups),
+        forces=tuple([Force(g.nation, g.origin, dict(g.units)) for g in groups]),
         support=phase.supporters(nations, (region,), exclude=None),
         origins=len({g.origin for g in groups}) if pincer else 0,
         modifiers=modifiers_for(phase, region, nations),
@@ -35,7 +35,7 @@ def nation_units(groups: Sequence[AttackGroup], nation: str) -> Counts:
 
 
 def modifiers_for(phase: Phase, region: str, nations: Sequence[str]) -> tuple:
-    return tuple(m for n in nations for m in phase.world.gm_modifiers.get((region, n), ()))
+    return tuple([m for n in nations for m in phase.world.gm_modifiers.get((region, n), ())])
 
 
 def groups_take_losses(groups: Sequence[AttackGroup], outcome: BattleOutcome) -> None:
@@ -74,4 +74,4 @@ def defender_takes_losses(phase: Phase, region: str, side: BattleSide, outcome: 
 
 
 def units_of(groups: Sequence[AttackGroup]) -> int:
-    return sum(g.total() for g in groups)
+    return sum([g.total() for g in groups])

@@ -55,15 +55,14 @@ class Phase:
     # occupation there can be fought yet (TABLETOP A4.2)
     blocked: dict[str, list[str]] = field(default_factory=dict)
     waiting: dict[str, list[str]] = field(default_factory=dict)  # battle key -> the meetings it waits for
-    _supporters_at: dict[str, list[Supporter]] = field(init=False, repr=False)
+    _supporters_at: dict[str, list[tuple[str, str, int]]] = field(init=False, repr=False)
     _in_range: dict[tuple[str, ...], list] = field(init=False, repr=False)  # regions -> Phase._in_range_of
 
     def __post_init__(self) -> None:
-        # `supporting` indexed by region, for finding the supporters around a battle; each stack's
-        # Supporter is made once here, and every battle it supports shares it (it is frozen).
+        # `supporting` indexed by region, for finding the supporters around a battle.
         self._supporters_at, self._in_range = {}, {}
         for (nation, region, unit_type), count in self.supporting.items():
-            self._supporters_at.setdefault(region, []).append(Supporter(nation, region, unit_type, count))
+            self._supporters_at.setdefault(region, []).append((nation, unit_type, count))
 
     def units_at(self, region: str, nation: str) -> Counts:
         return self.garrison.setdefault(region, {}).setdefault(nation, {})
@@ -95,13 +94,15 @@ class Phase:
             in_range = self._in_range[regions] = self._in_range_of(regions)
         unit_types = self.ruleset.unit_types
         return tuple(
-            supporter
-            for _, supporter in in_range
-            if supporter.nation in nations
-            and not (
-                (supporter.nation, supporter.region) == exclude
-                and unit_types[supporter.unit_type].role == "artillery"
-            )
+            [
+                supporter
+                for _, supporter in in_range
+                if supporter.nation in nations
+                and not (
+                    (supporter.nation, supporter.region) == exclude
+                    and unit_types[supporter.unit_type].role == "artillery"
+                )
+            ]
         )
 
     def _in_range_of(self, regions: tuple[str, ...]) -> list[tuple[tuple[int, str, int], Supporter]]:
@@ -110,20 +111,23 @@ class Phase:
         ranges = self.ruleset.ranges
         if not ranges or not self.system.policies.support_from_range:
             return []
-        reach = [self.world.within(r, max(ranges.values())) for r in regions]
+        farthest = max(ranges.values())
+        reach = [self.world.within(r, farthest) for r in regions]
         order = self.world.nation_index
         rank = self.ruleset.support_rank
-        beyond = max(ranges.values()) + 1  # farther than any range: not reached from that region
+        beyond = farthest + 1  # farther than any range: not reached from that region
         found = []
         for region in reach[0]:
             here = self._supporters_at.get(region)
             if here is None:
                 continue
             # In range of every one of `regions` when in range of the farthest of them.
-            distance = max(r.get(region, beyond) for r in reach)
-            for supporter in here:
-                if distance <= ranges[supporter.unit_type]:
-                    found.append(((order[supporter.nation], region, rank[supporter.unit_type]), supporter))
+            distance = max([r.get(region, beyond) for r in reach])
+            for nation, unit_type, count in here:
+                if distance <= ranges[unit_type]:
+                    # Made once for both sides of the battle (a Supporter is frozen: they share it).
+                    supporter = Supporter(nation, region, unit_type, count)
+                    found.append(((order[nation], region, rank[unit_type]), supporter))
         found.sort(key=lambda entry: entry[0])  # no two stacks share one key
         return found
 
@@ -174,10 +178,9 @@ class Phase:
             self.pending.append(outcome)
             return outcome
         for index, side in enumerate(sides):
+            how = (label, outcome.outcome_for(index))
             for s in side.support:
-                self.support_outcomes.setdefault((s.nation, s.region, s.unit_type), []).append(
-                    (label, outcome.outcome_for(index))
-                )
+                self.support_outcomes.setdefault((s.nation, s.region, s.unit_type), []).append(how)
         return outcome
 
 

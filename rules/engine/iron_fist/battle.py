@@ -65,7 +65,8 @@ def iron_fist_fight(call: BattleCall) -> BattleOutcome:
     die = ruleset.kta_die
     if die is not None:
         die_text = str(die)
-        for i in sorted((0, 1), key=lambda i: min(nation_index[n] for n in sides[i].nations)):
+        earliest = [min([nation_index[n] for n in side.nations]) for side in sides]
+        for i in (0, 1) if earliest[0] <= earliest[1] else (1, 0):
             dice[i] = [call.dice.randint(1, die.sides) for _ in range(die.count)]
             kta_terms[i].append(
                 _term(
@@ -82,7 +83,7 @@ def iron_fist_fight(call: BattleCall) -> BattleOutcome:
     winner = None if kta[0] == kta[1] else (0 if kta[0] > kta[1] else 1)
     row = ruleset.loss_row(difference)
 
-    larger = max(sum(c.values()) for c in counts)
+    larger = max([sum(c.values()) for c in counts])
     results = []
     for i in (0, 1):
         percent = row.loser if winner is None or winner != i else row.winner
@@ -105,6 +106,9 @@ def iron_fist_fight(call: BattleCall) -> BattleOutcome:
             side_totals[winner] = winners_cap(side_totals[winner], loser_loss, types)
             cap = {"side": sides[winner].name, "from": before, "to": loser_loss}
 
+    def more_units_then_nation_id(nation: str, units: int) -> tuple[int, int]:
+        return -units, nation_index[nation]
+
     losses: dict[str, Counts] = {}
     for side, totals in zip(sides, side_totals, strict=True):
         ground = side.ground
@@ -112,7 +116,7 @@ def iron_fist_fight(call: BattleCall) -> BattleOutcome:
             losses[nation] = {}
         for unit_type, total in totals.items():
             weights = [(n, ground.get(n, {}).get(unit_type, 0)) for n in side.nations]
-            shares = share(total, weights, lambda n, w: (-w, nation_index[n]))
+            shares = share(total, weights, more_units_then_nation_id)
             for nation, lost in shares.items():
                 if lost:
                     losses[nation][unit_type] = lost
