@@ -12,7 +12,7 @@ from typing import Any
 
 from .ruleset import Ruleset
 from .seam import REPORT_FORMAT, BattleCall, BattleOutcome, BattleSide, DiceSource, Pending, Supporter
-from .state import Movement, Order, OrderKind
+from .state import CONSUMING, Movement, Order, OrderKind
 from .systems import BattleSystem
 from .world import Counts, World
 
@@ -57,10 +57,13 @@ class Phase:
     waiting: dict[str, list[str]] = field(default_factory=dict)  # battle key -> the meetings it waits for
     _supporters_at: dict[str, list[tuple[str, str, int]]] = field(init=False, repr=False)
     _in_range: dict[tuple[str, ...], list] = field(init=False, repr=False)  # regions -> Phase._in_range_of
+    # (nation, region, type) -> its Supporter, made the first time the stack is in range of a battle and
+    # shared by every battle after (a Supporter is frozen)
+    _supporter: dict[tuple[str, str, str], Supporter] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         # `supporting` indexed by region, for finding the supporters around a battle.
-        self._supporters_at, self._in_range = {}, {}
+        self._supporters_at, self._in_range, self._supporter = {}, {}, {}
         for (nation, region, unit_type), count in self.supporting.items():
             self._supporters_at.setdefault(region, []).append((nation, unit_type, count))
 
@@ -125,8 +128,10 @@ class Phase:
             distance = max([r.get(region, beyond) for r in reach])
             for nation, unit_type, count in here:
                 if distance <= ranges[unit_type]:
-                    # Made once for both sides of the battle (a Supporter is frozen: they share it).
-                    supporter = Supporter(nation, region, unit_type, count)
+                    key = (nation, region, unit_type)
+                    supporter = self._supporter.get(key)
+                    if supporter is None:
+                        supporter = self._supporter[key] = Supporter(nation, region, unit_type, count)
                     found.append(((order[nation], region, rank[unit_type]), supporter))
         found.sort(key=lambda entry: entry[0])  # no two stacks share one key
         return found
@@ -207,14 +212,16 @@ def phase_start(
                 key = (order.nation, order.origin, unit_type)
                 standing_down[key] = standing_down.get(key, 0) + count
             continue
-        if order.kind not in (OrderKind.MOVE, OrderKind.REBASE, OrderKind.ATTACK):
+        if order.kind not in CONSUMING:
             continue
         here = garrison[order.origin][order.nation]
         for unit_type, count in order.units.items():
             here[unit_type] -= count
         if order.kind == OrderKind.ATTACK:
             key = (order.nation, order.origin, order.target)
-            group = groups.setdefault(key, AttackGroup(order.nation, order.origin, order.target, {}))
+            group = groups.get(key)
+            if group is None:
+                group = groups[key] = AttackGroup(order.nation, order.origin, order.target, {})
             for unit_type, count in order.units.items():
                 group.units[unit_type] = group.units.get(unit_type, 0) + count
         else:

@@ -13,7 +13,7 @@ from typing import NamedTuple
 from .messages import Message, gettext_noop, messages_register
 from .order_words import kind_word
 from .ruleset import Ruleset
-from .state import Order, OrderKind, RejectedOrder, TurnInput
+from .state import CONSUMING, Order, OrderKind, RejectedOrder, TurnInput
 from .systems import system_get
 from .world import World, world_build
 
@@ -69,7 +69,6 @@ class Invalid(NamedTuple):
         return cls(field, Message(code, params))
 
 
-CONSUMING = frozenset((OrderKind.MOVE, OrderKind.REBASE, OrderKind.ATTACK))
 Counts = Mapping[str, int]
 
 

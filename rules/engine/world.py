@@ -66,12 +66,13 @@ def world_build(turn: TurnInput, ruleset: Ruleset) -> World:
         raise TurnInputError(f"weather: unknown weather {turn.weather!r}")
 
     regions = {}
+    any_terrain = ruleset.any_terrain
     # The messages are spelled out only for the entry at fault: building one per entry cost a quarter
     # of a small turn.
     for region in turn.regions:
         if region.code in regions:
             raise TurnInputError(f"regions.{region.code}: the region code is used twice")
-        if region.terrain not in TERRAINS and not ruleset.any_terrain:
+        if region.terrain not in TERRAINS and not any_terrain:
             raise TurnInputError(f"regions.{region.code}.terrain: unknown terrain {region.terrain!r}")
         if region.weather is not None and region.weather not in WEATHERS:
             raise TurnInputError(f"regions.{region.code}.weather: unknown weather {region.weather!r}")
@@ -100,23 +101,24 @@ def world_build(turn: TurnInput, ruleset: Ruleset) -> World:
     units: dict[str, dict[str, Counts]] = {}
     unit_types = ruleset.unit_types
     for stack in turn.stacks:
-        region = regions.get(stack.region)
+        code, nation, unit_type, count = stack.region, stack.nation, stack.unit_type, stack.count
+        region = regions.get(code)
         if region is None:
             raise TurnInputError(f"{_stack_named(stack)}: unknown region")
-        if stack.unit_type not in unit_types:
+        if unit_type not in unit_types:
             raise TurnInputError(f"{_stack_named(stack)}: unknown unit type")
-        if not isinstance(stack.count, int) or stack.count < 0:
+        if not isinstance(count, int) or count < 0:
             raise TurnInputError(f"{_stack_named(stack)}: a count must be a whole number of 0 or more")
-        if region.owner != stack.nation:
+        if region.owner != nation:
             raise TurnInputError(f"{_stack_named(stack)}: units stand only in regions their nation owns")
         # Not setdefault: that makes two empty dicts for every stack, which a turn has tens of thousands of.
-        by_nation = units.get(stack.region)
+        by_nation = units.get(code)
         if by_nation is None:
-            by_nation = units[stack.region] = {}
-        counts = by_nation.get(stack.nation)
+            by_nation = units[code] = {}
+        counts = by_nation.get(nation)
         if counts is None:
-            counts = by_nation[stack.nation] = {}
-        counts[stack.unit_type] = counts.get(stack.unit_type, 0) + stack.count
+            counts = by_nation[nation] = {}
+        counts[unit_type] = counts.get(unit_type, 0) + count
 
     not_at_war: dict[frozenset[str], str] = {}
     for relation in turn.relations:
