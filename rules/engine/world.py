@@ -90,13 +90,14 @@ def world_build(turn: TurnInput, ruleset: Ruleset) -> World:
 
     neighbours: dict[str, set[str]] = {code: set() for code in regions}
     for a, b in turn.borders:
-        if a not in regions or b not in regions:
+        try:  # an unknown region has no entry: a lookup, where asking first would be two more
+            neighbours[a].add(b)
+            neighbours[b].add(a)
+        except KeyError:
             end = a if a not in regions else b
-            raise TurnInputError(f"borders: [{a}, {b}] names the unknown region {end!r}")
+            raise TurnInputError(f"borders: [{a}, {b}] names the unknown region {end!r}") from None
         if a == b:
             raise TurnInputError(f"borders: [{a}, {b}] joins a region to itself")
-        neighbours[a].add(b)
-        neighbours[b].add(a)
 
     units: dict[str, dict[str, Counts]] = {}
     unit_types = ruleset.unit_types
