@@ -197,7 +197,8 @@ class Region(models.Model):
 
 class Border(models.Model):
     # An unordered pair, stored with the lower id first so the pair has one spelling and one row.
-    region_a = models.ForeignKey(Region, on_delete=models.CASCADE, related_name="+")
+    # No index of its own: the unique constraint's index begins with this column and serves its lookups.
+    region_a = models.ForeignKey(Region, on_delete=models.CASCADE, related_name="+", db_index=False)
     region_b = models.ForeignKey(Region, on_delete=models.CASCADE, related_name="+")
 
     class Meta:

@@ -6,7 +6,8 @@ every view, so they are added here from what the view declares rather than repea
 - 400 everywhere: a body or query that does not parse or validate, or a NUL in the address (a field -> list
   of messages, or `detail`);
 - 401 where a login is needed (token first, so an anonymous request is a 401, not a 403);
-- 403 where a permission beyond being logged in is checked (the GM's, a player's to write);
+- 403 where a permission beyond being logged in is checked (the GM's, a player's to write), or where the
+  view's services refuse by role (`refuses_by_role`);
 - 404 everywhere: what the path names is not there for you (a campaign you are not in, an order of another
   nation), or `?format=` names a format there is none of;
 - 405 for a method the path does not take; 406 for an Accept it cannot serve; 415 for a body it cannot read.
@@ -45,7 +46,11 @@ class AutoSchema(SpectacularAutoSchema):
         codes = ["400", "404", "405", "406"]
         if any(issubclass(p, IsAuthenticated) for p in permissions):
             codes.append("401")
-        if any(not issubclass(p, (IsAuthenticated, AllowAny)) for p in permissions):
+        # A view whose services refuse by role (`refuses_by_role`: the GM's actions, a side's answers)
+        # answers a 403 of its own, beyond its permission classes.
+        if getattr(self.view, "refuses_by_role", False) or any(
+            not issubclass(p, (IsAuthenticated, AllowAny)) for p in permissions
+        ):
             codes.append("403")
         if self.method in ("POST", "PUT", "PATCH"):
             codes.append("415")

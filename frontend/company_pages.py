@@ -12,6 +12,7 @@ from django.utils.translation import get_language, gettext
 from campaign.models import Campaign, Nation
 from campaign.selectors import Viewer
 from frontend.selectors import MapData
+from frontend.terms import word
 from rules.company.models import Unit
 from rules.company.selectors import contacts_view_of
 from rules.company.services import action_try, company_current
@@ -119,7 +120,12 @@ def trail_row(row: dict[str, Any]) -> dict[str, Any]:
             return ", ".join(str(v) for v in value) or "—"
         return str(value)
 
-    return {**row, "before": text(row["before"]), "after": text(row["after"])}
+    return {
+        **row,
+        "what": word("roster_event", row["kind"]),
+        "before": text(row["before"]),
+        "after": text(row["after"]),
+    }
 
 
 def _types(types: list[str]) -> str:

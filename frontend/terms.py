@@ -108,6 +108,26 @@ WORDS: dict[str, Mapping[str, object]] = {
         "control": _("battle for control"),
         "unopposed": _("unopposed"),
     },
+    # A company roster event's kind (COMPANY.md §7.7), as the Kasarmi page's audit trail names it.
+    "roster_event": {
+        "unit_created": pgettext_lazy("roster event", "unit created"),
+        "unit_purchased": pgettext_lazy("roster event", "unit purchased"),
+        "tk_lost": pgettext_lazy("roster event", "TK lost"),
+        "tk_repaired": pgettext_lazy("roster event", "TK repaired"),
+        "xp_awarded": pgettext_lazy("roster event", "XP awarded"),
+        "tt_raised": pgettext_lazy("roster event", "TT raised"),
+        "veteran_slot_opened": pgettext_lazy("roster event", "veteran slot opened"),
+        "ability_chosen": pgettext_lazy("roster event", "ability chosen"),
+        "destroyed": pgettext_lazy("roster event", "destroyed"),
+        "role_changed": pgettext_lazy("roster event", "role changed"),
+        "moved": pgettext_lazy("roster event", "moved"),
+        "retreated": pgettext_lazy("roster event", "retreated"),
+        "state_recorded": pgettext_lazy("roster event", "state recorded"),
+        "tp_awarded": pgettext_lazy("roster event", "TP awarded"),
+        "tp_spent": pgettext_lazy("roster event", "TP spent"),
+        "tp_adjusted": pgettext_lazy("roster event", "TP adjusted"),
+        "gm_edit": pgettext_lazy("roster event", "GM edit"),
+    },
     # The terms of a KTA (IRON_FIST §4) as the engine's reports name them.
     "kta": {
         "fortification": _("fortification"),

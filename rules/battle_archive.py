@@ -41,18 +41,12 @@ def battle_data(battle: Battle) -> dict[str, Any]:
         "deadline": _when(battle.deadline),
         "versions": [
             {
+                **version_fields(v),
                 "number": v.number,
-                "origin": v.origin,
-                "state": v.state,
                 "payload": v.payload,
-                "fingerprint": v.fingerprint,
-                "warnings": v.warnings,
                 "author": v.author_id,
-                "nation": v.nation.code if v.nation else None,
-                "created_at": _when(v.created_at),
                 "decided_at": _when(v.decided_at),
                 "decided_by": v.decided_by_id,
-                "reason": v.reason,
                 "answers": [
                     {
                         "nation": a.nation.code,
@@ -70,6 +64,20 @@ def battle_data(battle: Battle) -> dict[str, Any]:
     }
 
 
+def version_fields(version: ResultVersion) -> dict[str, Any]:
+    """What a result version is, as the archive and the API both give it (each names its number and
+    entry in its own words)."""
+    return {
+        "origin": version.origin,
+        "state": version.state,
+        "fingerprint": version.fingerprint,
+        "warnings": version.warnings,
+        "nation": version.nation.code if version.nation else None,
+        "created_at": _when(version.created_at),
+        "reason": version.reason,
+    }
+
+
 def round_fields(round_: CombatRound) -> dict[str, Any]:
     """What a saved round is, as the archive, the export and the API all give it."""
     return {
@@ -81,6 +89,14 @@ def round_fields(round_: CombatRound) -> dict[str, Any]:
         "settings": round_.settings_used,
         "output": round_.output,
     }
+
+
+def battle_rounds_export(*, turn: Turn) -> dict[str, list[dict[str, Any]]]:
+    """The turn's saved rounds by battle key, as the export keeps them (one query)."""
+    rounds: dict[str, list[dict[str, Any]]] = {}
+    for r in CombatRound.objects.filter(battle__turn=turn).select_related("battle").order_by("sequence"):
+        rounds.setdefault(r.battle.key, []).append({**round_data(r), "author": None})
+    return rounds
 
 
 def round_data(round_: CombatRound) -> dict[str, Any]:

@@ -17,20 +17,12 @@ from typing import Any
 from django.utils import timezone
 
 from campaign.models import Turn
-from rules.battle_archive import round_data, rounds_restore
+from rules.battle_archive import rounds_restore
 from rules.battles import battles_record, turn_state
-from rules.models import Battle, CombatRound, ResultVersion
+from rules.models import Battle, ResultVersion
 from rules.services import turn_process
 
 Clock = Callable[[], datetime]
-
-
-def battle_rounds_export(*, turn: Turn) -> dict[str, list[dict[str, Any]]]:
-    """The turn's saved rounds by battle key, as the export keeps them (one query)."""
-    rounds: dict[str, list[dict[str, Any]]] = {}
-    for r in CombatRound.objects.filter(battle__turn=turn).select_related("battle").order_by("sequence"):
-        rounds.setdefault(r.battle.key, []).append({**round_data(r), "author": None})
-    return rounds
 
 
 def battles_replay(

@@ -48,6 +48,21 @@ def round_shown(round_: CombatRound) -> dict[str, Any]:
     }
 
 
+def _body(request: Request) -> dict[str, Any]:
+    return request.data if isinstance(request.data, dict) else {}
+
+
+def _round_entered(body: dict[str, Any]) -> dict[str, Any]:
+    """The round a body enters, as a save and a correction both take it: the calculator's input, its game
+    turn and the battle's sides it names (anything but a list: none)."""
+    sides = body.get("battle_sides")
+    return {
+        "data": body.get("round"),
+        "game_turn": body.get("game_turn"),
+        "battle_sides": sides if isinstance(sides, list) else None,
+    }
+
+
 class BattleRounds(BattleScoped):
     """The battle's saved close-combat rounds: read them (its nations and the GM), or save one."""
 
@@ -61,16 +76,13 @@ class BattleRounds(BattleScoped):
     @extend_schema(request=dict, responses=dict, operation_id="battle_round_save")
     def post(self, request: Request, slug: str, number: int, key: str) -> Response:
         battle, _ = self.battle_get()
-        body = request.data if isinstance(request.data, dict) else {}
-        sides = body.get("battle_sides")
+        body = _body(request)
         try:
             saved = close_combat_round_save(
                 viewer=self.viewer,
                 battle=battle,
-                data=body.get("round"),
                 label=str(body.get("label") or ""),
-                game_turn=body.get("game_turn"),
-                battle_sides=sides if isinstance(sides, list) else None,
+                **_round_entered(body),
             )
         except BattleError as error:
             return errors_response(error)
@@ -89,17 +101,14 @@ class BattleRoundCorrect(BattleScoped):
         found = battle.rounds.filter(sequence=sequence).first()
         if found is None:
             raise Http404("no such round")
-        body = request.data if isinstance(request.data, dict) else {}
-        sides = body.get("battle_sides")
+        body = _body(request)
         try:
             corrected = close_combat_round_correct(
                 viewer=self.viewer,
                 round_=found,
-                data=body.get("round"),
                 reason=str(body.get("reason") or ""),
                 label=str(body["label"]) if "label" in body else None,
-                game_turn=body.get("game_turn"),
-                battle_sides=sides if isinstance(sides, list) else None,
+                **_round_entered(body),
             )
         except BattleError as error:
             return errors_response(error)

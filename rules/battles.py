@@ -17,6 +17,7 @@ turn (A9.4).
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
@@ -36,6 +37,8 @@ from rules.engine.tabletop.settings import TabletopRuleset
 from rules.models import Battle, ResultVersion
 from rules.results_flow import BattleError
 from rules.selectors import turn_load
+
+logger = logging.getLogger(__name__)
 
 Clock = Callable[[], datetime]
 
@@ -327,17 +330,28 @@ def battles_overdue(*, now: Clock = timezone.now) -> int:
     ).values_list("pk", "deadline")
     claimed = 0
     for pk, deadline in list(due):
-        if (
-            Battle.objects.filter(pk=pk, deadline=deadline, overdue_at__isnull=True).update(overdue_at=moment)
-            != 1
-        ):
-            continue  # another beat got there first
-        claimed += 1
+        try:
+            claimed += _overdue_claim(pk, deadline, moment)
+        except Exception:
+            # The claim went with the decision: the next beat tries this battle again; the others go on.
+            logger.exception("battle %s: its deadline's decision failed; the next beat tries again", pk)
+    return claimed
+
+
+def _overdue_claim(pk: int, deadline: datetime, moment: datetime) -> bool:
+    """Claim one battle's deadline and act on it in one transaction, so that a claim is never left without
+    its decision: False when another beat got there first."""
+    with transaction.atomic():
+        won = Battle.objects.filter(pk=pk, deadline=deadline, overdue_at__isnull=True).update(
+            overdue_at=moment
+        )
+        if won != 1:
+            return False
         battle = Battle.objects.select_related("turn__campaign").get(pk=pk)
         if battle.turn.campaign.ruleset().tabletop.on_missing_result == "auto_resolve":
             _deadline_decide(battle, moment)
-        battle_overdue_queue(battle_id=pk)  # its players and the GM are told (A8.2, A11.3)
-    return claimed
+        battle_overdue_queue(battle_id=pk)  # its players and the GM are told (A8.2, A11.3), on commit
+    return True
 
 
 def _deadline_decide(battle: Battle, now: datetime) -> None:

@@ -22,6 +22,7 @@ from rest_framework.settings import api_settings
 from campaign.api import IsGM
 from frontend.mail.tabletop import battle_sheet_text
 from rules.api import TurnScoped
+from rules.battle_archive import version_fields
 from rules.battles import (
     BattleError,
     battle_auto_resolve,
@@ -34,6 +35,7 @@ from rules.battles import (
     battle_result_withdraw,
 )
 from rules.models import Battle, ResultVersion
+from rules.results_flow import refusal_status
 from rules.selectors import battle_sheet_for, battles_visible
 
 
@@ -45,7 +47,7 @@ def errors_response(error: BattleError) -> Response:
                 for e in error.errors
             ]
         },
-        status=status.HTTP_400_BAD_REQUEST,
+        status=refusal_status(error.errors),
     )
 
 
@@ -64,15 +66,9 @@ def battle_summary(battle: Battle) -> dict[str, Any]:
 
 def version_data(version: ResultVersion) -> dict[str, Any]:
     return {
+        **version_fields(version),
         "version": version.number,
-        "state": version.state,
-        "origin": version.origin,
         "result": version.payload,
-        "fingerprint": version.fingerprint,
-        "warnings": version.warnings,
-        "nation": version.nation.code if version.nation else None,
-        "created_at": version.created_at.isoformat(),
-        "reason": version.reason,
         "answers": [
             {"nation": a.nation.code, "answer": a.answer, "comment": a.comment}
             for a in version.answers.select_related("nation")
@@ -82,6 +78,7 @@ def version_data(version: ResultVersion) -> dict[str, Any]:
 
 class BattleScoped(TurnScoped):
     queryset = Battle.objects.none()
+    refuses_by_role = True  # the GM's actions and a side's answers are refused to others with a 403
 
     def battle_get(self) -> tuple[Battle, dict[str, Any]]:
         """The battle and its sheet as the viewer may see it; a 404 for a battle the viewer may not see."""

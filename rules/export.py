@@ -29,7 +29,7 @@ from campaign.models import Campaign, GMModifier, Nation, Region, Relation, Stac
 from campaign.scenario import scenario_parse
 from campaign.services import scenario_import
 from orders.services import orders_place
-from rules.battle_replay import battle_rounds_export, battles_replay
+from rules.battle_replay import battles_replay
 from rules.diff import result_diff
 from rules.engine.messages import InputError, Message
 from rules.engine.systems import DEFAULT_SYSTEM
@@ -37,6 +37,7 @@ from rules.models import Report, TurnSnapshot
 from rules.selectors import turn_load, turn_result, turns_results
 from rules.services import turn_process
 from rules.snapshot import input_read
+from rules.system_shells import system_shell
 
 FORMAT = "iron-fist-campaign/1"
 World = Mapping[str, Any]  # a TurnInput as JSON data (rules.snapshot.input_read)
@@ -83,6 +84,7 @@ def campaign_export(*, campaign: Campaign, by: User | None) -> dict[str, Any]:
         else:
             worlds.append(input_read(turn_load(turn=turn).canonical))
     results = turns_results(turns=turns)
+    shell = system_shell(campaign.battle_system)
     exported = []
     for i, (turn, world) in enumerate(zip(turns, worlds, strict=True)):
         before = _world_after(worlds[i - 1], turns[i - 1].result) if i else world
@@ -99,8 +101,8 @@ def campaign_export(*, campaign: Campaign, by: User | None) -> dict[str, Any]:
         }
         if turn.status == Turn.Status.RESOLVED:
             entry["result"] = results[turn.pk]
-        if campaign.battle_system == "tabletop":
-            entry["battle_rounds"] = battle_rounds_export(turn=turn)
+        if shell.export_fields is not None:
+            entry.update(shell.export_fields(turn))
         exported.append(entry)
     return {
         "format": FORMAT,

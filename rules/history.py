@@ -29,14 +29,13 @@ from campaign.messages import status_word
 from campaign.models import GMModifier, Nation, Region, Stack, Turn
 from orders.models import Order
 from rules import engine
-from rules.battle_archive import battles_archive
 from rules.bulk import rows_insert, rows_update
-from rules.company.turn import company_snapshot_exists, company_world_restore
 from rules.diff import ResultDiff, result_diff
 from rules.engine.messages import InputError, Message
 from rules.models import Report, TurnArchive, TurnPreview, TurnSnapshot
 from rules.selectors import turn_load, turn_result
 from rules.services import turn_process
+from rules.system_shells import system_shell
 
 logger = logging.getLogger(__name__)
 Clock = Callable[[], datetime]
@@ -174,9 +173,10 @@ def turn_rollback(
                 "turn", "rollback_not_resolved", number=turn.number, status=status_word(turn.status)
             )
         archive, removed = turn_result_undo(turn=turn, by=by, force=force, reason=reason, now=now)
-        if campaign.battle_system == "tabletop":
-            # Back to its orders: the battles go with the result, their entries kept to carry over (A10.4).
-            battles_archive(turn=turn, archive=archive)
+        keep = system_shell(campaign.battle_system).rollback_keep
+        if keep is not None:
+            # Back to its orders: the system's own rows go with the result, kept (tabletop's battles, A10.4).
+            keep(turn=turn, archive=archive)
         turn_reopen(turn=turn, deadline=deadline, now=now)
         audit_write(
             by, campaign, "rollback", Message("audit.rolled_back", {"number": turn.number}), reason, now
@@ -223,10 +223,11 @@ def turn_result_undo(
         raise InputError.of("turn", "rollback_not_last", number=following.number)
     if following is not None and following.status == Turn.Status.PROCESSING:
         raise InputError.of("turn", "rollback_processing", number=following.number)
-    # A company turn keeps its own snapshot of rosters, balances and owners (company.turn).
-    company = campaign.battle_system == "company_d20"
+    # A system may keep its own snapshot of the world (company_d20: rosters, balances and owners).
+    shell = system_shell(campaign.battle_system)
+    own = shell.snapshot_exists is not None and shell.world_restore is not None
     snapshot = TurnSnapshot.objects.filter(turn=turn).first()
-    if snapshot is None and not (company and company_snapshot_exists(turn=turn)):
+    if snapshot is None and not (own and shell.snapshot_exists(turn=turn)):
         raise InputError.of("turn", "rollback_no_snapshot", number=turn.number)
     removed = _inputs_of(following) if following is not None else {}
     if any(removed.values()) and not force:
@@ -241,8 +242,8 @@ def turn_result_undo(
         archived_by=by if by.is_authenticated else None,
         reason=reason[:300],
     )
-    if company:
-        company_world_restore(turn=turn)
+    if own:
+        shell.world_restore(turn=turn)
     else:
         _world_restore(campaign_id=campaign.pk, turn_input=snapshot.turn_input)
         rows_update(model=Nation, key="id", columns=TurnSnapshot.NATION_FIELDS, rows=snapshot.nations)

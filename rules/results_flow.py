@@ -53,6 +53,10 @@ LIVE = ResultVersion.LIVE
 CURRENT = LIVE[:3]
 
 
+# The refusals that say who may act, not what is wrong with the input: the API answers them with a 403.
+NOT_YOURS = frozenset(("gm_only", "not_permitted"))
+
+
 class BattleError(Exception):
     """A refused action on a battle: every error, each with a code, its ref and its message, in the
     system's order. An error is the system's own (tabletop's `EntryError`, company's `Problem`)."""
@@ -62,12 +66,22 @@ class BattleError(Exception):
         self.errors = errors
 
 
+def refusal_status(errors: list[Any]) -> int:
+    """The HTTP status of refused errors: 403 when they only say the action is another's (the GM's, a
+    side's), 400 when the input is at fault."""
+    return 403 if errors and all(e.code in NOT_YOURS for e in errors) else 400
+
+
 def refuse(code: str, **params: Any) -> BattleError:
     return BattleError([EntryError(code, (), Message(PREFIX + code, params))])
 
 
 class Table(ABC):
     """One battle as its system sees it, for the workflow."""
+
+    # What the GM's reopen does with the final entry: archives it, the battle open again without a current
+    # version (TABLETOP.md A10.2), or puts it back to draft, the current version again (COMPANY.md §5.2).
+    reopens_to_draft = False
 
     def __init__(self, battle: Any) -> None:
         self.battle = battle  # a row whose `versions` are its ResultVersions
@@ -315,18 +329,28 @@ def result_void(table: Table, *, viewer: Viewer, version: ResultVersion, reason:
 
 @transaction.atomic
 def entry_reopen(table: Table, *, viewer: Viewer, reason: str, now: datetime) -> Turn:
-    """The GM archives the battle's confirmed entry (its version voided with the reason): the battle is
+    """The GM reopens the battle, with a reason: its confirmed entry is archived (voided) or back to draft
+    (`Table.reopens_to_draft`: the current version again, with only its saver's approval); the battle is
     open again."""
     _gm_with_reason(viewer, reason)
     turn = table.lock()
     if not table.resolved(turn):
         raise refuse("not_resolved", place=table.place())
     entry = table.battle.versions.filter(state=ResultVersion.State.CONFIRMED).first()
-    table.battle.versions.filter(state=ResultVersion.State.CONFIRMED).update(
-        state=ResultVersion.State.VOIDED, reason=f"reopened: {reason.strip()}", decided_at=now
-    )
     if entry is not None:
-        entry.refresh_from_db()
+        why = f"reopened: {reason.strip()}"
+        if table.reopens_to_draft:
+            # A draft's approvals are its saver's (COMPANY.md §5.2): the others approve it again.
+            entry.answers.exclude(nation=entry.nation).delete()
+            entry.state, entry.reason, entry.decided_at, entry.decided_by = (
+                ResultVersion.State.PROPOSED,
+                why,
+                None,
+                None,
+            )
+        else:
+            entry.state, entry.reason, entry.decided_at = ResultVersion.State.VOIDED, why, now
+        entry.save(update_fields=["state", "reason", "decided_at", "decided_by"])
         table.told("reopened", entry)
     table.changed(turn, now)
     return turn

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import threading
 import time
 import uuid
 from pathlib import Path
@@ -64,55 +65,93 @@ def regions(demo):
     return {r.code: r for r in demo.regions.all()}
 
 
-@pytest.fixture
-def gm(demo, django_user_model):
+def _member(campaign, username, nation=None):
+    """`username` (password "<username>-password-1") joins `campaign` playing `nation`, or as its GM."""
     from campaign.services import membership_set
 
-    return membership_set(campaign=demo, username="gm", password="gm-password-1", nation=None).user
+    password = f"{username}-password-1"
+    return membership_set(campaign=campaign, username=username, password=password, nation=nation).user
+
+
+@pytest.fixture
+def gm(demo, django_user_model):
+    return _member(demo, "gm")
 
 
 @pytest.fixture
 def player(demo, nations):
-    from campaign.services import membership_set
-
-    return membership_set(
-        campaign=demo, username="player", password="player-password-1", nation=nations["NOR"]
-    ).user
+    return _member(demo, "player", nations["NOR"])
 
 
 @pytest.fixture
 def rival(demo, nations):
     """Plays EST, at war with the player's NOR."""
-    from campaign.services import membership_set
-
-    return membership_set(
-        campaign=demo, username="rival", password="rival-password-1", nation=nations["EST"]
-    ).user
+    return _member(demo, "rival", nations["EST"])
 
 
 @pytest.fixture
 def karelian(demo, nations):
     """Plays KAR, whose Kaarnala (K1) the player's NOR attacks in `tabletop_turn`."""
-    from campaign.services import membership_set
-
-    return membership_set(
-        campaign=demo, username="karelian", password="karelian-password-1", nation=nations["KAR"]
-    ).user
+    return _member(demo, "karelian", nations["KAR"])
 
 
 @pytest.fixture
-def tabletop_turn(demo, gm, player, rival, outsider, karelian, place_orders):
-    """Turn 1 of the demo as a tabletop campaign (TABLETOP.md): NOR attacks KAR's Kaarnala from N3, and the
-    turn waits in battles_pending for the result of `region:K1`."""
-    from rules.services import turn_process
-
+def tabletop_ordered(demo, place_orders):
+    """Turn 1 of the demo as a tabletop campaign (TABLETOP.md), NOR's attack on KAR's Kaarnala (K1) from N3
+    placed and the turn not yet processed."""
     demo.battle_system = "tabletop"
     demo.save(update_fields=["battle_system"])
     turn = demo.turns.get(number=1)
     place_orders(turn, [("NOR", "attack", "N3", "K1", {"JV": 2})])
-    turn_process(turn_id=turn.pk)
-    turn.refresh_from_db()
     return turn
+
+
+@pytest.fixture
+def tabletop_turn(gm, player, rival, outsider, karelian, tabletop_ordered):
+    """`tabletop_ordered` processed: the turn waits in battles_pending for the result of `region:K1`."""
+    from rules.services import turn_process
+
+    turn_process(turn_id=tabletop_ordered.pk)
+    tabletop_ordered.refresh_from_db()
+    return tabletop_ordered
+
+
+@pytest.fixture
+def tabletop_battle(tabletop_turn):
+    """The battle of `region:K1` that `tabletop_turn` waits for."""
+    from campaign.models import Turn
+    from rules.models import Battle
+
+    assert tabletop_turn.status == Turn.Status.BATTLES_PENDING
+    return Battle.objects.get(turn=tabletop_turn, key="region:K1")
+
+
+def tabletop_result(battle, **changes) -> dict:
+    """A result of `tabletop_battle` as a player enters it (NOR wins decisively), with `changes` over it."""
+    result = {
+        "winner": "NOR",
+        "decisive": True,
+        "losses": {"NOR": {"JV": 1}, "KAR": {"JV": 3, "PA": 1}},
+        "fingerprint": battle.fingerprint,
+    }
+    return {**result, **changes}
+
+
+# gm, the attacker's player (NOR), the defender's (KAR), a rival not in the battle (EST), outsider, anonymous
+TABLETOP_ROLES = ("gm", "player", "karelian", "rival", "outsider", "anonymous")
+
+
+@pytest.fixture
+def tabletop_cast(gm, player, karelian, rival, outsider) -> dict:
+    """The users of `tabletop_turn` by role, in the order of TABLETOP_ROLES; "anonymous" is None."""
+    return {
+        "gm": gm,
+        "player": player,
+        "karelian": karelian,
+        "rival": rival,
+        "outsider": outsider,
+        "anonymous": None,
+    }
 
 
 @pytest.fixture
@@ -146,6 +185,29 @@ def orders_place(turn, orders):
 def place_orders():
     """place_orders(turn, [(nation code, kind, origin, target, {type: count}), ...]) in submission order."""
     return orders_place
+
+
+def twice_at_once(work, *, timeout: float) -> list:
+    """Run `work()` in two threads released together, as two processes racing would, each in its own
+    database connection (closed after); what they returned, in the order they finished."""
+    from django.db import connections
+
+    barrier = threading.Barrier(2)
+    returned = []
+
+    def run():
+        try:
+            barrier.wait()
+            returned.append(work())
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=run) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout)
+    return returned
 
 
 def _test_database_url() -> str:

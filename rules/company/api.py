@@ -50,7 +50,7 @@ from rules.company.services import company_ruleset, kasarmi_act, orders_submit, 
 from rules.company.turn import company_turn_preview
 from rules.engine.company_d20.problems import Problem
 from rules.models import ResultVersion
-from rules.results_flow import BattleError
+from rules.results_flow import BattleError, refusal_status
 
 # The API's names for the Kasarmi actions (§11.3), and the engine's.
 ACTIONS = {
@@ -74,7 +74,7 @@ def problems_response(problems: list[Problem]) -> Response:
                 {"code": p.code, "ref": p.ref, "message": said_in(language, p.message)} for p in problems
             ]
         },
-        status=400,
+        status=refusal_status(problems),
     )
 
 
@@ -93,7 +93,7 @@ def errors_response(error: BattleError) -> Response:
                 for e in error.errors
             ]
         },
-        status=400,
+        status=refusal_status(error.errors),
     )
 
 
@@ -103,6 +103,8 @@ JSON = extend_schema(parameters=[SLUG], request=OpenApiTypes.OBJECT, responses=O
 
 class CompanyScoped(CampaignScoped):
     """A company campaign's endpoint; in a campaign of another system it does not exist."""
+
+    refuses_by_role = True  # the GM's actions and a side's answers are refused to others with a 403
 
     def initial(self, request: Request, *args, **kwargs) -> None:
         super().initial(request, *args, **kwargs)

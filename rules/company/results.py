@@ -43,6 +43,8 @@ def battle_fingerprint(battle: models.Battle) -> str:
 class CompanyTable(flow.Table):
     """A company battle for the shared workflow."""
 
+    reopens_to_draft = True  # §5.2: "reopen a final result (back to draft, logged with a reason)"
+
     def __init__(self, battle: models.Battle, *, reopening: bool = False) -> None:
         super().__init__(battle)
         self.reopening = reopening

@@ -13,7 +13,7 @@ from django.db import connection, connections, transaction
 from django.test.utils import CaptureQueriesContext
 
 from campaign.generate import orders_generate, scenario_generate
-from campaign.models import Region, Stack, Turn, turn_seed
+from campaign.models import Stack, Turn, turn_seed
 from campaign.queue import turn_queue, turn_reopen, turns_due_queue
 from campaign.scenario import scenario_parse, scenario_read
 from campaign.services import scenario_import
@@ -28,7 +28,8 @@ from rules.models import Report
 from rules.selectors import turn_result
 from rules.services import turn_process
 from rules.tasks import process_turn
-from tests.conftest import DEMO
+from tests.conftest import DEMO, twice_at_once
+from tests.history.test_replay import world_by_code
 
 # A busy first turn on the demo map: a meeting engagement (K4/E2), an attack on a home region (E4),
 # a joint occupation by two nations at peace (M4), an unopposed occupation (M1), a stand-down and an
@@ -73,25 +74,13 @@ def engine_result_for_demo(orders) -> dict:
     return json.loads(json.dumps(result.to_dict()))
 
 
-def world_snapshot(campaign) -> dict:
-    return {
-        "stacks": sorted(
-            Stack.objects.filter(region__campaign=campaign).values_list(
-                "nation__code", "region__code", "unit_type", "count"
-            )
-        ),
-        "owners": dict(Region.objects.filter(campaign=campaign).values_list("code", "owner__code")),
-        "reports": list(Report.objects.filter(turn__campaign=campaign).values_list("kind", "region", "data")),
-        "turns": list(Turn.objects.filter(campaign=campaign).values_list("number", "status", "seed")),
-    }
-
-
 def assert_world_matches(campaign, expected: dict) -> None:
     stacks = {
         (s["nation"], s["region"], s["unit_type"]): s["count"] for s in expected["stacks"] if s["count"]
     }
-    assert {(n, r, t): c for n, r, t, c in world_snapshot(campaign)["stacks"]} == stacks
-    assert world_snapshot(campaign)["owners"] == expected["owners"]
+    world = world_by_code(campaign)
+    assert {(n, r, t): c for r, n, t, c in world["stacks"]} == stacks
+    assert dict(world["owners"]) == expected["owners"]
     assert [r.data for r in Report.objects.filter(turn__campaign=campaign)] == expected["battles"]
 
 
@@ -144,10 +133,10 @@ def test_it_processes_a_turn_once_when_the_job_is_delivered_twice(demo, place_or
     turn = demo.turns.get(number=1)
     place_orders(turn, ORDERS)
     assert turn_process(turn_id=turn.pk).status == Turn.Status.RESOLVED
-    after_first = world_snapshot(demo)
+    after_first = world_by_code(demo)
 
     assert turn_process(turn_id=turn.pk) is None
-    assert world_snapshot(demo) == after_first
+    assert world_by_code(demo) == after_first
 
 
 def test_it_leaves_the_database_as_it_was_when_writing_fails_midway_and_a_retry_succeeds(
@@ -155,7 +144,7 @@ def test_it_leaves_the_database_as_it_was_when_writing_fails_midway_and_a_retry_
 ):
     turn = demo.turns.get(number=1)
     orders = place_orders(turn, ORDERS)
-    before = world_snapshot(demo)
+    before = world_by_code(demo)
 
     # The stacks, owners and reports are written by then; the last write fails.
     def fail(**kwargs):
@@ -169,8 +158,8 @@ def test_it_leaves_the_database_as_it_was_when_writing_fails_midway_and_a_retry_
     assert turn.status == Turn.Status.FAILED
     assert "disk full" in turn.error
     assert turn.result is None
-    after = world_snapshot(demo)
-    assert after["turns"] == [(1, "failed", before["turns"][0][2])]
+    after = world_by_code(demo)
+    assert after["turns"] == [(1, "failed", *before["turns"][0][2:])]
     assert {k: v for k, v in after.items() if k != "turns"} == {
         k: v for k, v in before.items() if k != "turns"
     }
@@ -237,21 +226,7 @@ def test_it_declares_the_task_safe_to_redeliver():
 def test_it_resolves_once_when_two_runs_race(demo, place_orders):
     turn = demo.turns.get(number=1)
     place_orders(turn, ORDERS)
-    barrier = threading.Barrier(2)
-    outcomes = []
-
-    def run():
-        try:
-            barrier.wait()
-            outcomes.append(turn_process(turn_id=turn.pk))
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=run) for _ in range(2)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(60)
+    outcomes = twice_at_once(lambda: turn_process(turn_id=turn.pk), timeout=60)
 
     assert sorted(o.status if o else "skipped" for o in outcomes) == ["resolved", "skipped"]
     assert list(demo.turns.values_list("number", "status")) == [(1, "resolved"), (2, "open")]

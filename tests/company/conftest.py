@@ -47,6 +47,26 @@ def company(demo, nations, regions, gm, player, rival, outsider) -> World:
 
 
 @pytest.fixture
+def tracked(company) -> World:
+    """`company` with the KP ledger turned on (COMPANY.md §9, `kp.tracking`)."""
+    overrides = {**company.campaign.ruleset_overrides, "kp": {"tracking": True}}
+    Campaign.objects.filter(pk=company.campaign.pk).update(ruleset_overrides=overrides)
+    return company
+
+
+def own_nation_and_gm(*, anonymous: int) -> list[tuple[str, int, int]]:
+    """Who opens what belongs to a nation, (role, NOR's status, EST's status): the nation's own player and the
+    GM, a 404 to everyone else; `anonymous`, what one not logged in gets (the API's 401, a page's 302)."""
+    return [
+        ("gm", 200, 200),
+        ("player", 200, 404),
+        ("rival", 404, 200),
+        ("outsider", 404, 404),
+        ("anonymous", anonymous, anonymous),
+    ]
+
+
+@pytest.fixture
 def clients(company, gm, player, rival, outsider):
     from tests.api.conftest import client_for
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from rules.company import models
+from tests.company.conftest import own_nation_and_gm
 
 A = "/api/campaigns/demo"
 
@@ -15,16 +16,7 @@ def status(client, url, method="get", data=None):
     return getattr(client, method)(url, data, format="json").status_code
 
 
-@pytest.mark.parametrize(
-    "role, nor, est",
-    [
-        ("gm", 200, 200),
-        ("player", 200, 404),
-        ("rival", 404, 200),
-        ("outsider", 404, 404),
-        ("anonymous", 401, 401),
-    ],
-)
+@pytest.mark.parametrize("role, nor, est", own_nation_and_gm(anonymous=401))
 def test_a_roster_is_its_nations_and_the_gms_only(clients, role, nor, est):
     for url in ("roster", "events"):
         assert status(clients[role], f"{A}/companies/NOR/{url}/") == nor
@@ -173,7 +165,7 @@ def test_a_tampered_die_is_caught_by_the_replay(clients, battle, company):
 def test_the_gm_edits_a_unit_with_a_reason_and_the_player_then_chooses_an_ability(clients, company):
     unit = company.units["Ryhmä 1"].number
     edit = {"unit": unit, "changes": {"xp": 20}, "reason": "the lost battle sheet of turn 0"}
-    assert status(clients["player"], f"{A}/companies/NOR/edit/", "post", edit) == 400
+    assert status(clients["player"], f"{A}/companies/NOR/edit/", "post", edit) == 403
     assert status(clients["gm"], f"{A}/companies/NOR/edit/", "post", {**edit, "reason": ""}) == 400
     assert status(clients["gm"], f"{A}/companies/NOR/edit/", "post", edit) == 200
     chosen = clients["player"].post(

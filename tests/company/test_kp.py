@@ -3,19 +3,9 @@ operation is stored with who asked, and the dice service reads the ledger's comm
 
 from __future__ import annotations
 
-import pytest
-
-from campaign.models import Campaign
 from rules.company import models
 
 A = "/api/campaigns/demo"
-
-
-@pytest.fixture
-def tracked(company):
-    overrides = {**company.campaign.ruleset_overrides, "kp": {"tracking": True}}
-    Campaign.objects.filter(pk=company.campaign.pk).update(ruleset_overrides=overrides)
-    return company
 
 
 def test_without_tracking_there_is_no_ledger(clients, battle):

@@ -4,10 +4,8 @@ stores nothing; without `kp.tracking` the page has no ledger."""
 
 from __future__ import annotations
 
-import pytest
 from django.test import Client
 
-from campaign.models import Campaign
 from rules.company import models
 
 
@@ -17,13 +15,6 @@ def login(user, language=None) -> Client:
     if language:
         client.cookies["django_language"] = language
     return client
-
-
-@pytest.fixture
-def tracked(company):
-    overrides = {**company.campaign.ruleset_overrides, "kp": {"tracking": True}}
-    Campaign.objects.filter(pk=company.campaign.pk).update(ruleset_overrides=overrides)
-    return company
 
 
 def test_without_tracking_the_battle_page_has_no_ledger(battle, rival):

@@ -9,7 +9,7 @@ import pytest
 from django.test import Client
 
 from rules.company import models
-from tests.company.conftest import result_final
+from tests.company.conftest import own_nation_and_gm, result_final
 
 
 def login(user) -> Client:
@@ -30,16 +30,7 @@ def pages(company, gm, player, rival, outsider):
     }
 
 
-@pytest.mark.parametrize(
-    "role, nor, est",
-    [
-        ("gm", 200, 200),
-        ("player", 200, 404),
-        ("rival", 404, 200),
-        ("outsider", 404, 404),
-        ("anonymous", 302, 302),
-    ],
-)
+@pytest.mark.parametrize("role, nor, est", own_nation_and_gm(anonymous=302))
 def test_a_kasarmi_page_is_its_nations_and_the_gms(pages, role, nor, est):
     assert pages[role].get("/c/demo/kasarmi/NOR/").status_code == nor
     assert pages[role].get("/c/demo/kasarmi/EST/").status_code == est
@@ -63,7 +54,9 @@ def test_the_kasarmi_shows_cards_a_table_costs_and_the_audit_trail(pages, compan
     finnish = client.get("/c/demo/kasarmi/NOR/").content.decode()
     assert "Korjaa Ryhmä 1: +2 TK hintaan 1 TP (saldo jälkeen 29)" in finnish
     assert "Buy JR for 15 TP (balance after 15)" in html
-    assert "unit_created" in html and 'class="tk-bar' in html and "next TT at 10" in html
+    assert "unit created" in html and 'class="tk-bar' in html and "next TT at 10" in html
+    assert "unit_created" not in html, "the trail names an event's kind in words, not by its code"
+    assert "yksikkö luotu" in finnish
 
 
 def test_a_player_buys_and_repairs_from_the_page_and_the_trail_names_them(pages, company, player):

@@ -45,7 +45,7 @@ def test_a_member_of_the_battles_nations_or_the_gm_proposes(clients, battle, rol
     "role, code, state",
     [
         ("rival", 200, "agreed"),
-        ("gm", 400, "proposed"),  # the GM confirms; it does not agree
+        ("gm", 403, "proposed"),  # the GM confirms; it does not agree
         ("outsider", 404, "proposed"),
         ("anonymous", 401, "proposed"),
     ],
@@ -60,7 +60,7 @@ def test_the_other_nation_agrees_with_the_proposal(clients, battle, role, code, 
 
 
 @pytest.mark.parametrize(
-    "role, code", [("gm", 200), ("player", 400), ("rival", 400), ("outsider", 404), ("anonymous", 401)]
+    "role, code", [("gm", 200), ("player", 403), ("rival", 403), ("outsider", 404), ("anonymous", 401)]
 )
 def test_only_the_gm_confirms(clients, battle, role, code):
     call(clients["player"], battle, "result/", entry_for(battle), method="put")
@@ -69,13 +69,13 @@ def test_only_the_gm_confirms(clients, battle, role, code):
     assert response.status_code == code
     battle.refresh_from_db()
     assert battle.status == ("resolved" if code == 200 else "open")
-    if code == 400:
+    if code == 403:
         assert response.json()["errors"] == [
             {"code": "gm_only", "ref": None, "message": "Only the GM may do this."}
         ]
 
 
-@pytest.mark.parametrize("role, code", [("gm", 200), ("player", 400), ("rival", 400), ("outsider", 404)])
+@pytest.mark.parametrize("role, code", [("gm", 200), ("player", 403), ("rival", 403), ("outsider", 404)])
 def test_only_the_gm_voids_the_battle_and_with_a_reason(clients, battle, role, code):
     assert (
         call(clients["gm"], battle, "void/", {"reason": ""}).json()["errors"][0]["code"] == "reason_missing"
@@ -136,19 +136,20 @@ def test_with_all_sides_the_agreement_of_every_nation_makes_it_final(clients, ba
 def test_the_gm_reopens_a_final_battle_until_the_turn_completes(clients, battle, company):
     ruleset_set(company, turn={"auto_complete": False})
     call(clients["gm"], battle, "result/", entry_for(battle), method="put")
-    assert call(clients["rival"], battle, "result/reopen/", {"reason": "typo"}).status_code == 400
+    assert call(clients["rival"], battle, "result/reopen/", {"reason": "typo"}).status_code == 403
     call(clients["gm"], battle, "result/confirm/")
     battle.refresh_from_db()
     assert battle.status == "resolved" and battle.turn.status == "battles_pending", "the GM completes it"
     assert call(clients["gm"], battle, "result/reopen/", {"reason": ""}).status_code == 400
-    assert call(clients["player"], battle, "result/reopen/", {"reason": "typo"}).status_code == 400
+    assert call(clients["player"], battle, "result/reopen/", {"reason": "typo"}).status_code == 403
     reopened = call(clients["gm"], battle, "result/reopen/", {"reason": "MG's TK was wrong"})
     assert reopened.status_code == 200 and reopened.json()["status"] == "open"
-    assert (
-        battle.versions.get().state == "voided"
-        and battle.versions.get().reason == "reopened: MG's TK was wrong"
-    )
+    draft = battle.versions.get()
+    assert (draft.state, draft.reason) == ("proposed", "reopened: MG's TK was wrong"), "back to draft (§5.2)"
+    assert not draft.answers.exists(), "the GM saved it: no approval is left"
+    assert call(clients["gm"], battle, "result/", method="get").json()["current"]["version"] == 1
     call(clients["rival"], battle, "result/", entry_for(battle), method="put")
+    assert battle.versions.get(number=1).state == "superseded", "a new draft replaces the reopened one"
     call(clients["gm"], battle, "result/confirm/")
     from rules.services import turn_process
 
@@ -234,3 +235,21 @@ def test_the_turns_battles_say_the_state_of_their_result_to_the_gm_and_the_battl
 
     [row] = client_for(karelian).get(f"{A}/turns/1/company-battles/").json()
     assert row["key"] == "M1" and "result" not in row, "where and between whom is public; the result is not"
+
+
+def test_a_reopened_draft_keeps_only_its_savers_approval_and_is_final_again_once_all_approve(
+    clients, battle, company
+):
+    ruleset_set(company, turn={"auto_complete": False}, result={"finalisation": "all_sides"})
+    call(clients["player"], battle, "result/", entry_for(battle), method="put")
+    call(clients["rival"], battle, "result/approve/")
+    battle.refresh_from_db()
+    assert battle.status == "resolved", "every side approved (all_sides)"
+    reopened = call(clients["gm"], battle, "result/reopen/", {"reason": "the rival's VP were wrong"})
+    assert reopened.status_code == 200 and reopened.json()["status"] == "open"
+    draft = battle.versions.get()
+    assert draft.state == "proposed"
+    assert list(draft.answers.values_list("nation__code", flat=True)) == ["NOR"], "only the saver's approval"
+    call(clients["rival"], battle, "result/approve/")
+    battle.refresh_from_db()
+    assert battle.status == "resolved" and battle.versions.get().state == "confirmed"

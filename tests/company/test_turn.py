@@ -26,6 +26,13 @@ def _roster(world) -> dict:
     }
 
 
+def _nor_acts(world, player, action, params):
+    """The player's Kasarmi action for its own NOR, as a player (not the GM)."""
+    return kasarmi_act(
+        campaign=world.campaign, nation=world.nor, action=action, params=params, actor=player, by_gm=False
+    )
+
+
 def _fight(world, gm):
     """NOR attacks M1 with two squads and scouts it; EST holds; the turn waits for the battle."""
     turn = attack_and_scout(world)
@@ -37,14 +44,7 @@ def _fight(world, gm):
 def test_a_kasarmi_action_is_stored_with_its_audit_entry_and_a_refusal_changes_nothing(company, player):
     unit = company.units["Ryhmä 1"]
     models.Unit.objects.filter(pk=unit.pk).update(tk=5)
-    done = kasarmi_act(
-        campaign=company.campaign,
-        nation=company.nor,
-        action="repair",
-        params={"unit": unit.number, "tp": 2},
-        actor=player,
-        by_gm=False,
-    )
+    done = _nor_acts(company, player, "repair", {"unit": unit.number, "tp": 2})
     assert not isinstance(done, Problem)
     unit.refresh_from_db()
     assert unit.tk == 9
@@ -53,27 +53,13 @@ def test_a_kasarmi_action_is_stored_with_its_audit_entry_and_a_refusal_changes_n
     assert kinds[-2:] == [("tk_repaired", "player"), ("tp_spent", "player")]
 
     before = _roster(company)
-    refused = kasarmi_act(
-        campaign=company.campaign,
-        nation=company.nor,
-        action="buy",
-        params={"type": "JR", "name": "Ryhmä 2", "group": 1, "region": "N4"},
-        actor=player,
-        by_gm=False,
-    )
+    refused = _nor_acts(company, player, "buy", {"type": "JR", "name": "Ryhmä 2", "group": 1, "region": "N4"})
     assert isinstance(refused, Problem) and refused.code == "name_taken"
     assert _roster(company) == before and models.Balance.objects.get(nation=company.nor).tp == 28
 
 
 def test_a_player_cannot_take_the_gms_actions(company, player):
-    refused = kasarmi_act(
-        campaign=company.campaign,
-        nation=company.nor,
-        action="adjust_tp",
-        params={"delta": 100, "reason": "gift"},
-        actor=player,
-        by_gm=False,
-    )
+    refused = _nor_acts(company, player, "adjust_tp", {"delta": 100, "reason": "gift"})
     assert isinstance(refused, Problem) and refused.code == "gm_only"
     assert models.Balance.objects.get(nation=company.nor).tp == 30
 
@@ -138,14 +124,7 @@ def test_an_invalid_result_is_refused_with_every_problem(company, gm):
 
 def test_rollback_undoes_the_kasarmi_actions_taken_during_the_turn(company, player, gm):
     before, balances = _roster(company), dict(models.Balance.objects.values_list("nation__code", "tp"))
-    bought = kasarmi_act(
-        campaign=company.campaign,
-        nation=company.nor,
-        action="buy",
-        params={"type": "KK", "name": "Uusi KK", "group": 1, "region": "N4"},
-        actor=player,
-        by_gm=False,
-    )
+    bought = _nor_acts(company, player, "buy", {"type": "KK", "name": "Uusi KK", "group": 1, "region": "N4"})
     assert not isinstance(bought, Problem)
     turn = _turn(company)
     turn_process(turn_id=turn.pk)  # no orders: no battle, the turn completes at once

@@ -1,10 +1,33 @@
-"""The e2e tests' browser: Debian's chromium through Playwright, with turns processed in process."""
+"""The e2e tests' browser: Debian's chromium through Playwright, with turns processed in process; how a test
+marks itself a browser test, logs a user in and keeps a screenshot."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
-from tests.e2e.test_browser import ARGS, CHROMIUM, SCREENSHOTS
+CHROMIUM = Path("/usr/bin/chromium")
+SCREENSHOTS = Path(__file__).parent / "screenshots"
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+# The marks of a browser test: `pytestmark = BROWSER_TEST`.
+BROWSER_TEST = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium: apt-get install -y chromium"),
+    pytest.mark.django_db(transaction=True),
+]
+
+# What the browser says of the pages' Content-Security-Policy: nothing, if they keep to it.
+CSP_VIOLATIONS: list[str] = []
 
 
 @pytest.fixture
@@ -25,3 +48,25 @@ def browser(monkeypatch):
         yield browser
         browser.close()
     app.conf.task_always_eager = eager
+
+
+def log_in(browser, base, username, *, width=1280, lands="demo", violations=CSP_VIOLATIONS):
+    """A new page `width` px wide, logged in as `username` (password "<username>-password-1") and landed on
+    the page of its one campaign, `lands`; what the browser says of the Content-Security-Policy goes to
+    `violations`."""
+    page = browser.new_page(viewport={"width": width, "height": 900})
+    page.on("console", lambda m: violations.append(m.text) if "Content Security Policy" in m.text else None)
+    page.goto(f"{base}/accounts/login/")
+    page.fill("#id_username", username)
+    page.fill("#id_password", f"{username}-password-1")
+    page.click("main button[type=submit]")  # the top bar has the language chooser
+    # In one campaign only, a player lands on its page; the GM of it too.
+    page.wait_for_url(f"{base}/c/{lands}/")
+    return page
+
+
+def shot(page, name) -> Path:
+    """The whole page, for a human eye, in tests/e2e/screenshots/NAME.png."""
+    path = SCREENSHOTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path

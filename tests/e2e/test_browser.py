@@ -8,46 +8,10 @@ Debian's chromium driven by Playwright against pytest-django's live server, turn
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
-import pytest
+from tests.e2e.conftest import BROWSER_TEST, CSP_VIOLATIONS, SCREENSHOTS, log_in, shot
 
-CHROMIUM = Path("/usr/bin/chromium")
-SCREENSHOTS = Path(__file__).parent / "screenshots"
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium: apt-get install -y chromium"),
-    pytest.mark.django_db(transaction=True),
-]
-
-
-# What the browser says of the pages' Content-Security-Policy: nothing, if they keep to it.
-CSP_VIOLATIONS: list[str] = []
-
-
-def _log_in(browser, base, username, password, *, width=1280):
-    page = browser.new_page(viewport={"width": width, "height": 900})
-    page.on(
-        "console",
-        lambda m: CSP_VIOLATIONS.append(m.text) if "Content Security Policy" in m.text else None,
-    )
-    page.goto(f"{base}/accounts/login/")
-    page.fill("#id_username", username)
-    page.fill("#id_password", password)
-    page.click("main button[type=submit]")  # the top bar has the language chooser
-    # In one campaign only, a player lands on its page; the GM of it too.
-    page.wait_for_url(f"{base}/c/demo/")
-    return page
+pytestmark = BROWSER_TEST
 
 
 def _fill(page, code):
@@ -57,19 +21,15 @@ def _fill(page, code):
     )
 
 
-def _shot(page, name):
-    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
-
-
 def test_it_plays_a_turn_in_the_browser_from_order_to_report(browser, live_server, demo, player, gm, nations):
     base = live_server.url
     nor_color = nations["NOR"].color
 
     # The player finds the campaign, chooses N5 on the map and orders an attack on the empty M2.
-    page = _log_in(browser, base, "player", "player-password-1")
+    page = log_in(browser, base, "player")
     page.wait_for_selector("svg.map")
     assert _fill(page, "M2") == "#e3e3e3"
-    _shot(page, "01-campaign-player")
+    shot(page, "01-campaign-player")
     # Orders by clicking only: an own region, then a target; the kind and the counts follow.
     page.click('[data-region="N4"]')
     assert page.input_value("#id_origin") == "N4"
@@ -89,7 +49,7 @@ def test_it_plays_a_turn_in_the_browser_from_order_to_report(browser, live_serve
     assert (page.input_value("#id_units_JV"), page.input_value("#id_units_PA")) == ("4", "3")
     assert page.locator("svg.map line.arrow.pending").count() == 1
     assert page.inner_text("[data-order-preview]") == "N5 → M2: attack with 4 JV, 3 PA"
-    _shot(page, "02-order-by-click")
+    shot(page, "02-order-by-click")
     page.click("#order-form button[type=submit]")
     page.wait_for_selector(".messages")
     assert "Order saved: N5 → M2: attack with 4 JV, 3 PA." in page.inner_text(".messages")
@@ -100,25 +60,25 @@ def test_it_plays_a_turn_in_the_browser_from_order_to_report(browser, live_serve
     page.click("#order-form button[type=submit]")
     assert "Order saved: N3 → K1: attack with 2 JV." in page.inner_text(".messages")
     assert page.locator("svg.map line.arrow-attack").count() == 2
-    _shot(page, "03-order-saved")
-    phone = _log_in(browser, base, "player", "player-password-1", width=390)
+    shot(page, "03-order-saved")
+    phone = log_in(browser, base, "player", width=390)
     phone.goto(f"{base}/c/demo/")
-    _shot(phone, "04-campaign-phone")
+    shot(phone, "04-campaign-phone")
     phone.close()
 
     # The GM sees who has submitted and processes the turn; the status page shows the result.
-    gm_page = _log_in(browser, base, "gm", "gm-password-1")
+    gm_page = log_in(browser, base, "gm")
     gm_page.goto(f"{base}/c/demo/gm/")
     assert "submitted" in gm_page.inner_text("#process")
-    _shot(gm_page, "05-gm-dashboard")
+    shot(gm_page, "05-gm-dashboard")
     gm_page.click("#process button[type=submit]")
     # "Process now" asks first, naming the nations without orders.
     assert "Every nation with a player has given orders." in gm_page.inner_text("#confirm")
-    _shot(gm_page, "05b-gm-process-confirm")
+    shot(gm_page, "05b-gm-process-confirm")
     gm_page.click("#confirm button[type=submit]")
     gm_page.wait_for_selector(".status-resolved", timeout=20_000)
     assert "2 battles, 1 conquest" in gm_page.inner_text("#status")
-    _shot(gm_page, "06-gm-turn-processed")
+    shot(gm_page, "06-gm-turn-processed")
     # The status of a turn not yet done updates itself: the page polls its JSON status.
     with gm_page.expect_request(lambda r: r.url.endswith("/c/demo/gm/turns/2/status.json"), timeout=10_000):
         gm_page.goto(f"{base}/c/demo/gm/turns/2/")
@@ -133,7 +93,7 @@ def test_it_plays_a_turn_in_the_browser_from_order_to_report(browser, live_serve
     assert re.search(r"M2\s+unowned\s+Kingdom of Nordmark", page.inner_text("#changes"))
     battle = page.inner_text("#battle-K1")
     assert "fortune of war" in battle and "KTA" in battle and "loss table row" in battle
-    _shot(page, "07-turn-report")
+    shot(page, "07-turn-report")
     page.click("#battle-K1 .report tr:has-text('fortune of war') .rule a")
     page.wait_for_url(re.compile(r"/rules/#s4$"))
     assert page.inner_text("#s4") == "4. Combat value (KTA)"
@@ -142,18 +102,18 @@ def test_it_plays_a_turn_in_the_browser_from_order_to_report(browser, live_serve
     assert _fill(page, "M2") == nor_color
     page.click("#map-table a")
     assert "Kingdom of Nordmark" in page.inner_text("#row-M2")
-    _shot(page, "08-campaign-after-turn")
+    shot(page, "08-campaign-after-turn")
     page.goto(f"{base}/api/schema/swagger-ui/")
     page.wait_for_selector(".swagger-ui .information-container", timeout=20_000)
     assert CSP_VIOLATIONS == []
 
 
-def _both(browser, base, path, name, username="player", password="player-password-1"):
+def _both(browser, base, path, name, username="player"):
     """A page at 1280 and at 390 px, for a human eye (tests/e2e/screenshots/NAME-1280.png, NAME-390.png)."""
     for width in (1280, 390):
-        page = _log_in(browser, base, username, password, width=width)
+        page = log_in(browser, base, username, width=width)
         page.goto(f"{base}{path}")
-        _shot(page, f"{name}-{width}")
+        shot(page, f"{name}-{width}")
         page.close()
 
 
@@ -166,7 +126,7 @@ def test_it_gives_orders_by_clicking_only_on_a_desktop_and_a_phone_and_reads_the
     _both(browser, base, "/c/demo/", "10-campaign-before")
 
     # Two orders on the desktop, by clicking only: N5 → M2 (attack), N3 → K1 (attack).
-    page = _log_in(browser, base, "player", "player-password-1")
+    page = log_in(browser, base, "player")
     page.goto(f"{base}/c/demo/")
     for origin, target in (("N5", "M2"), ("N3", "K1")):
         page.click(f'[data-region="{origin}"]')
@@ -175,29 +135,29 @@ def test_it_gives_orders_by_clicking_only_on_a_desktop_and_a_phone_and_reads_the
         page.click("#order-form button[type=submit]")
         page.wait_for_selector(".messages li.success")
     assert page.locator("svg.map g.order-arrow").count() == 2
-    _shot(page, "11-two-orders-by-click-1280")
+    shot(page, "11-two-orders-by-click-1280")
 
     # The third on a phone: N2's units move to N4 (an own region: a move), counts at everything left.
-    phone = _log_in(browser, base, "player", "player-password-1", width=390)
+    phone = log_in(browser, base, "player", width=390)
     phone.goto(f"{base}/c/demo/")
     phone.click('[data-region="N2"]')
     phone.click('[data-region="N4"]')
     assert phone.input_value("#id_kind") == "move"
     assert (phone.input_value("#id_units_JV"), phone.input_value("#id_units_TY")) == ("4", "2")
-    _shot(phone, "12-order-by-click-390")
+    shot(phone, "12-order-by-click-390")
     phone.click("#order-form button[type=submit]")
     message = phone.wait_for_selector(".messages li.success")
     assert message.inner_text() == "Order saved: N2 → N4: move 4 JV, 2 TY."
     # The saved order's message is in view on the phone, not above the fold.
     box = message.bounding_box()
     assert box is not None and 0 <= box["y"] < 844
-    _shot(phone, "13-order-saved-390")
+    shot(phone, "13-order-saved-390")
     phone.close()
 
     # The GM processes the turn early (asked first): Ostland has given no orders, and unless the GM ticks
     # the box that is no missed turn for it.
     for width in (390, 1280):
-        gm_page = _log_in(browser, base, "gm", "gm-password-1", width=width)
+        gm_page = log_in(browser, base, "gm", width=width)
         if width == 390:
             # A dry run first: its page offers the same choice beside "Publish".
             gm_page.goto(f"{base}/c/demo/gm/")
@@ -206,19 +166,19 @@ def test_it_gives_orders_by_clicking_only_on_a_desktop_and_a_phone_and_reads_the
             assert not gm_page.is_checked("#preview input[name=count_missed]")
         else:
             gm_page.goto(f"{base}/c/demo/gm/turns/1/preview/")
-        _shot(gm_page, f"23-gm-preview-{width}")
+        shot(gm_page, f"23-gm-preview-{width}")
         gm_page.goto(f"{base}/c/demo/gm/")
         gm_page.click("#process button[type=submit]")
         gm_page.wait_for_selector("#confirm")
         assert "Ostland Federation" in gm_page.inner_text("#confirm")
         assert not gm_page.is_checked("#confirm input[name=count_missed]")
-        _shot(gm_page, f"21-gm-process-confirm-{width}")
+        shot(gm_page, f"21-gm-process-confirm-{width}")
         if width == 390:
             gm_page.close()
     gm_page.click("#confirm button[type=submit]")
     gm_page.wait_for_selector(".status-resolved", timeout=20_000)
     assert "(Ostland Federation) do not count it as a missed turn" in gm_page.inner_text(".messages")
-    _shot(gm_page, "22-gm-processed-early-1280")
+    shot(gm_page, "22-gm-processed-early-1280")
     gm_page.close()
 
     # The player's campaign page opens with the banner; it links to the report, where the joint attack's
@@ -227,7 +187,7 @@ def test_it_gives_orders_by_clicking_only_on_a_desktop_and_a_phone_and_reads_the
     banner = page.inner_text("#turn-banner")
     assert banner.startswith("Turn 1: 2 battles") and "you lost" in banner and "JV at K1" in banner
     assert page.locator("svg.map a.battle-marker").count() == 2
-    _shot(page, "14-campaign-after-turn-1280")
+    shot(page, "14-campaign-after-turn-1280")
     page.click("#turn-banner a")
     page.wait_for_selector("#battle-M2")
     card = page.inner_text("#battle-M2")
@@ -241,12 +201,12 @@ def test_it_gives_orders_by_clicking_only_on_a_desktop_and_a_phone_and_reads_the
     page.close()
     _both(browser, base, "/c/demo/", "15-campaign-after-turn")
     _both(browser, base, "/c/demo/turns/1/", "16-turn-report")
-    phone = _log_in(browser, base, "player", "player-password-1", width=390)
+    phone = log_in(browser, base, "player", width=390)
     phone.goto(f"{base}/c/demo/turns/1/")
     phone.locator("#battle-M2").screenshot(path=str(SCREENSHOTS / "16-joint-attack-card-390.png"))
     phone.close()
-    _both(browser, base, "/c/demo/gm/", "17-gm-dashboard", "gm", "gm-password-1")
-    _both(browser, base, "/c/demo/gm/turns/1/", "18-gm-turn", "gm", "gm-password-1")
+    _both(browser, base, "/c/demo/gm/", "17-gm-dashboard", "gm")
+    _both(browser, base, "/c/demo/gm/turns/1/", "18-gm-turn", "gm")
     _both(browser, base, "/c/demo/gm/", "19-403")
     _both(browser, base, "/c/nowhere/", "20-404")
     # The map's script is a static file and its data a JSON block: the pages keep to the CSP.

@@ -7,52 +7,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from tests.company.conftest import company  # noqa: F401 - the fixture
+from tests.e2e.conftest import BROWSER_TEST, log_in, shot
 
-CHROMIUM = Path("/usr/bin/chromium")
-SCREENSHOTS = Path(__file__).parent / "screenshots"
-
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium: apt-get install -y chromium"),
-    pytest.mark.django_db(transaction=True),
-]
-
-
-@pytest.fixture
-def chromium(monkeypatch):
-    """Debian's chromium under Playwright, turns processed in the live server's thread (eager Celery)."""
-    from playwright.sync_api import sync_playwright
-
-    from config.celery import app
-
-    eager, app.conf.task_always_eager = app.conf.task_always_eager, True
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # Playwright's sync API runs an event loop here
-    SCREENSHOTS.mkdir(exist_ok=True)
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=str(CHROMIUM), args=["--headless", "--no-sandbox"]
-        )
-        yield browser
-        browser.close()
-    app.conf.task_always_eager = eager
-
-
-def _log_in(browser, base, username, password, violations):
-    page = browser.new_page(viewport={"width": 1280, "height": 900})
-    page.on("console", lambda m: violations.append(m.text) if "Content Security Policy" in m.text else None)
-    page.goto(f"{base}/accounts/login/")
-    page.fill("#id_username", username)
-    page.fill("#id_password", password)
-    page.click("main button[type=submit]")
-    page.wait_for_load_state()
-    return page
-
-
-def _shot(page, name):
-    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+pytestmark = BROWSER_TEST
 
 
 def _shots_at_widths(page, name):
@@ -65,7 +23,7 @@ def _shots_at_widths(page, name):
     page.set_viewport_size({"width": 1280, "height": 900})
 
 
-def test_a_company_turn_in_the_browser_from_the_kasarmi_to_the_report(chromium, live_server, company):  # noqa: F811
+def test_a_company_turn_in_the_browser_from_the_kasarmi_to_the_report(browser, live_server, company):  # noqa: F811
     from rules.company import models
     from rules.services import turn_process
 
@@ -74,10 +32,10 @@ def test_a_company_turn_in_the_browser_from_the_kasarmi_to_the_report(chromium, 
     models.Unit.objects.filter(pk=u["Ryhmä 2"].pk).update(tk=6)
 
     violations: list[str] = []
-    page = _log_in(chromium, base, "player", "player-password-1", violations)
+    page = log_in(browser, base, "player", violations=violations)
     page.goto(f"{base}/c/demo/kasarmi/")
     page.wait_for_url(f"{base}/c/demo/kasarmi/NOR/")
-    _shot(page, "company_kasarmi_before")
+    shot(page, "company_kasarmi_before")
     page.click("text=Repair Ryhmä 2: +4 TK for 2 TP (balance after 28)")
     assert models.Unit.objects.get(pk=u["Ryhmä 2"].pk).tk == 10
     buy = page.locator("form", has_text="Buy JR for 15 TP (balance after 13)")
@@ -101,13 +59,13 @@ def test_a_company_turn_in_the_browser_from_the_kasarmi_to_the_report(chromium, 
     orders.locator("select[name=units]").select_option([str(u["Ryhmä 1"].number), str(u["Ryhmä 2"].number)])
     orders.locator("button").click()
     page.wait_for_selector("text=attack N5 → M1")
-    _shot(page, "company_kasarmi_orders")
+    shot(page, "company_kasarmi_orders")
 
     # The GM's dry run shows the battle processing will assign, and stores nothing.
-    gm = _log_in(chromium, base, "gm", "gm-password-1", violations)
+    gm = log_in(browser, base, "gm", violations=violations)
     gm.goto(f"{base}/c/demo/gm/turns/1/preview/")
     assert "Battle M1 (normal)" in gm.locator("main").inner_text()
-    _shot(gm, "company_turn_preview")
+    shot(gm, "company_turn_preview")
     assert not models.Battle.objects.exists()
 
     turn = company.campaign.turns.get(number=1)
@@ -124,7 +82,7 @@ def test_a_company_turn_in_the_browser_from_the_kasarmi_to_the_report(chromium, 
     page.click("#entry-form button[type=submit]")
     page.wait_for_selector("text=Ryhmä 1 cannot be both retreating and pinned.")
     assert page.input_value(f"input[name=u-{r1}-vp]") == "4", "what was typed is kept"
-    _shot(page, "company_battle_errors")
+    shot(page, "company_battle_errors")
     _shots_at_widths(page, "battle_form_refused")
     page.uncheck(f"#unit-{r1} input[value=retreating]")
     page.fill(f"input[name=u-{r2}-vp]", "2")
@@ -133,30 +91,30 @@ def test_a_company_turn_in_the_browser_from_the_kasarmi_to_the_report(chromium, 
     [version] = battle.versions.all()
     assert [r["vp"] for r in version.payload["units"] if r["unit"] in (r1, r2)] == [4, 2]
     _shots_at_widths(page, "battle_form_saved")
-    _shot(page, "company_battle_proposed")
+    shot(page, "company_battle_proposed")
 
-    rival = _log_in(chromium, base, "rival", "rival-password-1", violations)
+    rival = log_in(browser, base, "rival", violations=violations)
     rival.goto(f"{base}/c/demo/battles/{battle.pk}/")
     rival.click("text=Agree with version 1")
     rival.wait_for_selector("text=Version 1: agreed")
-    _shot(rival, "company_battle_agreed")
+    shot(rival, "company_battle_agreed")
 
     gm.goto(f"{base}/c/demo/battles/{battle.pk}/")
-    _shot(gm, "company_battle_gm")
+    shot(gm, "company_battle_gm")
     gm.click("text=Confirm version 1")
     gm.wait_for_selector("#report")
-    _shot(gm, "company_battle_confirmed")
+    shot(gm, "company_battle_confirmed")
 
     page.goto(f"{base}/c/demo/battles/{battle.pk}/")
     report = page.locator("#report").inner_text()
     assert "NOR" in report and "6 × 1 = 6" in report
-    _shot(page, "company_battle_report")
+    shot(page, "company_battle_report")
     page.goto(f"{base}/c/demo/kasarmi/NOR/")
     xp = {row.name: row.xp for row in models.Unit.objects.filter(nation=company.nor)}
     assert xp["Ryhmä 1"] + xp["Ryhmä 2"] == 6
     card = page.locator(f"#unit-{u['Ryhmä 1'].number}").inner_text()
     assert f"XP {xp['Ryhmä 1']}" in card
-    _shot(page, "company_kasarmi_after")
+    shot(page, "company_kasarmi_after")
     page.goto(f"{base}/c/demo/battles/{battle.pk}/verify/")
     assert "every die and every result matches" in page.content()
     assert violations == []

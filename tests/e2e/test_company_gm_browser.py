@@ -7,33 +7,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from tests.company.conftest import battle, company  # noqa: F401 - the fixtures
-from tests.e2e.test_browser import CHROMIUM, SCREENSHOTS
+from tests.e2e.conftest import BROWSER_TEST, log_in, shot
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium: apt-get install -y chromium"),
-    pytest.mark.django_db(transaction=True),
-]
-
-
-def _page(browser, base, username, width, violations):
-    page = browser.new_page(viewport={"width": width, "height": 900})
-    page.on("console", lambda m: violations.append(m.text) if "Content Security Policy" in m.text else None)
-    page.goto(f"{base}/accounts/login/")
-    page.fill("#id_username", username)
-    page.fill("#id_password", f"{username}-password-1")
-    page.click("main button[type=submit]")
-    page.wait_for_load_state()
-    return page
+pytestmark = BROWSER_TEST
 
 
 def _shot(page, name: str) -> Path:
-    path = SCREENSHOTS / f"company-gm-{name}.png"
-    page.screenshot(path=str(path), full_page=True)
-    return path
+    return shot(page, f"company-gm-{name}")
 
 
 def test_the_gm_edits_a_roster_in_the_browser_and_the_roster_prints(browser, live_server, company):  # noqa: F811
@@ -43,7 +24,7 @@ def test_the_gm_edits_a_roster_in_the_browser_and_the_roster_prints(browser, liv
     unit = company.units["Ryhmä 1"]
     models.Unit.objects.filter(pk=unit.pk).update(tk=4, xp=23, abilities=["tarkka_tuli"])
     for width in (1280, 390):
-        page = _page(browser, base, "gm", width, violations)
+        page = log_in(browser, base, "gm", width=width, violations=violations)
         page.goto(f"{base}/c/demo/kasarmi/NOR/")
         _shot(page, f"roster-{width}")
         page.emulate_media(media="print")
@@ -51,7 +32,7 @@ def test_the_gm_edits_a_roster_in_the_browser_and_the_roster_prints(browser, liv
         page.emulate_media(media="screen")
         page.close()
 
-    page = _page(browser, base, "gm", 1280, violations)
+    page = log_in(browser, base, "gm", width=1280, violations=violations)
     page.goto(f"{base}/c/demo/kasarmi/NOR/")
     edit = page.locator(f"#gm-unit-{unit.number}")
     edit.locator("summary").click()
@@ -76,7 +57,7 @@ def test_the_gm_edits_a_roster_in_the_browser_and_the_roster_prints(browser, liv
     assert models.Balance.objects.get(nation=company.nor).tp == 35
     _shot(page, "edit-saved-1280")
 
-    phone = _page(browser, base, "gm", 390, violations)
+    phone = log_in(browser, base, "gm", width=390, violations=violations)
     phone.goto(f"{base}/c/demo/kasarmi/NOR/")
     phone.locator(f"#gm-unit-{unit.number} summary").click()
     phone.locator(f"#gm-unit-{unit.number}").scroll_into_view_if_needed()
@@ -89,7 +70,7 @@ def test_the_dice_panel_logs_a_roll_on_the_battle_page(browser, live_server, com
 
     base, violations = live_server.url, []
     for width in (1280, 390):
-        page = _page(browser, base, "rival", width, violations)
+        page = log_in(browser, base, "rival", width=width, violations=violations)
         page.goto(f"{base}/c/demo/battles/{battle.pk}/")
         if width == 1280:
             page.click("#dice-morale summary")
@@ -106,7 +87,7 @@ def test_the_dice_panel_logs_a_roll_on_the_battle_page(browser, live_server, com
 
 def test_the_gm_sets_a_nations_company_size_in_the_browser(browser, live_server, company):  # noqa: F811
     base, violations = live_server.url, []
-    page = _page(browser, base, "gm", 1280, violations)
+    page = log_in(browser, base, "gm", width=1280, violations=violations)
     page.goto(f"{base}/c/demo/kasarmi/NOR/")
     assert "4 of 10 units" in page.content()
     form = page.locator("#gm-size")

@@ -4,32 +4,10 @@ battle action by action, in English and in Finnish. Screenshots go to tests/e2e/
 
 from __future__ import annotations
 
-import pytest
-
-from tests.e2e.test_browser import CHROMIUM, CSP_VIOLATIONS, _shot
+from tests.e2e.conftest import BROWSER_TEST, CSP_VIOLATIONS, log_in, shot
 from tests.sodankaynti.conftest import kal, poh, sampo, sampo_gm  # noqa: F401
 
-
-def _log_in(chromium, base, username, password):
-    """Logged in to the one campaign the user has: the Sampo War's page."""
-    page = chromium.new_page(viewport={"width": 1280, "height": 900})
-    page.on(
-        "console",
-        lambda m: CSP_VIOLATIONS.append(m.text) if "Content Security Policy" in m.text else None,
-    )
-    page.goto(f"{base}/accounts/login/")
-    page.fill("#id_username", username)
-    page.fill("#id_password", password)
-    page.click("main button[type=submit]")
-    page.wait_for_url(f"{base}/c/sampo/")
-    return page
-
-
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium: apt-get install -y chromium"),
-    pytest.mark.django_db(transaction=True),
-]
+pytestmark = BROWSER_TEST
 
 
 def test_it_plays_a_sodankaynti_turn_from_doctrine_to_report(
@@ -42,11 +20,11 @@ def test_it_plays_a_sodankaynti_turn_from_doctrine_to_report(
 ):
     base = live_server.url
 
-    page = _log_in(browser, base, "poh", "poh-password-1")
+    page = log_in(browser, base, "poh", lands="sampo")
     page.wait_for_selector("svg.map")
     assert "CAV d8" in page.inner_text("#roster")
     assert "never retreats while it can act" in page.inner_text("#sodankaynti")
-    _shot(page, "sodankaynti-01-campaign")
+    shot(page, "sodankaynti-01-campaign")
     page.select_option("#id_doctrine-doctrine", "bold")
     page.fill("#id_doctrine-region", "V2")
     page.click("#sodankaynti form:first-of-type button[type=submit]")
@@ -59,9 +37,9 @@ def test_it_plays_a_sodankaynti_turn_from_doctrine_to_report(
     page.fill("#id_units_LEVY", "2")
     page.click("#order-form button[type=submit]")
     assert "Order saved: P2 → V2: attack with 2 LEVY, 3 CAV." in page.inner_text(".messages")
-    _shot(page, "sodankaynti-02-orders")
+    shot(page, "sodankaynti-02-orders")
 
-    defender = _log_in(browser, base, "kal", "kal-password-1")
+    defender = log_in(browser, base, "kal", lands="sampo")
     defender.goto(f"{base}/c/sampo/")
     defender.fill("#id_ambush-origin", "V2")
     defender.fill("#id_ambush-target", "P2")
@@ -69,7 +47,7 @@ def test_it_plays_a_sodankaynti_turn_from_doctrine_to_report(
     assert "Order saved: ambush in V2 facing P2." in defender.inner_text(".messages")
     defender.close()
 
-    gm_page = _log_in(browser, base, "gm", "gm-password-1")
+    gm_page = log_in(browser, base, "gm", lands="sampo")
     gm_page.goto(f"{base}/c/sampo/gm/")
     gm_page.select_option("#id_ratings-nation", "POH")
     gm_page.fill("#id_ratings-politics", "5")
@@ -77,7 +55,7 @@ def test_it_plays_a_sodankaynti_turn_from_doctrine_to_report(
     gm_page.select_option("#id_ratings-doctrine", "steady")
     gm_page.click("#ratings button[type=submit]")
     assert "Pohjola: politics 5, tactics 4, doctrine steady." in gm_page.inner_text(".messages")
-    _shot(gm_page, "sodankaynti-03-gm-dashboard")
+    shot(gm_page, "sodankaynti-03-gm-dashboard")
     gm_page.click("#process button[type=submit]")
     gm_page.click("#confirm button[type=submit]")  # "Process now" asks first
     gm_page.wait_for_selector(".status-resolved", timeout=20_000)
@@ -88,11 +66,11 @@ def test_it_plays_a_sodankaynti_turn_from_doctrine_to_report(
     assert "Politics roll" in report and "Tactics roll" in report
     assert "ambush 3" in report, "the defender's ambush faced the right way"
     assert "The battle, action by action" in report and "Result:" in report
-    _shot(page, "sodankaynti-04-report")
+    shot(page, "sodankaynti-04-report")
     page.click("form.language button[value=fi]")
     page.goto(f"{base}/c/sampo/turns/1/")
     finnish = page.inner_text("#battle-V2")
     assert "Politiikkaheitto" in finnish and "Taistelu toiminto toiminnolta" in finnish
     assert "successes" not in finnish
-    _shot(page, "sodankaynti-05-report-fi")
+    shot(page, "sodankaynti-05-report-fi")
     assert CSP_VIOLATIONS == []

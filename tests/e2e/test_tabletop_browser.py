@@ -8,18 +8,25 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.test_browser import CHROMIUM, SCREENSHOTS, _log_in, _shot
+from tests.e2e.conftest import BROWSER_TEST, SCREENSHOTS, log_in, shot
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium: apt-get install -y chromium"),
-    pytest.mark.django_db(transaction=True),
-]
+pytestmark = BROWSER_TEST
 
 
 @pytest.fixture
 def pending(tabletop_turn):
     return tabletop_turn
+
+
+def _side(page, index, name, unit, **fields):
+    """The calculator's side `index`: its name and its first unit's id and fields (True: a box ticked)."""
+    page.fill(f"input[name=side-{index}-name]", name)
+    page.fill(f"input[name=side-{index}-unit-0-id]", unit)
+    for field, value in fields.items():
+        if value is True:
+            page.check(f"input[name=side-{index}-unit-0-{field}]")
+        else:
+            page.fill(f"input[name=side-{index}-unit-0-{field}]", str(value))
 
 
 def test_two_players_agree_a_result_the_gm_confirms_and_the_turn_completes(browser, live_server, pending):
@@ -28,26 +35,18 @@ def test_two_players_agree_a_result_the_gm_confirms_and_the_turn_completes(brows
     base = live_server.url
     sheet = f"{base}/c/demo/turns/1/battles/region:K1/"
 
-    page = _log_in(browser, base, "player", "player-password-1")
+    page = log_in(browser, base, "player")
     page.goto(f"{base}/c/demo/turns/1/battles/")
     page.click("text=region:K1")
     page.wait_for_selector("h1:has-text('Battle of Kaarnala')")
-    _shot(page, "20-battle-sheet")
+    shot(page, "20-battle-sheet")
     page.emulate_media(media="print")
-    _shot(page, "21-battle-sheet-print")
+    shot(page, "21-battle-sheet-print")
     assert not page.is_visible("form.result-form"), "the form does not print"
     page.emulate_media(media="screen")
     page.click("text=Work out a round and save it to this battle")
-    page.fill("input[name=side-0-name]", "Vikings")
-    page.fill("input[name=side-0-unit-0-id]", "Axes")
-    page.fill("input[name=side-0-unit-0-wounds]", "4")
-    page.fill("input[name=side-0-unit-0-full_ranks]", "2")
-    page.check("input[name=side-0-unit-0-charged]")
-    page.fill("input[name=side-1-name]", "Karelians")
-    page.fill("input[name=side-1-unit-0-id]", "Spears")
-    page.fill("input[name=side-1-unit-0-wounds]", "1")
-    page.fill("input[name=side-1-unit-0-full_ranks]", "3")
-    page.fill("input[name=side-1-unit-0-discipline]", "7")
+    _side(page, 0, "Vikings", "Axes", wounds=4, full_ranks=2, charged=True)
+    _side(page, 1, "Karelians", "Spears", wounds=1, full_ranks=3, discipline=7)
     page.check("input[name=dice_mode][value=seeded]")
     page.fill("input[name=label]", "Axes at the ford")
     page.fill("input[name=game_turn]", "2")
@@ -55,7 +54,7 @@ def test_two_players_agree_a_result_the_gm_confirms_and_the_turn_completes(brows
     page.select_option("select[name=battle_side-1]", "KAR")
     page.click("button[value=preview]")
     page.wait_for_selector("text=Vikings wins the round by")
-    _shot(page, "25-battle-round-calculator")
+    shot(page, "25-battle-round-calculator")
     page.click("button[value=save]")
     page.wait_for_selector("#rounds >> text=Axes at the ford")
     assert page.is_visible("#rounds >> text=Steadfast"), "the break test says why"
@@ -66,18 +65,18 @@ def test_two_players_agree_a_result_the_gm_confirms_and_the_turn_completes(brows
     page.fill("input[name=loss-KAR-JV]", "3")
     page.fill("input[name=loss-KAR-PA]", "1")
     page.fill("input[name=score]", "1450 – 820")
-    _shot(page, "22-result-form")
+    shot(page, "22-result-form")
     page.click("button[value=save]")
     page.wait_for_selector("text=Version 1: proposed")
 
-    other = _log_in(browser, base, "karelian", "karelian-password-1")
+    other = log_in(browser, base, "karelian")
     other.goto(sheet)
     other.click("button[value=agree]")
     other.wait_for_selector("text=Version 1: agreed")
 
-    gm = _log_in(browser, base, "gm", "gm-password-1")
+    gm = log_in(browser, base, "gm")
     gm.goto(f"{base}/c/demo/turns/1/battles/")
-    _shot(gm, "23-gm-battle-queue")
+    shot(gm, "23-gm-battle-queue")
     gm.goto(sheet)
     gm.click("button[value=confirm]")
     gm.wait_for_selector("text=Version 1: confirmed")
@@ -87,7 +86,7 @@ def test_two_players_agree_a_result_the_gm_confirms_and_the_turn_completes(brows
     page.wait_for_selector("text=K1")
     assert page.is_visible("#battle-K1-rounds >> text=Axes at the ford"), "the report tells the saved round"
     assert page.is_visible("#battle-K1-rounds >> text=Game turn 2")
-    _shot(page, "24-tabletop-report")
+    shot(page, "24-tabletop-report")
 
     gm.goto(f"{base}/c/demo/gm/turns/1/")
     gm.wait_for_selector("#rollback")
@@ -98,4 +97,4 @@ def test_two_players_agree_a_result_the_gm_confirms_and_the_turn_completes(brows
     gm.click(".danger-zone button.danger")
     gm.wait_for_selector("text=rolled back to its battles")
     assert Turn.objects.get(pk=pending.pk).status == Turn.Status.BATTLES_PENDING
-    _shot(gm, "28-tabletop-rolled-back-to-battles")
+    shot(gm, "28-tabletop-rolled-back-to-battles")

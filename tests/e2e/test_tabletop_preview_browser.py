@@ -4,26 +4,20 @@ shows it. Screenshots go to tests/e2e/screenshots/ (tabletop-preview-*, tabletop
 
 from __future__ import annotations
 
-import pytest
+from tests.e2e.conftest import BROWSER_TEST, log_in, shot
 
-from tests.e2e.test_browser import CHROMIUM, _log_in, _shot
-
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium: apt-get install -y chromium"),
-    pytest.mark.django_db(transaction=True),
-]
+pytestmark = BROWSER_TEST
 
 
 def test_the_gm_previews_the_turn_with_a_typed_result(browser, live_server, tabletop_turn):
     from rules.models import ResultVersion
 
     base = live_server.url
-    gm = _log_in(browser, base, "gm", "gm-password-1")
+    gm = log_in(browser, base, "gm")
     gm.goto(f"{base}/c/demo/turns/1/battles/")
     gm.click("text=Preview the turn with hypothetical results")
     gm.wait_for_selector("text=The turn completes: 1 battle.")
-    _shot(gm, "tabletop-preview-auto")
+    shot(gm, "tabletop-preview-auto")
     gm.check("input[name='mode-region:K1'][value=result]")
     gm.check("input[name='winner-region:K1'][value=NOR]")
     gm.check("input[name='decisive-region:K1']")
@@ -32,21 +26,21 @@ def test_the_gm_previews_the_turn_with_a_typed_result(browser, live_server, tabl
     gm.fill("input[name='loss-region:K1-KAR-PA']", "1")
     gm.click("text=Preview with these results")
     gm.wait_for_selector("text=Kaarnala: Karelian Republic → Kingdom of Nordmark")
-    _shot(gm, "tabletop-preview-result")
+    shot(gm, "tabletop-preview-result")
     assert ResultVersion.objects.count() == 0, "a preview stores nothing"
 
-    phone = _log_in(browser, base, "gm", "gm-password-1", width=390)
+    phone = log_in(browser, base, "gm", width=390)
     phone.goto(gm.url)
-    _shot(phone, "tabletop-preview-390")
+    shot(phone, "tabletop-preview-390")
 
 
 def test_a_reader_in_utc_sees_the_deadline_once(browser, live_server, tabletop_turn, player):
     base = live_server.url
-    page = _log_in(browser, base, "player", "player-password-1")
+    page = log_in(browser, base, "player")
     page.goto(f"{base}/c/demo/turns/1/battles/region:K1/")
     header = page.inner_text("article.battle-sheet header")
     assert header.count("UTC") == 1, header
-    _shot(page, "tabletop-sheet-utc")
+    shot(page, "tabletop-sheet-utc")
 
 
 def test_the_sheet_mail_as_a_mail_reader_shows_it(browser, live_server, tabletop_turn, player, karelian):
@@ -67,6 +61,6 @@ def test_the_sheet_mail_as_a_mail_reader_shows_it(browser, live_server, tabletop
     for message in mail.outbox:
         name = message.to[0].partition("@")[0]
         page.set_content(message.alternatives[0][0])
-        _shot(page, f"tabletop-mail-{name}")
+        shot(page, f"tabletop-mail-{name}")
         page.set_content(f"<pre style='white-space: pre-wrap'>{message.subject}\n\n{message.body}</pre>")
-        _shot(page, f"tabletop-mail-{name}-text")
+        shot(page, f"tabletop-mail-{name}-text")

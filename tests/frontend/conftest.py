@@ -3,10 +3,17 @@
 from __future__ import annotations
 
 import pytest
+from django.test import Client
+from django.urls import reverse
 
 from campaign.generate import scenario_generate
 from campaign.scenario import scenario_parse
 from campaign.services import membership_set, scenario_import
+
+
+def demo_url(name, *args) -> str:
+    """The address of the demo campaign's page "frontend:<name>", `args` after the campaign's slug."""
+    return reverse(f"frontend:{name}", args=["demo", *args])
 
 
 @pytest.fixture
@@ -36,6 +43,24 @@ def as_role(client, gm, player, rival, outsider):
         return client
 
     return login
+
+
+@pytest.fixture
+def browsers(tabletop_cast):
+    """browsers["karelian"]: a client of its own for each role of `tabletop_cast`, logged in as that user
+    ("anonymous": as nobody)."""
+    clients = {role: Client() for role in tabletop_cast}
+    for role, user in tabletop_cast.items():
+        if user is not None:
+            clients[role].force_login(user)
+    return clients
+
+
+@pytest.fixture
+def as_gm(client, gm):
+    """The test client logged in as the GM."""
+    client.force_login(gm)
+    return client
 
 
 @pytest.fixture

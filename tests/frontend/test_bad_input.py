@@ -9,22 +9,13 @@ from django.urls import reverse
 from django.utils import timezone
 
 from campaign.models import AuditEntry, GMModifier, Profile, Stack
-
-
-def _url(name):
-    return reverse(f"frontend:{name}", args=["demo"])
-
-
-@pytest.fixture
-def as_gm(client, gm):
-    client.force_login(gm)
-    return client
+from tests.frontend.conftest import demo_url
 
 
 def test_it_refuses_a_deadline_past_the_horizon_and_every_zone_still_shows_the_page(
     as_gm, turn1, player, client
 ):
-    response = as_gm.post(_url("gm_deadline"), {"deadline": "9999-12-31T23:59"})
+    response = as_gm.post(demo_url("gm_deadline"), {"deadline": "9999-12-31T23:59"})
 
     assert response.status_code == 400
     assert "a deadline can be at most 100 years ahead" in response.content.decode()
@@ -37,7 +28,7 @@ def test_it_refuses_a_deadline_past_the_horizon_and_every_zone_still_shows_the_p
 
 def test_it_refuses_to_extend_past_the_horizon_in_steps(as_gm, turn1):
     for _ in range(3):
-        response = as_gm.post(_url("gm_extend"), {"extend-extra": str(40 * 365 * 24)})
+        response = as_gm.post(demo_url("gm_extend"), {"extend-extra": str(40 * 365 * 24)})
 
     assert response.status_code == 400
     turn1.refresh_from_db()
@@ -69,7 +60,7 @@ def test_it_refuses_to_extend_past_the_horizon_in_steps(as_gm, turn1):
 def test_it_refuses_a_number_the_column_cannot_hold(as_gm, turn1, name, data, field):
     audited = AuditEntry.objects.count()
 
-    response = as_gm.post(_url(name), data)
+    response = as_gm.post(demo_url(name), data)
 
     assert response.status_code == 400
     assert "less than or equal to" in response.content.decode()
@@ -81,6 +72,6 @@ def test_it_refuses_a_number_the_column_cannot_hold(as_gm, turn1, name, data, fi
 def test_it_stores_the_largest_count_the_column_holds(as_gm, turn1):
     data = {"region": "N1", "nation": "NOR", "unit_type": "JV", "count": str(2**31 - 1), "reason": "x"}
 
-    as_gm.post(_url("gm_roster"), data)
+    as_gm.post(demo_url("gm_roster"), data)
 
     assert Stack.objects.get(region__code="N1", nation__code="NOR", unit_type="JV").count == 2**31 - 1

@@ -4,31 +4,10 @@ who may propose, agree, dispute and confirm through the forms, and a turn comple
 from __future__ import annotations
 
 import pytest
-from django.test import Client
 from django.urls import reverse
 
 from campaign.models import Turn
-from rules.models import Battle, ResultVersion
-
-ROLES = ("gm", "player", "karelian", "rival", "outsider", "anonymous")
-
-
-@pytest.fixture
-def battle(tabletop_turn) -> Battle:
-    assert tabletop_turn.status == Turn.Status.BATTLES_PENDING
-    return Battle.objects.get(turn=tabletop_turn, key="region:K1")
-
-
-@pytest.fixture
-def browsers(gm, player, karelian, rival, outsider):
-    users = {"gm": gm, "player": player, "karelian": karelian, "rival": rival, "outsider": outsider}
-    clients = {}
-    for role in ROLES:
-        clients[role] = Client()
-        if role in users:
-            clients[role].force_login(users[role])
-    return clients
-
+from rules.models import ResultVersion
 
 LIST = reverse("frontend:battles", args=["demo", 1])
 SHEET = reverse("frontend:battle", args=["demo", 1, "region:K1"])
@@ -41,22 +20,22 @@ SHEET = reverse("frontend:battle", args=["demo", 1, "region:K1"])
         (SHEET, {"gm": 200, "player": 200, "karelian": 200, "rival": 404, "outsider": 404}),
     ],
 )
-def test_who_sees_the_battles_and_the_sheet(battle, browsers, url, statuses) -> None:
+def test_who_sees_the_battles_and_the_sheet(tabletop_battle, browsers, url, statuses) -> None:
     for role, expected in statuses.items():
         assert browsers[role].get(url).status_code == expected, role
     response = browsers["anonymous"].get(url)
     assert response.status_code == 302 and "/accounts/login/" in response["Location"]
 
 
-def test_the_sheet_shows_both_forces_and_prints_alone(battle, browsers) -> None:
+def test_the_sheet_shows_both_forces_and_prints_alone(tabletop_battle, browsers) -> None:
     page = browsers["karelian"].get(SHEET).content.decode()
     assert "Battle of Kaarnala" in page
     assert "battle_sheet.css" in page, "the print stylesheet"
-    assert battle.fingerprint in page, "the form sends the sheet's fingerprint"
+    assert tabletop_battle.fingerprint in page, "the form sends the sheet's fingerprint"
     assert "N3" in page and "K1" in page
 
 
-def test_the_rival_list_shows_no_battle_of_others(battle, browsers) -> None:
+def test_the_rival_list_shows_no_battle_of_others(tabletop_battle, browsers) -> None:
     assert "region:K1" not in browsers["rival"].get(LIST).content.decode()
     assert "region:K1" in browsers["gm"].get(LIST).content.decode()
 
@@ -74,23 +53,23 @@ def _form(battle, **changes):
     return {**data, **changes}
 
 
-def test_a_refused_form_shows_every_error_with_its_code(battle, browsers) -> None:
-    response = browsers["player"].post(SHEET, _form(battle, **{"loss-NOR-JV": "1.5", "winner": ""}))
+def test_a_refused_form_shows_every_error_with_its_code(tabletop_battle, browsers) -> None:
+    response = browsers["player"].post(SHEET, _form(tabletop_battle, **{"loss-NOR-JV": "1.5", "winner": ""}))
     assert response.status_code == 400
     page = response.content.decode()
     assert "decisive_on_draw" in page and "losses_not_whole:NOR:JV" in page
     assert not ResultVersion.objects.exists()
 
 
-def test_the_rival_cannot_post_to_a_battle_it_is_not_in(battle, browsers) -> None:
-    assert browsers["rival"].post(SHEET, _form(battle)).status_code == 404
+def test_the_rival_cannot_post_to_a_battle_it_is_not_in(tabletop_battle, browsers) -> None:
+    assert browsers["rival"].post(SHEET, _form(tabletop_battle)).status_code == 404
     assert not ResultVersion.objects.exists()
 
 
 def test_propose_agree_confirm_through_the_pages_completes_the_turn(
-    battle, browsers, demo, django_capture_on_commit_callbacks
+    tabletop_battle, browsers, demo, django_capture_on_commit_callbacks
 ) -> None:
-    assert browsers["player"].post(SHEET, _form(battle)).status_code == 302
+    assert browsers["player"].post(SHEET, _form(tabletop_battle)).status_code == 302
     version = ResultVersion.objects.get()
     assert version.state == ResultVersion.State.PROPOSED
     assert browsers["player"].post(SHEET, {"action": "confirm", "version": 1}).status_code == 400
@@ -104,6 +83,6 @@ def test_propose_agree_confirm_through_the_pages_completes_the_turn(
     assert demo.regions.get(code="K1").owner.code == "NOR"
 
 
-def test_the_gm_sees_the_auto_resolution_preview_and_players_do_not(battle, browsers) -> None:
+def test_the_gm_sees_the_auto_resolution_preview_and_players_do_not(tabletop_battle, browsers) -> None:
     assert "Auto-resolution, if you choose it" in browsers["gm"].get(SHEET).content.decode()
     assert "Auto-resolution, if you choose it" not in browsers["player"].get(SHEET).content.decode()

@@ -3,8 +3,6 @@ the GM's two rollbacks of a tabletop turn on the turn's page (A10.4): who may do
 
 from __future__ import annotations
 
-import pytest
-from django.test import Client
 from django.urls import reverse
 
 from campaign.models import Turn
@@ -14,7 +12,6 @@ from rules.battles import battle_result_save
 from rules.engine.tabletop import derive_seed
 from rules.models import Battle, CombatRound
 
-ROLES = ("gm", "player", "karelian", "rival", "outsider")
 ROUND = {
     "sides": [
         {"name": "Vikings", "units": [{"id": "axes", "wounds": 4, "full_ranks": 2}]},
@@ -45,26 +42,13 @@ FORM = {
 }
 
 
-@pytest.fixture
-def battle(tabletop_turn) -> Battle:
-    return Battle.objects.get(turn=tabletop_turn, key="region:K1")
-
-
-@pytest.fixture
-def browsers(gm, player, karelian, rival, outsider):
-    users = {"gm": gm, "player": player, "karelian": karelian, "rival": rival, "outsider": outsider}
-    clients = {}
-    for role, user in users.items():
-        clients[role] = Client()
-        clients[role].force_login(user)
-    return clients
-
-
-def test_a_player_of_the_battle_saves_a_round_from_the_calculator_and_it_is_listed(battle, browsers) -> None:
+def test_a_player_of_the_battle_saves_a_round_from_the_calculator_and_it_is_listed(
+    tabletop_battle, browsers
+) -> None:
     response = browsers["player"].post(CALCULATOR, FORM)
 
     assert response.status_code == 302 and response["Location"].endswith("#rounds")
-    [saved] = battle.rounds.all()
+    [saved] = tabletop_battle.rounds.all()
     assert (saved.sequence, saved.label, saved.game_turn) == (1, "Axes at the ford", 2)
     assert saved.battle_sides == ["NOR", "KAR"] and saved.dice_mode == "entered"
     assert saved.output["dice"]["used"] == [3, 4], "the dice log"
@@ -73,17 +57,21 @@ def test_a_player_of_the_battle_saves_a_round_from_the_calculator_and_it_is_list
         assert "Axes at the ford" in page and "Game turn 2" in page, role
 
 
-def test_others_can_neither_save_nor_read_a_round_of_a_battle_not_theirs(battle, browsers, player, demo):
-    close_combat_round_save(viewer=viewer_get(user=player, campaign=demo), battle=battle, data=ROUND)
+def test_others_can_neither_save_nor_read_a_round_of_a_battle_not_theirs(
+    tabletop_battle, browsers, player, demo
+):
+    close_combat_round_save(viewer=viewer_get(user=player, campaign=demo), battle=tabletop_battle, data=ROUND)
     for role in ("rival", "outsider"):
         assert browsers[role].get(CALCULATOR).status_code == 404, role
         assert browsers[role].post(CALCULATOR, FORM).status_code == 404, role
         assert browsers[role].get(API).status_code == 404, role
         assert browsers[role].post(API, {"round": ROUND}, content_type="application/json").status_code == 404
-    assert battle.rounds.count() == 1
+    assert tabletop_battle.rounds.count() == 1
 
 
-def test_the_api_saves_a_seeded_round_with_the_battles_own_seed_never_the_clients(battle, browsers, demo):
+def test_the_api_saves_a_seeded_round_with_the_battles_own_seed_never_the_clients(
+    tabletop_battle, browsers, demo
+):
     response = browsers["karelian"].post(
         API, {"round": ROUND, "label": "Spears hold", "battle_sides": ["NOR", "KAR"]}, "application/json"
     )
@@ -100,7 +88,7 @@ def test_the_api_saves_a_seeded_round_with_the_battles_own_seed_never_the_client
     assert [r["label"] for r in listed] == ["Spears hold"]
 
 
-def test_a_refused_round_names_every_error_in_english_and_finnish(battle, browsers) -> None:
+def test_a_refused_round_names_every_error_in_english_and_finnish(tabletop_battle, browsers) -> None:
     bad = {"round": {**ROUND, "dice": {"rolls": [7]}}, "game_turn": 0, "battle_sides": ["EST", None]}
     response = browsers["player"].post(API, bad, "application/json")
     assert response.status_code == 400
@@ -115,16 +103,16 @@ def test_a_refused_round_names_every_error_in_english_and_finnish(battle, browse
 
 
 def test_after_publication_only_the_gm_adds_a_round_and_it_is_marked(
-    battle, browsers, demo, gm, django_capture_on_commit_callbacks
+    tabletop_battle, browsers, demo, gm, django_capture_on_commit_callbacks
 ) -> None:
     result = {
         "winner": "NOR",
         "decisive": True,
         "losses": {"NOR": {"JV": 1}, "KAR": {"JV": 3}},
-        "fingerprint": battle.fingerprint,
+        "fingerprint": tabletop_battle.fingerprint,
     }
     with django_capture_on_commit_callbacks(execute=True):
-        battle_result_save(viewer=viewer_get(user=gm, campaign=demo), battle=battle, result=result)
+        battle_result_save(viewer=viewer_get(user=gm, campaign=demo), battle=tabletop_battle, result=result)
     assert demo.turns.get(number=1).status == Turn.Status.RESOLVED
 
     refused = browsers["player"].post(API, {"round": ROUND}, "application/json")
@@ -137,14 +125,14 @@ def test_after_publication_only_the_gm_adds_a_round_and_it_is_marked(
 
 
 def test_the_gm_rolls_a_tabletop_turn_back_to_its_battles_or_orders_and_players_get_403(
-    battle, browsers, demo, gm, django_capture_on_commit_callbacks
+    tabletop_battle, browsers, demo, gm, django_capture_on_commit_callbacks
 ) -> None:
     result = {"winner": "KAR", "decisive": False, "losses": {"NOR": {"JV": 2}, "KAR": {}}}
     with django_capture_on_commit_callbacks(execute=True):
         battle_result_save(
             viewer=viewer_get(user=gm, campaign=demo),
-            battle=battle,
-            result={**result, "fingerprint": battle.fingerprint},
+            battle=tabletop_battle,
+            result={**result, "fingerprint": tabletop_battle.fingerprint},
         )
     rollback = reverse("frontend:gm_rollback", args=["demo", 1])
     page = browsers["gm"].get(reverse("frontend:gm_turn", args=["demo", 1])).content.decode()
@@ -172,7 +160,7 @@ def test_the_gm_rolls_a_tabletop_turn_back_to_its_battles_or_orders_and_players_
 
 
 def test_the_gm_reads_an_archived_result_that_was_not_carried_over_and_the_players_do_not(
-    battle, browsers, demo, gm, django_capture_on_commit_callbacks
+    tabletop_battle, browsers, demo, gm, django_capture_on_commit_callbacks
 ) -> None:
     from rules.history import turn_rollback
     from rules.services import turn_process
@@ -181,8 +169,8 @@ def test_the_gm_reads_an_archived_result_that_was_not_carried_over_and_the_playe
     with django_capture_on_commit_callbacks(execute=True):
         battle_result_save(
             viewer=viewer_get(user=gm, campaign=demo),
-            battle=battle,
-            result={**result, "fingerprint": battle.fingerprint},
+            battle=tabletop_battle,
+            result={**result, "fingerprint": tabletop_battle.fingerprint},
         )
     turn = demo.turns.get(number=1)
     turn_rollback(turn_id=turn.pk, by=gm)
@@ -196,7 +184,7 @@ def test_the_gm_reads_an_archived_result_that_was_not_carried_over_and_the_playe
 
 
 def test_a_round_is_corrected_by_its_author_until_confirmed_and_a_seeded_one_by_the_gm_with_its_seed(
-    battle, browsers, demo, gm, django_capture_on_commit_callbacks
+    tabletop_battle, browsers, demo, gm, django_capture_on_commit_callbacks
 ) -> None:
     from campaign.models import AuditEntry
 
@@ -213,7 +201,7 @@ def test_a_round_is_corrected_by_its_author_until_confirmed_and_a_seeded_one_by_
     corrected = browsers["player"].post(f"{API}1/", fixed, "application/json")
     assert corrected.status_code == 200, corrected.json()
     assert corrected.json()["output"]["dice"]["used"] == [6, 6] and corrected.json()["replaced"] == 1
-    [kept] = CombatRound.objects.get(battle=battle, sequence=1).replaced
+    [kept] = CombatRound.objects.get(battle=tabletop_battle, sequence=1).replaced
     assert kept["output"]["dice"]["used"] == [3, 4] and kept["reason"] == "misread the dice"
     assert AuditEntry.objects.filter(code="audit.round_corrected").count() == 1
 
@@ -232,15 +220,15 @@ def test_a_round_is_corrected_by_its_author_until_confirmed_and_a_seeded_one_by_
     with django_capture_on_commit_callbacks(execute=True):
         battle_result_save(
             viewer=viewer_get(user=gm, campaign=demo),
-            battle=battle,
-            result={**result, "fingerprint": battle.fingerprint},
+            battle=tabletop_battle,
+            result={**result, "fingerprint": tabletop_battle.fingerprint},
         )
     late = browsers["player"].post(f"{API}1/", fixed, "application/json")
     assert late.status_code == 400, "published: only the GM now"
 
 
 def test_the_report_tells_how_the_result_was_agreed_to_the_battles_nations_only(
-    battle, browsers, demo, gm, player, karelian, django_capture_on_commit_callbacks
+    tabletop_battle, browsers, demo, gm, player, karelian, django_capture_on_commit_callbacks
 ) -> None:
     from rules.battles import battle_result_confirm, battle_result_dispute
 
@@ -249,13 +237,19 @@ def test_the_report_tells_how_the_result_was_agreed_to_the_battles_nations_only(
 
     result = {"winner": "NOR", "decisive": True, "losses": {"NOR": {"JV": 1}, "KAR": {"JV": 3}}}
     first = battle_result_save(
-        viewer=viewer(player), battle=battle, result={**result, "fingerprint": battle.fingerprint}
+        viewer=viewer(player),
+        battle=tabletop_battle,
+        result={**result, "fingerprint": tabletop_battle.fingerprint},
     )
     battle_result_dispute(viewer=viewer(karelian), version=first, comment="We kept one spearman")
     second = battle_result_save(
         viewer=viewer(karelian),
-        battle=battle,
-        result={**result, "losses": {"NOR": {"JV": 1}, "KAR": {"JV": 2}}, "fingerprint": battle.fingerprint},
+        battle=tabletop_battle,
+        result={
+            **result,
+            "losses": {"NOR": {"JV": 1}, "KAR": {"JV": 2}},
+            "fingerprint": tabletop_battle.fingerprint,
+        },
     )
     with django_capture_on_commit_callbacks(execute=True):
         battle_result_confirm(viewer=viewer(gm), version=second)

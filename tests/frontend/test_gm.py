@@ -7,22 +7,12 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 from django.core.exceptions import PermissionDenied
-from django.urls import reverse
 from django.utils import timezone
 
 from campaign.gm import clock, diplomacy, inputs, processing, roster
 from campaign.gm.access import GMInputError
 from campaign.models import AuditEntry, GMModifier, Relation, Stack, Turn
-
-
-def _url(name, *args):
-    return reverse(f"frontend:{name}", args=["demo", *args])
-
-
-@pytest.fixture
-def as_gm(client, gm):
-    client.force_login(gm)
-    return client
+from tests.frontend.conftest import demo_url
 
 
 @pytest.mark.parametrize("who", ["player", "rival", "outsider"])
@@ -50,7 +40,7 @@ def test_it_refuses_every_gm_service_to_anyone_but_the_gm(request, demo, turn1, 
 
 def test_it_keeps_who_when_and_why_of_a_roster_change(as_gm, gm, demo):
     response = as_gm.post(
-        _url("gm_roster"),
+        demo_url("gm_roster"),
         {"region": "n5", "nation": "NOR", "unit_type": "JV", "count": "6", "reason": "reinforcements arrive"},
         follow=True,
     )
@@ -82,9 +72,11 @@ def test_it_stores_a_relation_with_the_lower_nation_first_and_war_as_no_row(gm, 
 
 
 def test_it_sets_weather_modifiers_and_deadline_for_the_open_turn(as_gm, turn1):
-    as_gm.post(_url("gm_weather"), {"weather": "rain", "region_weather": "M1 snow, n5 storm", "reason": ""})
-    as_gm.post(_url("gm_modifier"), {"region": "M1", "nation": "NOR", "value": "-2", "reason": "supply"})
-    response = as_gm.post(_url("gm_deadline"), {"deadline": "2099-01-02T03:04"}, follow=True)
+    as_gm.post(
+        demo_url("gm_weather"), {"weather": "rain", "region_weather": "M1 snow, n5 storm", "reason": ""}
+    )
+    as_gm.post(demo_url("gm_modifier"), {"region": "M1", "nation": "NOR", "value": "-2", "reason": "supply"})
+    response = as_gm.post(demo_url("gm_deadline"), {"deadline": "2099-01-02T03:04"}, follow=True)
     turn1.refresh_from_db()
     assert (turn1.weather, turn1.region_weather) == ("rain", {"M1": "snow", "N5": "storm"})
     assert turn1.deadline == datetime(2099, 1, 2, 3, 4, tzinfo=UTC)
@@ -98,10 +90,10 @@ def test_it_sets_weather_modifiers_and_deadline_for_the_open_turn(as_gm, turn1):
 
 
 def test_it_says_what_is_wrong_with_a_gm_input(as_gm, turn1):
-    response = as_gm.post(_url("gm_weather"), {"weather": "rain", "region_weather": "ZZ9 snow"})
+    response = as_gm.post(demo_url("gm_weather"), {"weather": "rain", "region_weather": "ZZ9 snow"})
     assert response.status_code == 400
     assert "unknown region &#x27;ZZ9&#x27;" in response.content.decode()
-    response = as_gm.post(_url("gm_deadline"), {"deadline": "2001-01-01T00:00"})
+    response = as_gm.post(demo_url("gm_deadline"), {"deadline": "2001-01-01T00:00"})
     assert "the deadline must be in the future" in response.content.decode()
 
 
@@ -113,7 +105,7 @@ def test_it_shows_which_nations_have_submitted_and_how_many_turns_they_missed(
     place_orders(turn1, [("NOR", "attack", "N5", "M2", {"JV": 1})])
     turn_process(turn_id=turn1.pk)
     place_orders(demo.turns.get(number=2), [("EST", "hold", "E1", None, {"JV": 1})])
-    nations = {n["code"]: n for n in as_gm.get(_url("gm")).context["nations"]}
+    nations = {n["code"]: n for n in as_gm.get(demo_url("gm")).context["nations"]}
     # Counted by turn processing (campaign.lifecycle): a nation without a player misses none.
     assert (nations["NOR"]["submitted"], nations["NOR"]["turns_missed"]) == (False, 0)
     assert (nations["EST"]["submitted"], nations["EST"]["turns_missed"]) == (True, 1)
@@ -126,9 +118,9 @@ def test_it_processes_the_turn_and_shows_the_summary_with_every_report(
 ):
     place_orders(turn1, [("NOR", "attack", "N5", "M2", {"JV": 4, "PA": 3})])
     with django_capture_on_commit_callbacks(execute=True):
-        response = as_gm.post(_url("gm_process"), {"confirm": "yes"})
-    assert response["Location"] == _url("gm_turn", 1)
-    status = as_gm.get(_url("gm_turn_status", 1)).json()
+        response = as_gm.post(demo_url("gm_process"), {"confirm": "yes"})
+    assert response["Location"] == demo_url("gm_turn", 1)
+    status = as_gm.get(demo_url("gm_turn_status", 1)).json()
     assert status == {
         "turn": 1,
         "status": "resolved",
@@ -136,11 +128,11 @@ def test_it_processes_the_turn_and_shows_the_summary_with_every_report(
         "done": True,
         "battles": 1,
         "conquests": 1,
-        "report_url": _url("turn", 1),
+        "report_url": demo_url("turn", 1),
     }
-    page = as_gm.get(_url("gm_turn", 1)).content.decode()
+    page = as_gm.get(demo_url("gm_turn", 1)).content.decode()
     assert "1 battle, 1 conquest" in page
-    assert f'href="{_url("turn", 1)}?page=1#battle-M2"' in page
+    assert f'href="{demo_url("turn", 1)}?page=1#battle-M2"' in page
 
 
 def test_it_shows_the_error_of_a_failed_turn_and_retries_it(
@@ -153,19 +145,19 @@ def test_it_shows_the_error_of_a_failed_turn_and_retries_it(
 
     monkeypatch.setattr(services, "_turn_resolve", broken)
     with django_capture_on_commit_callbacks(execute=True):
-        as_gm.post(_url("gm_process"), {"confirm": "yes"})
-    page = as_gm.get(_url("gm_turn", 1)).content.decode()
+        as_gm.post(demo_url("gm_process"), {"confirm": "yes"})
+    page = as_gm.get(demo_url("gm_turn", 1)).content.decode()
     assert "the map is on fire" in page and "Retry turn 1" in page
     monkeypatch.undo()
     with django_capture_on_commit_callbacks(execute=True):
-        response = as_gm.post(_url("gm_process"), {"confirm": "yes"}, follow=True)
+        response = as_gm.post(demo_url("gm_process"), {"confirm": "yes"}, follow=True)
     assert [str(m) for m in response.context["messages"]] == ["Turn 1 queued again."]
     assert Turn.objects.get(pk=turn1.pk).status == "resolved"
 
 
 def test_process_now_asks_first_naming_the_nations_without_orders(as_gm, turn1, player, place_orders):
     place_orders(turn1, [("NOR", "attack", "N5", "M2", {"JV": 4})])
-    response = as_gm.post(_url("gm_process"))
+    response = as_gm.post(demo_url("gm_process"))
     assert response.status_code == 200
     missing = [n["code"] for n in response.context["missing"]]
     # Only NOR has a player in this cast, and it has given orders: nobody misses the turn.
@@ -175,7 +167,7 @@ def test_process_now_asks_first_naming_the_nations_without_orders(as_gm, turn1, 
 
 
 def test_process_now_names_a_player_nation_that_gave_no_orders(as_gm, turn1, player, rival):
-    response = as_gm.post(_url("gm_process"))
+    response = as_gm.post(demo_url("gm_process"))
     assert [n["code"] for n in response.context["missing"]] == ["NOR", "EST"]
     assert "Count nations without orders as having missed this turn" in response.content.decode()
     assert Turn.objects.get(pk=turn1.pk).status == "open"
@@ -184,5 +176,5 @@ def test_process_now_names_a_player_nation_that_gave_no_orders(as_gm, turn1, pla
 @pytest.mark.django_db(transaction=True)
 def test_the_flash_says_processed_when_the_turn_is_done_at_once(as_gm, turn1):
     # In process (make run), the task runs when the request's transaction commits: the turn is done.
-    response = as_gm.post(_url("gm_process"), {"confirm": "yes"}, follow=True)
+    response = as_gm.post(demo_url("gm_process"), {"confirm": "yes"}, follow=True)
     assert [str(m) for m in response.context["messages"]] == ["Turn 1 processed; the summary is below."]

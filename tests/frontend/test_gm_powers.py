@@ -19,23 +19,14 @@ from campaign.models import AuditEntry, Campaign, Membership, Nation, Profile, T
 from rules.models import Report, TurnArchive, TurnPreview
 from rules.services import turn_process
 from tests.campaign.test_turn_processing import ORDERS  # a busy first turn on the demo map
+from tests.frontend.conftest import demo_url
 from tests.frontend.test_permissions import _check
 from tests.frontend.test_queries import CEILING
 from tests.history.conftest import world_rows
 
 
-def _url(name, *args):
-    return reverse(f"frontend:{name}", args=["demo", *args])
-
-
 def _said(response):
     return [str(m) for m in response.context["messages"]]
-
-
-@pytest.fixture
-def as_gm(client, gm):
-    client.force_login(gm)
-    return client
 
 
 @pytest.fixture
@@ -51,7 +42,7 @@ def busy_turn1(demo, player, rival, place_orders):
 def test_it_pauses_the_campaign_and_the_top_bar_says_paused(as_gm, client, demo, turn1, player):
     Turn.objects.filter(pk=turn1.pk).update(deadline=timezone.now() + timedelta(days=2, hours=3, seconds=20))
 
-    response = as_gm.post(_url("gm_pause"), {"pause-reason": "the GM is on holiday"}, follow=True)
+    response = as_gm.post(demo_url("gm_pause"), {"pause-reason": "the GM is on holiday"}, follow=True)
 
     assert _said(response) == [
         "Campaign paused with 2 days 3 hours left: nothing is reminded or processed until you resume it."
@@ -60,14 +51,14 @@ def test_it_pauses_the_campaign_and_the_top_bar_says_paused(as_gm, client, demo,
     assert '<span class="deadline paused"><strong>paused</strong></span>' in response.content.decode()
     assert AuditEntry.objects.get(action="pause").reason == "the GM is on holiday"
     client.force_login(player)
-    page = client.get(_url("campaign")).content.decode()
+    page = client.get(demo_url("campaign")).content.decode()
     assert "<strong>paused</strong>" in page and "deadline passed" not in page
 
 
 def test_it_resumes_with_the_time_that_was_left(as_gm, demo, turn1):
-    as_gm.post(_url("gm_pause"), {"pause-reason": ""})
+    as_gm.post(demo_url("gm_pause"), {"pause-reason": ""})
 
-    response = as_gm.post(_url("gm_resume"), {"pause-reason": "back"}, follow=True)
+    response = as_gm.post(demo_url("gm_resume"), {"pause-reason": "back"}, follow=True)
 
     turn1.refresh_from_db()
     assert _said(response)[-1] == f"Campaign resumed: turn 1 is due {turn1.deadline:%Y-%m-%d %H:%M} UTC."
@@ -76,7 +67,7 @@ def test_it_resumes_with_the_time_that_was_left(as_gm, demo, turn1):
 
 
 def test_it_says_beside_the_button_that_a_campaign_not_paused_cannot_resume(as_gm, turn1):
-    response = as_gm.post(_url("gm_resume"), {"pause-reason": ""})
+    response = as_gm.post(demo_url("gm_resume"), {"pause-reason": ""})
 
     assert response.status_code == 400
     assert response.context["pause_form"].non_field_errors() == ["the campaign is not paused"]
@@ -87,7 +78,7 @@ def test_it_extends_the_deadline_of_the_open_turn(as_gm, turn1):
     before = turn1.deadline
 
     response = as_gm.post(
-        _url("gm_extend"), {"extend-extra": "36", "extend-reason": "a holiday"}, follow=True
+        demo_url("gm_extend"), {"extend-extra": "36", "extend-reason": "a holiday"}, follow=True
     )
 
     turn1.refresh_from_db()
@@ -100,7 +91,7 @@ def test_it_extends_the_deadline_of_the_open_turn(as_gm, turn1):
 def test_it_shows_a_refused_extension_next_to_its_field(as_gm, turn1):
     before = turn1.deadline
 
-    response = as_gm.post(_url("gm_extend"), {"extend-extra": "-2", "extend-reason": ""})
+    response = as_gm.post(demo_url("gm_extend"), {"extend-extra": "-2", "extend-reason": ""})
 
     assert response.status_code == 400
     assert response.context["extend_form"].errors["extra"] == ["extend by a positive amount of time"]
@@ -112,7 +103,7 @@ def test_it_shows_a_refused_extension_next_to_its_field(as_gm, turn1):
 
 def test_it_saves_the_life_cycle_settings(as_gm, demo):
     response = as_gm.post(
-        _url("gm_lifecycle"),
+        demo_url("gm_lifecycle"),
         {
             "lifecycle-process_early": "on",
             "lifecycle-reminder_before": "6",
@@ -136,7 +127,7 @@ def test_it_saves_the_life_cycle_settings(as_gm, demo):
 
 def test_it_shows_a_refused_setting_next_to_its_field(as_gm, demo):
     response = as_gm.post(
-        _url("gm_lifecycle"),
+        demo_url("gm_lifecycle"),
         {"lifecycle-reminder_before": "12", "lifecycle-civil_disorder_after": "-1"},
     )
 
@@ -153,13 +144,15 @@ def test_it_shows_civil_disorder_and_assigns_the_nation_a_new_player(as_gm, demo
     Nation.objects.filter(pk=nations["EST"].pk).update(
         civil_disorder=True, turns_missed=3, turns_missed_in_row=3
     )
-    rows = {n["code"]: n for n in as_gm.get(_url("gm")).context["nations"]}
+    rows = {n["code"]: n for n in as_gm.get(demo_url("gm")).context["nations"]}
     assert (rows["EST"]["civil_disorder"], rows["EST"]["turns_missed_in_row"]) == (True, 3)
-    assert dict(as_gm.get(_url("gm")).context["assign_form"].fields["nation"].choices)["EST"] == (
+    assert dict(as_gm.get(demo_url("gm")).context["assign_form"].fields["nation"].choices)["EST"] == (
         "EST Ostland Federation (civil disorder)"
     )
 
-    response = as_gm.post(_url("gm_assign"), {"assign-nation": "EST", "assign-user": "outsider"}, follow=True)
+    response = as_gm.post(
+        demo_url("gm_assign"), {"assign-nation": "EST", "assign-user": "outsider"}, follow=True
+    )
 
     assert _said(response) == ["outsider now plays EST Ostland Federation; it takes orders again."]
     assert Membership.objects.get(nation=nations["EST"]).user == outsider
@@ -170,7 +163,7 @@ def test_it_shows_civil_disorder_and_assigns_the_nation_a_new_player(as_gm, demo
 
 
 def test_it_says_beside_the_username_when_there_is_no_such_user(as_gm, nations, rival):
-    response = as_gm.post(_url("gm_assign"), {"assign-nation": "EST", "assign-user": "nobody-at-all"})
+    response = as_gm.post(demo_url("gm_assign"), {"assign-nation": "EST", "assign-user": "nobody-at-all"})
 
     assert response.status_code == 400
     assert response.context["assign_form"].errors["user"] == ["no user is called nobody-at-all"]
@@ -183,7 +176,7 @@ def test_it_says_beside_the_username_when_there_is_no_such_user(as_gm, nations, 
 def test_it_previews_the_turn_without_writing_to_the_world_and_shows_every_battle(as_gm, demo, busy_turn1):
     before = world_rows(demo)
 
-    response = as_gm.post(_url("gm_preview", 1), follow=True)
+    response = as_gm.post(demo_url("gm_preview", 1), follow=True)
 
     assert world_rows(demo) == before
     assert not Report.objects.exists()
@@ -198,9 +191,9 @@ def test_it_previews_the_turn_without_writing_to_the_world_and_shows_every_battl
 
 
 def test_it_publishes_exactly_the_previewed_result(as_gm, busy_turn1):
-    as_gm.post(_url("gm_preview", 1))
+    as_gm.post(demo_url("gm_preview", 1))
 
-    response = as_gm.post(_url("gm_publish", 1))
+    response = as_gm.post(demo_url("gm_publish", 1))
 
     assert response.status_code == 200
     assert _said(response)[-1] == "Turn 1 published exactly the previewed result."
@@ -211,10 +204,10 @@ def test_it_publishes_exactly_the_previewed_result(as_gm, busy_turn1):
 
 
 def test_it_says_what_changed_when_the_orders_changed_after_the_preview(as_gm, busy_turn1, place_orders):
-    as_gm.post(_url("gm_preview", 1))
+    as_gm.post(demo_url("gm_preview", 1))
     place_orders(busy_turn1, [("WES", "attack", "W1", "M3", {"JV": 2})])
 
-    response = as_gm.post(_url("gm_publish", 1))
+    response = as_gm.post(demo_url("gm_publish", 1))
 
     page = response.content.decode()
     assert _said(response)[-1] == "Turn 1 published, but not the previewed result: see what changed below."
@@ -226,16 +219,16 @@ def test_it_says_what_changed_when_the_orders_changed_after_the_preview(as_gm, b
 
 
 def test_it_says_when_there_was_no_preview_to_compare_with(as_gm, busy_turn1):
-    response = as_gm.post(_url("gm_publish", 1))
+    response = as_gm.post(demo_url("gm_publish", 1))
 
     assert _said(response) == ["Turn 1 published; there was no preview to compare it with."]
 
 
 def test_it_shows_the_last_preview_again_and_says_when_there_is_none(as_gm, busy_turn1):
-    assert "No preview of turn 1 yet." in as_gm.get(_url("gm_preview", 1)).content.decode()
-    as_gm.post(_url("gm_preview", 1))
+    assert "No preview of turn 1 yet." in as_gm.get(demo_url("gm_preview", 1)).content.decode()
+    as_gm.post(demo_url("gm_preview", 1))
 
-    page = as_gm.get(_url("gm_preview", 1)).content.decode()
+    page = as_gm.get(demo_url("gm_preview", 1)).content.decode()
 
     assert "Preview again (orders of now)" in page and 'class="card battle"' in page
 
@@ -248,7 +241,7 @@ def test_it_rolls_back_the_last_turn_and_shows_what_changed_once_processed_again
 ):
     assert demo.regions.get(code="M2").owner.code == "NOR", "NOR took M2 in turn 1"
     response = as_gm.post(
-        _url("gm_rollback", 1), {"rollback-reason": "NOR had 2 JV in N5, not 4"}, follow=True
+        demo_url("gm_rollback", 1), {"rollback-reason": "NOR had 2 JV in N5, not 4"}, follow=True
     )
 
     turn = Turn.objects.get(pk=conquest_played.pk)
@@ -259,17 +252,17 @@ def test_it_rolls_back_the_last_turn_and_shows_what_changed_once_processed_again
     ]
     assert demo.regions.get(code="M2").owner is None, "M2 unowned again"
     assert not demo.turns.filter(number=2).exists()
-    page = as_gm.get(_url("gm_turn", 1)).content.decode()
+    page = as_gm.get(demo_url("gm_turn", 1)).content.decode()
     assert "Rolled-back results" in page and "NOR had 2 JV in N5, not 4" in page
 
     # The GM corrects the roster and the turn is processed again: the attack on M2 is too big to be given.
     as_gm.post(
-        _url("gm_roster"),
+        demo_url("gm_roster"),
         {"region": "N5", "nation": "NOR", "unit_type": "JV", "count": "2", "reason": "as it was"},
     )
     assert turn_process(turn_id=turn.pk).status == Turn.Status.RESOLVED
 
-    response = as_gm.get(_url("gm_turn", 1))
+    response = as_gm.get(demo_url("gm_turn", 1))
     assert response.context["diff"].same is False
     page = response.content.decode()
     assert "What changed since the rolled-back result" in page
@@ -282,7 +275,7 @@ def test_it_rolls_back_the_last_turn_and_shows_what_changed_once_processed_again
 def test_it_asks_for_force_before_deleting_what_the_next_turn_has(as_gm, demo, conquest_played, place_orders):
     place_orders(demo.turns.get(number=2), [("NOR", "move", "N4", "N5", {"JV": 1})])
 
-    response = as_gm.post(_url("gm_rollback", 1), {"rollback-reason": ""})
+    response = as_gm.post(demo_url("gm_rollback", 1), {"rollback-reason": ""})
 
     assert response.status_code == 400
     message = response.context["rollback_form"].errors["force"][0]
@@ -291,7 +284,7 @@ def test_it_asks_for_force_before_deleting_what_the_next_turn_has(as_gm, demo, c
     assert 'name="rollback-force"' in page
     assert Turn.objects.get(pk=conquest_played.pk).status == Turn.Status.RESOLVED
 
-    response = as_gm.post(_url("gm_rollback", 1), {"rollback-reason": "", "rollback-force": "on"})
+    response = as_gm.post(demo_url("gm_rollback", 1), {"rollback-reason": "", "rollback-force": "on"})
 
     assert response.status_code == 302
     assert list(demo.turns.values_list("number", "status")) == [(1, "open")]
@@ -299,13 +292,13 @@ def test_it_asks_for_force_before_deleting_what_the_next_turn_has(as_gm, demo, c
 
 
 def test_it_offers_no_force_checkbox_until_the_rollback_needs_it(as_gm, conquest_played):
-    page = as_gm.get(_url("gm_turn", 1)).content.decode()
+    page = as_gm.get(demo_url("gm_turn", 1)).content.decode()
 
     assert "Roll back last turn" in page and 'name="rollback-force"' not in page
 
 
 def test_it_refuses_to_roll_back_an_open_turn(as_gm, turn1):
-    response = as_gm.post(_url("gm_rollback", 1), {"rollback-reason": ""})
+    response = as_gm.post(demo_url("gm_rollback", 1), {"rollback-reason": ""})
 
     assert response.status_code == 400
     assert "only a resolved turn rolls back" in response.content.decode()
@@ -315,7 +308,7 @@ def test_it_refuses_to_roll_back_an_open_turn(as_gm, turn1):
 
 
 def test_it_downloads_the_campaign_as_one_json_file(as_gm, conquest_played):
-    response = as_gm.get(_url("gm_export"))
+    response = as_gm.get(demo_url("gm_export"))
 
     assert response["Content-Disposition"] == 'attachment; filename="demo-campaign.json"'
     data = json.loads(response.content)
@@ -342,7 +335,7 @@ def test_it_refuses_preview_publish_and_export_to_anyone_but_the_gm(as_role, dem
     args = [number] if number is not None else []
     before = world_rows(demo)
 
-    response = getattr(as_role(role), method)(_url(name, *args), data)
+    response = getattr(as_role(role), method)(demo_url(name, *args), data)
 
     _check(response, REFUSED[role])
     assert world_rows(demo) == before
@@ -351,7 +344,7 @@ def test_it_refuses_preview_publish_and_export_to_anyone_but_the_gm(as_role, dem
 
 @pytest.mark.parametrize("role", list(REFUSED))
 def test_it_refuses_a_rollback_to_anyone_but_the_gm(as_role, demo, conquest_played, role):
-    response = as_role(role).post(_url("gm_rollback", 1), {"rollback-reason": "", "rollback-force": "on"})
+    response = as_role(role).post(demo_url("gm_rollback", 1), {"rollback-reason": "", "rollback-force": "on"})
 
     _check(response, REFUSED[role])
     assert Turn.objects.get(pk=conquest_played.pk).status == Turn.Status.RESOLVED
@@ -364,7 +357,7 @@ def test_it_refuses_to_resume_a_paused_campaign_for_anyone_but_the_gm(as_role, g
 
     campaign_pause(campaign=demo, by=gm)
 
-    _check(as_role(role).post(_url("gm_resume"), {"pause-reason": ""}), REFUSED[role])
+    _check(as_role(role).post(demo_url("gm_resume"), {"pause-reason": ""}), REFUSED[role])
     assert Campaign.objects.get(pk=demo.pk).paused_at is not None
 
 
@@ -391,14 +384,16 @@ def test_it_sends_the_anonymous_visitor_to_log_in_for_settings(client, db):
 def test_it_shows_the_deadline_in_the_users_new_zone_with_utc_on_hover(client, player, turn1):
     Turn.objects.filter(pk=turn1.pk).update(deadline=datetime(2099, 1, 2, 10, 0, tzinfo=UTC))
     client.force_login(player)
-    assert "Fri 2 Jan, 10:00 UTC</time>" in client.get(_url("campaign")).content.decode()
+    assert "Fri 2 Jan, 10:00 UTC</time>" in client.get(demo_url("campaign")).content.decode()
 
     response = client.post(
-        reverse("frontend:settings"), {"time_zone": "Europe/Helsinki", "next": _url("campaign")}, follow=True
+        reverse("frontend:settings"),
+        {"time_zone": "Europe/Helsinki", "next": demo_url("campaign")},
+        follow=True,
     )
 
     page = response.content.decode()
-    assert response.redirect_chain[-1][0] == _url("campaign")
+    assert response.redirect_chain[-1][0] == demo_url("campaign")
     assert 'title="Fri 2 Jan 2099, 10:00 UTC">Fri 2 Jan, 12:00 EET</time>' in page
 
 
@@ -429,7 +424,7 @@ def test_it_does_not_send_anyone_elsewhere_after_saving_the_time_zone(client, pl
 def test_it_compresses_pages_for_browsers_that_accept_gzip(client, player, turn1):
     client.force_login(player)
 
-    response = client.get(_url("campaign"), headers={"accept-encoding": "gzip"})
+    response = client.get(demo_url("campaign"), headers={"accept-encoding": "gzip"})
 
     assert response["Content-Encoding"] == "gzip"
 
@@ -446,6 +441,6 @@ def test_it_serves_the_gm_pages_in_a_fixed_number_of_queries(
     turn_preview(turn_id=demo.turns.get(number=2).pk, by=gm)
     campaign_pause(campaign=demo, by=gm)
     # After a rollback the turn page compares results, reading the turn's reports once more for it.
-    for url in (_url("gm"), _url("gm_turn", 1), _url("gm_preview", 2)):
+    for url in (demo_url("gm"), demo_url("gm_turn", 1), demo_url("gm_preview", 2)):
         with django_assert_max_num_queries(CEILING + 1):
             assert as_gm.get(url).status_code == 200, url

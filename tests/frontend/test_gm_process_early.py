@@ -10,16 +10,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from campaign.models import AuditEntry, Nation, Turn
-
-
-def _url(name, *args):
-    return reverse(f"frontend:{name}", args=["demo", *args])
-
-
-@pytest.fixture
-def as_gm(client, gm):
-    client.force_login(gm)
-    return client
+from tests.frontend.conftest import demo_url
 
 
 @pytest.fixture
@@ -36,11 +27,11 @@ def _missed(nations, code):
 
 def _process(client, data, django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=True):
-        return client.post(_url("gm_process"), {"confirm": "yes", **data}, follow=True)
+        return client.post(demo_url("gm_process"), {"confirm": "yes", **data}, follow=True)
 
 
 def test_the_confirm_page_offers_to_count_the_missed_turn_off_by_default(as_gm, norland_ordered):
-    page = as_gm.post(_url("gm_process")).content.decode()
+    page = as_gm.post(demo_url("gm_process")).content.decode()
     assert "Count nations without orders as having missed this turn" in page
     assert '<input type="checkbox" name="count_missed" aria-describedby' in page, "not checked"
     assert "Ostland Federation" in page and "Their units will hold:" in page
@@ -81,7 +72,7 @@ def test_past_the_deadline_the_gm_processing_counts_as_the_deadline_would(
     as_gm, demo, nations, norland_ordered, django_capture_on_commit_callbacks
 ):
     Turn.objects.filter(pk=norland_ordered.pk).update(deadline=timezone.now() - timedelta(minutes=1))
-    page = as_gm.post(_url("gm_process")).content.decode()
+    page = as_gm.post(demo_url("gm_process")).content.decode()
     assert "count_missed" not in page
     assert "the deadline has passed: the turn counts as missed for them" in page
     _process(as_gm, {}, django_capture_on_commit_callbacks)
@@ -111,17 +102,17 @@ def test_a_player_cannot_process_the_turn_early_either_way(
 ):
     client.force_login(request.getfixturevalue(who))
     for data in ({}, {"confirm": "yes"}, {"confirm": "yes", "count_missed": "on"}):
-        assert client.post(_url("gm_process"), data).status_code == 403
+        assert client.post(demo_url("gm_process"), data).status_code == 403
     turn = Turn.objects.get(pk=norland_ordered.pk)
     assert (turn.status, turn.missed_counted, turn.queued_at) == ("open", True, None)
     assert _missed(nations, "EST") == (0, 0)
 
 
 def test_publishing_a_preview_early_is_no_missed_turn_unless_the_gm_says_so(as_gm, nations, norland_ordered):
-    as_gm.post(_url("gm_preview", 1))
-    page = as_gm.get(_url("gm_preview", 1)).content.decode()
+    as_gm.post(demo_url("gm_preview", 1))
+    page = as_gm.get(demo_url("gm_preview", 1)).content.decode()
     assert "Count nations without orders as having missed this turn" in page
-    response = as_gm.post(_url("gm_publish", 1))
+    response = as_gm.post(demo_url("gm_publish", 1))
     assert [str(m) for m in response.context["messages"]][-1] == (
         "Turn 1 published exactly the previewed result. "
         "Nations without orders (Ostland Federation) do not count it as a missed turn."
@@ -130,7 +121,7 @@ def test_publishing_a_preview_early_is_no_missed_turn_unless_the_gm_says_so(as_g
 
 
 def test_publishing_counts_the_missed_turn_when_the_gm_says_so(as_gm, nations, norland_ordered):
-    response = as_gm.post(_url("gm_publish", 1), {"count_missed": "on"})
+    response = as_gm.post(demo_url("gm_publish", 1), {"count_missed": "on"})
     assert [str(m) for m in response.context["messages"]][-1].endswith(
         "Nations without orders (Ostland Federation) count it as a missed turn."
     )
@@ -143,8 +134,8 @@ def test_the_confirm_page_and_its_flash_speak_finnish_to_a_finnish_gm(
     from django.utils import translation
 
     try:
-        as_gm.post(reverse("frontend:language"), {"language": "fi", "next": _url("gm")})
-        page = as_gm.post(_url("gm_process")).content.decode()
+        as_gm.post(reverse("frontend:language"), {"language": "fi", "next": demo_url("gm")})
+        page = as_gm.post(demo_url("gm_process")).content.decode()
         assert "Laske vuoro väliin jääneeksi valtioille, jotka eivät antaneet käskyjä" in page
         response = _process(as_gm, {}, django_capture_on_commit_callbacks)
         said = [str(m) for m in response.context["messages"]][-1]

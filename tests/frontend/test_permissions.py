@@ -10,6 +10,7 @@ import pytest
 from django.urls import reverse
 
 from orders.models import Order
+from tests.frontend.conftest import demo_url
 
 ROLES = ("gm", "player", "rival", "outsider", "anonymous")
 
@@ -19,10 +20,6 @@ def player_order(demo, conquest_played, player, place_orders):
     """An order of the player (NOR) in the open turn 2."""
     turn = demo.turns.get(number=2)
     return place_orders(turn, [("NOR", "move", "N4", "N5", {"JV": 1})])[0]
-
-
-def _url(name, *args):
-    return reverse(f"frontend:{name}", args=["demo", *args])
 
 
 # page -> the status each role gets; "login" is a redirect to the login page.
@@ -60,7 +57,7 @@ def _check(response, expected):
 @pytest.mark.parametrize("role", ROLES)
 @pytest.mark.parametrize("page", list(READS))
 def test_it_shows_each_page_only_to_those_who_may_read_it(as_role, player_order, page, role):
-    response = as_role(role).get(_url(page, *_args(page, player_order)))
+    response = as_role(role).get(demo_url(page, *_args(page, player_order)))
     _check(response, READS[page][role])
 
 
@@ -94,7 +91,7 @@ GM_WRITE_STATUS = {"gm": 302, "player": 403, "rival": 403, "outsider": 404, "ano
 def test_it_lets_only_the_gm_write_gm_inputs(as_role, demo, player_order, page, role):
     from campaign.models import AuditEntry
 
-    response = as_role(role).post(_url(page), GM_WRITES[page])
+    response = as_role(role).post(demo_url(page), GM_WRITES[page])
     _check(response, GM_WRITE_STATUS[role])
     assert AuditEntry.objects.filter(campaign=demo).exists() == (role == "gm")
 
@@ -102,9 +99,9 @@ def test_it_lets_only_the_gm_write_gm_inputs(as_role, demo, player_order, page, 
 @pytest.mark.parametrize("page", list(GM_WRITES))
 def test_it_hides_campaign_a_from_the_gm_of_campaign_b(client, other_gm, demo, page):
     client.force_login(other_gm)
-    assert client.get(_url("gm")).status_code == 404
-    assert client.get(_url("campaign")).status_code == 404
-    assert client.post(_url(page), GM_WRITES[page]).status_code == 404
+    assert client.get(demo_url("gm")).status_code == 404
+    assert client.get(demo_url("campaign")).status_code == 404
+    assert client.post(demo_url(page), GM_WRITES[page]).status_code == 404
 
 
 def test_it_hides_campaign_b_from_the_gm_of_the_demo(client, gm, other_campaign):
@@ -117,9 +114,10 @@ def test_it_hides_campaign_b_from_the_gm_of_the_demo(client, gm, other_campaign)
 def test_it_does_not_let_others_change_or_delete_a_players_order_by_id(as_role, player_order, role):
     client = as_role(role)
     changed = client.post(
-        _url("order_edit", player_order.pk), {"origin": "N4", "kind": "move", "target": "N5", "units_JV": "2"}
+        demo_url("order_edit", player_order.pk),
+        {"origin": "N4", "kind": "move", "target": "N5", "units_JV": "2"},
     )
-    deleted = client.post(_url("order_delete", player_order.pk))
+    deleted = client.post(demo_url("order_delete", player_order.pk))
     assert (changed.status_code, deleted.status_code) == (404, 404)
     player_order.refresh_from_db()
     assert player_order.units == {"JV": 1}
@@ -130,7 +128,7 @@ def test_it_takes_new_orders_only_from_players_of_the_campaign(as_role, turn1, r
     origin = {"rival": "E2"}.get(role, "N5")
     target = {"rival": "M3"}.get(role, "M2")
     response = as_role(role).post(
-        _url("order_create"), {"origin": origin, "kind": "attack", "target": target, "units_JV": "1"}
+        demo_url("order_create"), {"origin": origin, "kind": "attack", "target": target, "units_JV": "1"}
     )
     expected = {"gm": 404, "player": 302, "rival": 302, "outsider": 404, "anonymous": "login"}[role]
     _check(response, expected)
@@ -138,8 +136,8 @@ def test_it_takes_new_orders_only_from_players_of_the_campaign(as_role, turn1, r
 
 
 def test_it_lets_a_player_read_only_its_own_battle_reports(as_role, conquest_played):
-    assert "Battle of M2" in as_role("player").get(_url("turn", 1)).content.decode()
-    rival_page = as_role("rival").get(_url("turn", 1)).content.decode()
+    assert "Battle of M2" in as_role("player").get(demo_url("turn", 1)).content.decode()
+    rival_page = as_role("rival").get(demo_url("turn", 1)).content.decode()
     assert "Battle of M2" not in rival_page
     # The change of owner is public: everyone in the campaign sees M2 went to Nordmark.
     assert "Kingdom of Nordmark" in rival_page

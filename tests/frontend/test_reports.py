@@ -242,20 +242,26 @@ def test_it_counts_in_the_turn_list_only_the_battles_a_player_may_read(
     assert counts == {"player": (2, 1), "rival": (0, 0), "gm": (2, 1)}
 
 
-def test_a_joint_attacks_card_shows_each_nation_and_the_tie_draw_that_decided_the_holder(
-    client, player, demo, turn1, place_orders
-):
-    """NOR and its ally WES both take the empty M2 with 7 ground units each: §7.2 draws the holder by lot."""
+# NOR and its ally WES both take the empty M2 with 7 ground units each: §7.2 draws the holder by lot.
+TIED_JOINT_ATTACK = [
+    ("NOR", "attack", "N5", "M2", {"JV": 4, "PA": 3}),
+    ("WES", "attack", "W2", "M2", {"JV": 5, "PA": 2}),
+]
+
+
+@pytest.fixture
+def tie_drawn(turn1, place_orders):
+    """Turn 1 resolved with TIED_JOINT_ATTACK: the holder of M2 drawn by lot."""
     from rules.services import turn_process
 
-    place_orders(
-        turn1,
-        [
-            ("NOR", "attack", "N5", "M2", {"JV": 4, "PA": 3}),
-            ("WES", "attack", "W2", "M2", {"JV": 5, "PA": 2}),
-        ],
-    )
+    place_orders(turn1, TIED_JOINT_ATTACK)
     assert turn_process(turn_id=turn1.pk).status == "resolved"
+    return turn1
+
+
+def test_a_joint_attacks_card_shows_each_nation_and_the_tie_draw_that_decided_the_holder(
+    client, player, demo, turn1, tie_drawn
+):
     holder = demo.regions.get(code="M2").owner.name
     client.force_login(player)
     response = client.get(reverse("frontend:turn", args=["demo", 1]))
@@ -278,18 +284,8 @@ def test_a_joint_attacks_card_shows_each_nation_and_the_tie_draw_that_decided_th
 
 
 def test_a_tie_draw_stored_before_the_engine_recorded_its_roll_still_shows_the_roll_it_was(
-    client, player, demo, turn1, place_orders
+    client, player, demo, turn1, tie_drawn
 ):
-    from rules.services import turn_process
-
-    place_orders(
-        turn1,
-        [
-            ("NOR", "attack", "N5", "M2", {"JV": 4, "PA": 3}),
-            ("WES", "attack", "W2", "M2", {"JV": 5, "PA": 2}),
-        ],
-    )
-    assert turn_process(turn_id=turn1.pk).status == "resolved"
     turn = Turn.objects.get(pk=turn1.pk)
     (stored,) = turn.result["settlements"]
     roll = stored.pop("roll")
@@ -347,13 +343,7 @@ def test_a_report_stored_before_the_loss_notes_in_words_still_reads(karelia):
 def test_the_gms_preview_shows_the_tie_draw_of_a_joint_attack_as_the_report_will(
     client, gm, demo, turn1, place_orders
 ):
-    place_orders(
-        turn1,
-        [
-            ("NOR", "attack", "N5", "M2", {"JV": 4, "PA": 3}),
-            ("WES", "attack", "W2", "M2", {"JV": 5, "PA": 2}),
-        ],
-    )
+    place_orders(turn1, TIED_JOINT_ATTACK)
     client.force_login(gm)
     response = client.post(reverse("frontend:gm_preview", args=["demo", 1]), follow=True)
     (stored,) = response.context["preview"].result["settlements"]

@@ -18,6 +18,7 @@ from rules.history import turn_result_diff, turn_rollback
 from rules.models import Battle, CombatRound, ResultAnswer, ResultVersion, TurnArchive
 from rules.selectors import turn_result
 from rules.services import turn_process
+from tests.conftest import tabletop_result
 from tests.history.conftest import world_rows
 
 ROUND = {
@@ -60,16 +61,6 @@ def _viewer(user, campaign):
     return viewer_get(user=user, campaign=campaign)
 
 
-def _result(battle, **changes):
-    result = {
-        "winner": "NOR",
-        "decisive": True,
-        "losses": {"NOR": {"JV": 1}, "KAR": {"JV": 3, "PA": 1}},
-        "fingerprint": battle.fingerprint,
-    }
-    return {**result, **changes}
-
-
 @pytest.fixture
 def played(tabletop_turn, demo, gm, player, karelian, django_capture_on_commit_callbacks):
     """The pending turn with a saved round and the players' agreed result, confirmed by the GM; returns
@@ -77,7 +68,7 @@ def played(tabletop_turn, demo, gm, player, karelian, django_capture_on_commit_c
     battle = Battle.objects.get(turn=tabletop_turn, key="region:K1")
     close_combat_round_save(viewer=_viewer(player, demo), battle=battle, data=ROUND, label="Axes at the ford")
     with django_capture_on_commit_callbacks(execute=False) as queued:
-        battle_result_save(viewer=_viewer(gm, demo), battle=battle, result=_result(battle))
+        battle_result_save(viewer=_viewer(gm, demo), battle=battle, result=tabletop_result(battle))
     before = tabletop_rows(demo)
     for callback in queued:
         callback()
@@ -126,7 +117,7 @@ def test_back_to_battles_lets_the_gm_correct_a_battle_and_the_turn_completes_wit
     battle = Battle.objects.get(turn=tabletop_turn, key="region:K1")
     battle_reopen(viewer=_viewer(gm, demo), battle=battle, reason="KAR lost only 1 JV")
     battle.refresh_from_db()
-    corrected = _result(battle, losses={"NOR": {"JV": 1}, "KAR": {"JV": 1}})
+    corrected = tabletop_result(battle, losses={"NOR": {"JV": 1}, "KAR": {"JV": 1}})
 
     with django_capture_on_commit_callbacks(execute=True):
         battle_result_save(viewer=_viewer(gm, demo), battle=battle, result=corrected)
@@ -141,18 +132,15 @@ def test_back_to_battles_lets_the_gm_correct_a_battle_and_the_turn_completes_wit
 
 
 def test_back_to_orders_restores_the_turn_before_processing_and_archives_its_battles(
-    demo, gm, player, karelian, place_orders, django_capture_on_commit_callbacks
+    demo, gm, player, karelian, tabletop_ordered, django_capture_on_commit_callbacks
 ):
-    demo.battle_system = "tabletop"
-    demo.save(update_fields=["battle_system"])
-    turn = demo.turns.get(number=1)
-    place_orders(turn, [("NOR", "attack", "N3", "K1", {"JV": 2})])
+    turn = tabletop_ordered
     before = tabletop_rows(demo)
     turn_process(turn_id=turn.pk)
     battle = Battle.objects.get(turn=turn, key="region:K1")
     close_combat_round_save(viewer=_viewer(karelian, demo), battle=battle, data=ROUND)
     with django_capture_on_commit_callbacks(execute=True):
-        battle_result_save(viewer=_viewer(gm, demo), battle=battle, result=_result(battle))
+        battle_result_save(viewer=_viewer(gm, demo), battle=battle, result=tabletop_result(battle))
     turn.refresh_from_db()
     original = turn_result(turn=turn)
 
@@ -182,12 +170,9 @@ def test_back_to_orders_restores_the_turn_before_processing_and_archives_its_bat
 
 
 def test_back_to_orders_from_battles_pending_leaves_the_world_as_before_processing(
-    demo, gm, player, place_orders
+    demo, gm, player, tabletop_ordered
 ):
-    demo.battle_system = "tabletop"
-    demo.save(update_fields=["battle_system"])
-    turn = demo.turns.get(number=1)
-    place_orders(turn, [("NOR", "attack", "N3", "K1", {"JV": 2})])
+    turn = tabletop_ordered
     before = tabletop_rows(demo)
     turn_process(turn_id=turn.pk)
     turn.refresh_from_db()

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import threading
 from datetime import UTC, datetime, timedelta
 
 import pytest
 from django.core.exceptions import PermissionDenied
-from django.db import connection, connections
+from django.db import connection
 
 from campaign.gm.access import GMInputError
 from campaign.gm.clock import campaign_pause, campaign_resume, deadline_extend
@@ -15,6 +14,7 @@ from campaign.lifecycle import campaign_clock
 from campaign.models import AuditEntry, Campaign, Turn
 from campaign.queue import turn_reopen, turns_due_queue, turns_early_queue
 from rules.services import turn_process
+from tests.conftest import twice_at_once
 
 
 @pytest.fixture
@@ -42,21 +42,9 @@ def test_it_queues_once_when_two_beats_tick_at_the_same_moment(demo, monkeypatch
     turn = demo.turns.get(number=1)
     queued = []
     monkeypatch.setattr("campaign.queue.turn_queue", lambda *, turn_id: queued.append(turn_id))
-    barrier = threading.Barrier(2)
-    counts = []
-
-    def tick():
-        try:
-            barrier.wait()
-            counts.append(turns_due_queue(now=lambda: turn.deadline + timedelta(seconds=5)))
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=tick) for _ in range(2)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(30)
+    counts = twice_at_once(
+        lambda: turns_due_queue(now=lambda: turn.deadline + timedelta(seconds=5)), timeout=30
+    )
     assert sorted(counts) == [0, 1]
     assert queued == [turn.pk]
 

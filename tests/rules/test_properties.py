@@ -32,6 +32,7 @@ from rules.engine import (
     resolve_turn,
 )
 from rules.engine.ruleset import ruleset_build
+from tests.rules.property_settings import property_settings
 
 NATION_NAMES = ("RED", "BLUE", "GREEN", "GOLD")
 TYPES = ("JV", "PA", "TY", "IV")
@@ -47,13 +48,7 @@ RULESETS = {
     "certain losses": ruleset_build({"support_loss": {"won_or_draw": 100, "lost": 100}}),
 }
 
-FAST = settings(
-    max_examples=60,
-    deadline=None,
-    derandomize=True,
-    database=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-)
+FAST = property_settings(60, HealthCheck.data_too_large)
 
 
 def _distances(start: str, neighbours: dict[str, set[str]]) -> dict[str, int]:

@@ -4,6 +4,7 @@ API and the pages. The larger side wins (a tie is a draw); each side loses one u
 from __future__ import annotations
 
 from collections.abc import Mapping
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -51,18 +52,22 @@ def toy_fight(call: BattleCall) -> BattleOutcome:
     return BattleOutcome(winner=winner, decisive=winner is not None, losses=losses, report=report)
 
 
+@contextmanager
+def registered(name: str, fight):
+    """The test system `name` fighting with `fight` (Iron Fist's unit types; no support from range, no
+    support losses), registered while the block runs."""
+    policies = Policies(support_from_range=False, support_losses=False)
+    system_register(BattleSystem(name=name, ruleset_build=ruleset_of(name), fight=fight, policies=policies))
+    try:
+        yield
+    finally:
+        system_unregister(name)
+
+
 @pytest.fixture
 def toy():
-    system_register(
-        BattleSystem(
-            name="toy",
-            ruleset_build=ruleset_of("toy"),
-            fight=toy_fight,
-            policies=Policies(support_from_range=False, support_losses=False),
-        )
-    )
-    yield
-    system_unregister("toy")
+    with registered("toy", toy_fight):
+        yield
 
 
 def test_a_toy_system_plays_a_whole_turn_through_the_api_and_the_pages(
@@ -172,15 +177,7 @@ def test_a_turn_whose_battles_are_fought_elsewhere_waits_with_the_world_unchange
 ) -> None:
     from rules.services import turn_process
 
-    system_register(
-        BattleSystem(
-            name="table",
-            ruleset_build=ruleset_of("table"),
-            fight=table_fight,
-            policies=Policies(support_from_range=False, support_losses=False),
-        )
-    )
-    try:
+    with registered("table", table_fight):
         demo.battle_system = "table"
         demo.save(update_fields=["battle_system"])
         turn = demo.turns.get(number=1)
@@ -201,8 +198,6 @@ def test_a_turn_whose_battles_are_fought_elsewhere_waits_with_the_world_unchange
             f"{A}/orders/", {"kind": "hold", "origin": "N1", "units": {"JV": 1}}, format="json"
         )
         assert response.status_code == 400, "no orders while the turn waits for its battles"
-    finally:
-        system_unregister("table")
 
 
 def test_the_gm_is_offered_only_systems_the_campaign_can_play(toy, demo, gm) -> None:

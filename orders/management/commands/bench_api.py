@@ -10,10 +10,10 @@ on 127.0.0.1 with persistent connections and IRONFIST_BENCH=1 (which routes /api
 and drives both endpoints with wrk from loopback: the same clients, tokens and concurrency. Each wrk
 client is a player; it sends moves of 1 JV between two adjacent regions of its nation, picked at random.
 Bounded in time (--seconds) and count (--max-requests per client). Prints throughput and latency of
-both, and the ratios the goal is judged by: orders >= 1/2 the throughput and <= 2x the p99 of the
-minimal write. Last, one wrk client fetches the campaign page (the map and order panel, as the first
-player sees it, with the orders the run wrote) over one keep-alive connection for --seconds: its p99 is
-judged against 300 ms. Deletes the campaign afterwards unless --keep.
+both, and the ratios the goal is judged by (issue 15): orders >= 0.8 of the throughput and <= 1.5x the
+p99 of the minimal write, best of the rounds. Last, one wrk client fetches the campaign page (the map and
+order panel, as the first player sees it, with the orders the run wrote) over one keep-alive connection
+for --seconds: its p99 is judged against 300 ms. Deletes the campaign afterwards unless --keep.
 """
 
 from __future__ import annotations
@@ -48,6 +48,8 @@ from orders.models import Order
 
 HOST = "127.0.0.1"  # the load goes to loopback only
 PAGE_GOAL_MS = 300
+THROUGHPUT_GOAL = 0.8  # issue 15: order submission at least 0.8 of the minimal write's requests a second
+P99_GOAL = 1.5  # and its p99 at most 1.5 times the minimal write's
 ROOT = Path(settings.BASE_DIR)
 PING = {"object_repr": "ping", "change_message": "one row, one serializer"}
 
@@ -168,7 +170,7 @@ class Command(BaseCommand):
         parser.add_argument("--max-requests", type=int, default=20000, help="per client and run, at most")
         parser.add_argument("--workers", type=int, default=(os.cpu_count() or 1) * 2, help="gunicorn workers")
         parser.add_argument("--port", type=int, default=0, help="0: a free port the system picks")
-        parser.add_argument("--rounds", type=int, default=2, help="alternating runs of each endpoint")
+        parser.add_argument("--rounds", type=int, default=3, help="alternating runs of each endpoint")
         parser.add_argument("--seed", type=int, default=1)
         parser.add_argument("--keep", action="store_true", help="keep the campaign and its orders")
 
@@ -380,8 +382,10 @@ class Command(BaseCommand):
         ratio, p99 = orders.throughput / minimal.throughput, orders.p99_ms / minimal.p99_ms
         self.stdout.write(
             f"best runs: orders {orders.throughput:.1f} req/s vs minimal {minimal.throughput:.1f} req/s "
-            f"= {ratio:.2f} (goal >= 0.50); p99 {orders.p99_ms:.1f} ms vs {minimal.p99_ms:.1f} ms "
-            f"= {p99:.2f}x (goal <= 2.00x): {'MET' if ratio >= 0.5 and p99 <= 2 else 'MISSED'}"
+            f"= {ratio:.2f} (goal >= {THROUGHPUT_GOAL:.2f}); "
+            f"p99 {orders.p99_ms:.1f} ms vs {minimal.p99_ms:.1f} ms "
+            f"= {p99:.2f}x (goal <= {P99_GOAL:.2f}x): "
+            f"{'MET' if ratio >= THROUGHPUT_GOAL and p99 <= P99_GOAL else 'MISSED'}"
         )
         self.stdout.write(
             f"orders written in the measured runs: {written}; wrk counted {accepted} answers "

@@ -26,17 +26,17 @@ SNAPSHOT = {
 }
 
 
-def _roll(stream, entries, function, inputs, *, side="BLUE", purpose=None, table_turn=None):
+def _roll(stream, entries, function, inputs, *, side="BLUE", snapshot=SNAPSHOT, **context):
+    """roll_make with the test's ruleset; `context`: what the server adds (purpose, table_turn, ...)."""
     return roll_make(
         stream,
         entries,
         function=function,
         inputs=inputs,
         ruleset=RULESET,
-        snapshot=SNAPSHOT,
+        snapshot=snapshot,
         side=side,
-        purpose=purpose,
-        table_turn=table_turn,
+        **context,
     )
 
 
@@ -104,14 +104,8 @@ def _offered_scatter(seed: int = 0):
     """A scatter by an observer with Kokenut tulenjohtaja whose first dice differ: an offer is made."""
     while True:
         stream = stream_open(f"s:{seed}:A")
-        made, after = roll_make(
-            stream,
-            [],
-            function="scatter",
-            inputs={"support": "mortar_120", "observer": 2},
-            ruleset=company_ruleset_build(),
-            snapshot={2: _veteran()},
-            side="BLUE",
+        made, after = _roll(
+            stream, [], "scatter", {"support": "mortar_120", "observer": 2}, snapshot={2: _veteran()}
         )
         if made[0].output["offered"]:
             return made, after
@@ -129,29 +123,15 @@ def test_a_scatter_offer_is_decided_by_a_second_request_once() -> None:
     (first,) = made
     assert first.output["decided"] is False and len(first.dice) == 2
 
-    decided, stream = roll_make(
-        stream,
-        made,
-        function="scatter_decide",
-        inputs={"entry": first.seq, "reroll": 1},
-        ruleset=RULESET,
-        snapshot=snapshot,
-        side="BLUE",
+    decided, stream = _roll(
+        stream, made, "scatter_decide", {"entry": first.seq, "reroll": 1}, snapshot=snapshot
     )
     (decision,) = decided
     assert decision.output["rerolled"] == 1 and decision.output["first_dice"] == first.output["first_dice"]
     assert len(decision.dice) in (1, 2)  # the rerolled die, then the direction unless a bull's-eye
 
     entries = made + decided
-    again, _ = roll_make(
-        stream,
-        entries,
-        function="scatter_decide",
-        inputs={"entry": first.seq, "reroll": 2},
-        ruleset=RULESET,
-        snapshot=snapshot,
-        side="BLUE",
-    )
+    again, _ = _roll(stream, entries, "scatter_decide", {"entry": first.seq, "reroll": 2}, snapshot=snapshot)
     assert again.code == "already_decided"
     assert log_replay(stream.text, entries, RULESET, snapshot) == []
 
@@ -160,15 +140,7 @@ def test_the_offer_lapses_as_a_no_when_the_side_rolls_anything_else_first() -> N
     made, stream = _offered_scatter()
     snapshot = {2: _veteran()}
 
-    later, stream = roll_make(
-        stream,
-        made,
-        function="roll",
-        inputs={"expression": "1d6"},
-        ruleset=RULESET,
-        snapshot=snapshot,
-        side="BLUE",
-    )
+    later, stream = _roll(stream, made, "roll", {"expression": "1d6"}, snapshot=snapshot)
 
     lapse, roll = later
     assert lapse.function == "scatter_decide" and lapse.output["rerolled"] is None and lapse.inputs["lapsed"]
@@ -179,15 +151,7 @@ def test_the_offer_lapses_as_a_no_when_the_side_rolls_anything_else_first() -> N
 def test_a_scatter_without_an_offer_cannot_be_decided() -> None:
     stream = stream_open("s:1:A")
     (entry,), stream = _roll(stream, [], "roll", {"expression": "1d6"})
-    problem, _ = roll_make(
-        stream,
-        [entry],
-        function="scatter_decide",
-        inputs={"entry": 1, "reroll": 1},
-        ruleset=RULESET,
-        snapshot=SNAPSHOT,
-        side="BLUE",
-    )
+    problem, _ = _roll(stream, [entry], "scatter_decide", {"entry": 1, "reroll": 1})
     assert problem.code == "no_reroll_offer"
 
 
@@ -215,27 +179,19 @@ def test_the_log_explains_each_bonus_and_the_parts_add_up_to_the_totals() -> Non
     snapshot = {**SNAPSHOT, 5: veteran}
     stream = stream_open("s:1:A")
 
-    (shot,), stream = roll_make(
+    (shot,), stream = _roll(
         stream,
         [],
-        function="attack",
-        ruleset=RULESET,
-        snapshot=snapshot,
-        side="BLUE",
-        inputs={
+        "attack",
+        {
             "attacker": 5,
             "modifiers": [{"code": "suppressed"}],
             "targets": [{"unit": 11, "cover": "forest", "modifiers": [{"code": "confirmed_target"}]}],
         },
-    )
-    (look,), _ = roll_make(
-        stream,
-        [],
-        function="recon",
-        ruleset=RULESET,
         snapshot=snapshot,
-        side="BLUE",
-        inputs={"scout": 5, "target": {"unit": 11, "cover": "buildings"}},
+    )
+    (look,), _ = _roll(
+        stream, [], "recon", {"scout": 5, "target": {"unit": 11, "cover": "buildings"}}, snapshot=snapshot
     )
 
     bonuses, target = shot.output["bonuses"], shot.output["targets"][0]
@@ -257,16 +213,7 @@ def test_what_the_server_knows_is_filled_in_over_the_request() -> None:
 
     (test,), _ = _roll(stream, [], "morale", claimed, side="BLUE")
     assert test.inputs["commander_lost"] is False
-    (lost,), _ = roll_make(
-        stream,
-        [],
-        function="morale",
-        inputs=claimed,
-        ruleset=RULESET,
-        snapshot=SNAPSHOT,
-        side="BLUE",
-        commander_lost=True,
-    )
+    (lost,), _ = _roll(stream, [], "morale", claimed, commander_lost=True)
     assert lost.inputs["commander_lost"] is True
     assert lost.output["total"] == test.output["total"] - 1  # the same die, and the ledger's -1
 
@@ -279,26 +226,7 @@ def test_what_the_server_knows_is_filled_in_over_the_request() -> None:
         "contact": "known",
         "caller_promoted": True,
     }
-    refused, _ = roll_make(
-        stream,
-        [],
-        function="fire_request",
-        inputs=request,
-        ruleset=RULESET,
-        snapshot=snapshot,
-        side="BLUE",
-        table_turn=4,
-    )
+    refused, _ = _roll(stream, [], "fire_request", request, snapshot=snapshot, table_turn=4)
     assert refused.code == "caller_not_allowed"  # a player cannot declare the promotion
-    (called,), _ = roll_make(
-        stream,
-        [],
-        function="fire_request",
-        inputs=request,
-        ruleset=RULESET,
-        snapshot=snapshot,
-        side="BLUE",
-        table_turn=4,
-        promoted=3,
-    )
+    (called,), _ = _roll(stream, [], "fire_request", request, snapshot=snapshot, table_turn=4, promoted=3)
     assert called.output["arrives_on_turn"] == 4 + called.output["delay"]

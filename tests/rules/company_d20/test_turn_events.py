@@ -15,21 +15,28 @@ from rules.engine.company_d20.orders import Order
 from rules.engine.company_d20.turn import complete_turn, process_turn
 from rules.engine.seam import ScriptedDice
 
-RULESET = company_ruleset_build()
 CASES = Path(__file__).resolve().parents[1] / "cases" / "company_d20"
+CUT_OFF = "09_turn_void_peaceful_contested_cut_off"
 
 
-@pytest.mark.parametrize("name", ["09_turn_void_peaceful_contested_cut_off", "10_cut_off_nearest"])
-def test_replaying_the_turns_events_gives_each_nations_roster_and_balance(name: str) -> None:
+def _processed(name: str):
+    """The case `name` with its turn processed: (the state before, the processed turn, the completion call,
+    the case's ruleset)."""
     case = yaml.safe_load((CASES / f"{name}.yaml").read_text())
     process, complete = case["calls"]
     ruleset = company_ruleset_build(complete.get("ruleset") or {})
     state = campaign_from_data(case["state"], ruleset)
-    opening = [event("unit_created", u.nation, u.id, after=u.to_dict()) for u in state.units.values()]
-
     processed = process_turn(
         state, [Order.from_data(o) for o in process["orders"]], ruleset, ScriptedDice([])
     )
+    return state, processed, complete, ruleset
+
+
+@pytest.mark.parametrize("name", [CUT_OFF, "10_cut_off_nearest"])
+def test_replaying_the_turns_events_gives_each_nations_roster_and_balance(name: str) -> None:
+    state, processed, complete, ruleset = _processed(name)
+    opening = [event("unit_created", u.nation, u.id, after=u.to_dict()) for u in state.units.values()]
+
     completed = complete_turn(processed.state, processed.battles, complete["results"], ruleset)
 
     events = opening + list(processed.events) + list(completed.events)
@@ -45,13 +52,8 @@ def test_replaying_the_turns_events_gives_each_nations_roster_and_balance(name: 
 
 
 def test_a_cut_off_and_the_conquerors_moves_are_logged_with_their_cause() -> None:
-    case = yaml.safe_load((CASES / "09_turn_void_peaceful_contested_cut_off.yaml").read_text())
-    process, complete = case["calls"]
-    state = campaign_from_data(case["state"], RULESET)
-    processed = process_turn(
-        state, [Order.from_data(o) for o in process["orders"]], RULESET, ScriptedDice([])
-    )
-    completed = complete_turn(processed.state, processed.battles, complete["results"], RULESET)
+    _, processed, complete, ruleset = _processed(CUT_OFF)
+    completed = complete_turn(processed.state, processed.battles, complete["results"], ruleset)
 
     (cut,) = [e for e in completed.events if e["kind"] == "destroyed"]
     assert (cut["unit"], cut["cause"], cut["before"]) == (15, "cut_off", "G")
@@ -60,16 +62,11 @@ def test_a_cut_off_and_the_conquerors_moves_are_logged_with_their_cause() -> Non
 
 
 def test_completion_applies_the_battle_s_changes_over_a_gm_edit_made_meanwhile() -> None:
-    case = yaml.safe_load((CASES / "09_turn_void_peaceful_contested_cut_off.yaml").read_text())
-    process, complete = case["calls"]
-    state = campaign_from_data(case["state"], RULESET)
-    processed = process_turn(
-        state, [Order.from_data(o) for o in process["orders"]], RULESET, ScriptedDice([])
-    )
+    _, processed, complete, ruleset = _processed(CUT_OFF)
     edited = replace(processed.state.units[23], xp=40)  # the GM's edit during the battles phase
     during = replace(processed.state, units={**processed.state.units, 23: edited})
 
-    completed = complete_turn(during, processed.battles, complete["results"], RULESET)
+    completed = complete_turn(during, processed.battles, complete["results"], ruleset)
 
     unit = completed.state.units[23]
     assert (unit.tk, unit.xp) == (8, 43)  # 2 TK lost and 3 XP won, on top of the edit

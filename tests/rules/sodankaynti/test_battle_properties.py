@@ -13,21 +13,16 @@ import json
 from collections import Counter
 from dataclasses import replace
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, given
 from hypothesis import strategies as st
 
 from rules.engine.seam import SeededDice
 from rules.engine.sodankaynti.battle import battle_fight
+from tests.rules.property_settings import property_settings
 
 from .battles import RULESETS, battles
 
-FAST = settings(
-    max_examples=150,
-    deadline=None,
-    derandomize=True,
-    database=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-)
+FAST = property_settings(150, HealthCheck.data_too_large)
 seeds = st.integers(0, 2**32)
 
 

@@ -10,16 +10,7 @@ from django.utils import timezone
 
 from campaign.lifecycle import language_set
 from campaign.selectors import viewer_get
-from rules.battles import (
-    battle_reopen,
-    battle_result_agree,
-    battle_result_confirm,
-    battle_result_dispute,
-    battle_result_save,
-    battle_result_void,
-    battles_record,
-    turn_state,
-)
+from rules import battles
 from rules.models import Battle
 from tests.rules.tabletop.test_battle_mail import cast, pending, processed  # noqa: F401  (fixtures)
 
@@ -56,7 +47,9 @@ def _propose(run, player, battle):
         "score": "1450 – 820",
         "fingerprint": battle.fingerprint,
     }
-    sent = run(lambda: battle_result_save(viewer=_viewer(player, battle), battle=battle, result=result))
+    sent = run(
+        lambda: battles.battle_result_save(viewer=_viewer(player, battle), battle=battle, result=result)
+    )
     return battle.versions.get(number=1), sent
 
 
@@ -81,7 +74,10 @@ def test_a_dispute_is_told_to_the_battle_s_players_and_the_gm_with_its_comment(
 ) -> None:
     version, _ = _propose(run, player, k1)
     sent = run(
-        battle_result_dispute, viewer=_viewer(karelian, k1), version=version, comment="We lost 2 JV, not 3."
+        battles.battle_result_dispute,
+        viewer=_viewer(karelian, k1),
+        version=version,
+        comment="We lost 2 JV, not 3.",
     )
     assert sorted(m.to[0] for m in sent) == ["gm@example.org", *PLAYERS]
     for message in sent:
@@ -96,9 +92,9 @@ def test_a_confirmed_result_is_told_to_each_player_in_their_own_language(
 ) -> None:
     language_set(user=karelian, language="fi")
     version, _ = _propose(run, player, k1)
-    agreed = run(battle_result_agree, viewer=_viewer(karelian, k1), version=version)
+    agreed = run(battles.battle_result_agree, viewer=_viewer(karelian, k1), version=version)
     assert agreed == [], "agreed waits for the GM (gm_confirms_agreed): nothing is decided yet"
-    sent = run(battle_result_confirm, viewer=_viewer(gm, k1), version=version)
+    sent = run(battles.battle_result_confirm, viewer=_viewer(gm, k1), version=version)
     assert sorted(m.to[0] for m in sent) == PLAYERS
     by = {m.to[0]: m for m in sent}
     assert by["player@example.org"].subject.endswith(": result confirmed")
@@ -110,13 +106,15 @@ def test_a_confirmed_result_is_told_to_each_player_in_their_own_language(
 
 def test_a_voided_version_and_a_reopened_battle_say_why(k1, gm, player, run) -> None:
     version, _ = _propose(run, player, k1)
-    voided = run(battle_result_void, viewer=_viewer(gm, k1), version=version, reason="Wrong table size")
+    voided = run(
+        battles.battle_result_void, viewer=_viewer(gm, k1), version=version, reason="Wrong table size"
+    )
     assert sorted(m.to[0] for m in voided) == PLAYERS
     assert all(m.subject.endswith(": result voided") and "Reason: Wrong table size" in m.body for m in voided)
 
     result = {"winner": None, "losses": {"NOR": {}, "KAR": {}}, "fingerprint": k1.fingerprint}
-    battle_result_save(viewer=_viewer(gm, k1), battle=k1, result=result)
-    reopened = run(battle_reopen, viewer=_viewer(gm, k1), battle=k1, reason="Replayed on Sunday")
+    battles.battle_result_save(viewer=_viewer(gm, k1), battle=k1, result=result)
+    reopened = run(battles.battle_reopen, viewer=_viewer(gm, k1), battle=k1, reason="Replayed on Sunday")
     told = [m for m in reopened if m.subject.endswith(": battle reopened")]
     assert sorted(m.to[0] for m in told) == PLAYERS
     assert all("Replayed on Sunday" in m.body for m in told)
@@ -131,8 +129,8 @@ def test_a_version_made_stale_by_changed_forces_comes_with_the_old_and_the_new_s
     version.save(update_fields=["fingerprint"])
 
     def replan():
-        state, ruleset = turn_state(turn=k1.turn)
-        battles_record(turn=k1.turn, state=state, ruleset=ruleset, now=timezone.now())
+        state, ruleset = battles.turn_state(turn=k1.turn)
+        battles.battles_record(turn=k1.turn, state=state, ruleset=ruleset, now=timezone.now())
 
     sent = run(replan)
     stale = [m for m in sent if m.subject.endswith(": result set aside: the forces changed")]
@@ -152,5 +150,7 @@ def test_a_nation_that_only_supports_the_battle_is_told_nothing_of_its_results(
     Battle.objects.filter(pk=k1.pk).update(sheet={**k1.sheet, "support": [["EST", "E2", "IV", 1]]})
     k1.refresh_from_db()
     version, sent = _propose(run, player, k1)
-    disputed = run(battle_result_dispute, viewer=_viewer(karelian, k1), version=version, comment="No.")
+    disputed = run(
+        battles.battle_result_dispute, viewer=_viewer(karelian, k1), version=version, comment="No."
+    )
     assert "rival@example.org" not in {m.to[0] for m in [*sent, *disputed]}

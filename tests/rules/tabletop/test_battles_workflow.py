@@ -2,22 +2,15 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 
 from campaign.models import Turn
 from campaign.selectors import viewer_get
-from rules.battles import (
-    BattleError,
-    battle_auto_resolve,
-    battle_reopen,
-    battle_result_agree,
-    battle_result_confirm,
-    battle_result_dispute,
-    battle_result_save,
-    battle_result_void,
-    battle_result_withdraw,
-)
+from rules import battles
 from rules.models import Battle, ResultVersion
+from tests.conftest import tabletop_result
 
 
 @pytest.fixture
@@ -29,17 +22,7 @@ def _viewer(user, campaign):
     return viewer_get(user=user, campaign=campaign)
 
 
-def _result(battle, **changes):
-    result = {
-        "winner": "NOR",
-        "decisive": True,
-        "losses": {"NOR": {"JV": 1}, "KAR": {"JV": 3, "PA": 1}},
-        "fingerprint": battle.fingerprint,
-    }
-    return {**result, **changes}
-
-
-def _codes(error: BattleError) -> list[str]:
+def _codes(error: battles.BattleError) -> list[str]:
     return [str(e) for e in error.errors]
 
 
@@ -57,16 +40,18 @@ def test_players_propose_and_agree_the_gm_confirms_and_the_turn_completes(
     pending, demo, player, karelian, gm, django_capture_on_commit_callbacks
 ) -> None:
     battle = Battle.objects.get(turn=pending, key="region:K1")
-    version = battle_result_save(viewer=_viewer(player, demo), battle=battle, result=_result(battle))
+    version = battles.battle_result_save(
+        viewer=_viewer(player, demo), battle=battle, result=tabletop_result(battle)
+    )
     assert version.state == ResultVersion.State.PROPOSED
-    battle_result_agree(viewer=_viewer(karelian, demo), version=version)
+    battles.battle_result_agree(viewer=_viewer(karelian, demo), version=version)
     version.refresh_from_db()
     assert version.state == ResultVersion.State.AGREED, "agreed: but the GM confirms (gm_confirms_agreed)"
     pending.refresh_from_db()
     assert pending.status == Turn.Status.BATTLES_PENDING
 
     with django_capture_on_commit_callbacks(execute=True):
-        battle_result_confirm(viewer=_viewer(gm, demo), version=version)
+        battles.battle_result_confirm(viewer=_viewer(gm, demo), version=version)
 
     pending.refresh_from_db()
     assert pending.status == Turn.Status.RESOLVED
@@ -80,47 +65,55 @@ def test_players_propose_and_agree_the_gm_confirms_and_the_turn_completes(
 
 def test_a_player_of_a_nation_not_in_the_battle_may_not_propose(pending, demo, rival) -> None:
     battle = Battle.objects.get(turn=pending, key="region:K1")
-    with pytest.raises(BattleError) as refused:
-        battle_result_save(viewer=_viewer(rival, demo), battle=battle, result=_result(battle))
+    with pytest.raises(battles.BattleError) as refused:
+        battles.battle_result_save(viewer=_viewer(rival, demo), battle=battle, result=tabletop_result(battle))
     assert _codes(refused.value) == ["not_permitted"]
 
 
 def test_a_result_against_an_old_sheet_is_stale(pending, demo, player) -> None:
     battle = Battle.objects.get(turn=pending, key="region:K1")
-    with pytest.raises(BattleError) as refused:
-        battle_result_save(
-            viewer=_viewer(player, demo), battle=battle, result=_result(battle, fingerprint="0" * 64)
+    with pytest.raises(battles.BattleError) as refused:
+        battles.battle_result_save(
+            viewer=_viewer(player, demo), battle=battle, result=tabletop_result(battle, fingerprint="0" * 64)
         )
     assert _codes(refused.value) == ["stale_sheet"]
 
 
 def test_a_dispute_needs_a_comment_and_blocks_agreement(pending, demo, player, karelian) -> None:
     battle = Battle.objects.get(turn=pending, key="region:K1")
-    version = battle_result_save(viewer=_viewer(player, demo), battle=battle, result=_result(battle))
-    with pytest.raises(BattleError) as refused:
-        battle_result_dispute(viewer=_viewer(karelian, demo), version=version, comment="  ")
+    version = battles.battle_result_save(
+        viewer=_viewer(player, demo), battle=battle, result=tabletop_result(battle)
+    )
+    with pytest.raises(battles.BattleError) as refused:
+        battles.battle_result_dispute(viewer=_viewer(karelian, demo), version=version, comment="  ")
     assert _codes(refused.value) == ["comment_missing"]
-    with pytest.raises(BattleError) as refused:
-        battle_result_dispute(viewer=_viewer(karelian, demo), version=version, comment="x" * 2001)
+    with pytest.raises(battles.BattleError) as refused:
+        battles.battle_result_dispute(viewer=_viewer(karelian, demo), version=version, comment="x" * 2001)
     assert _codes(refused.value) == ["comment_too_long"]
-    battle_result_dispute(viewer=_viewer(karelian, demo), version=version, comment="We held the ford.")
+    battles.battle_result_dispute(
+        viewer=_viewer(karelian, demo), version=version, comment="We held the ford."
+    )
     version.refresh_from_db()
     assert version.state == ResultVersion.State.DISPUTED
 
 
 def test_a_new_version_supersedes_and_clears_the_answers(pending, demo, player, karelian) -> None:
     battle = Battle.objects.get(turn=pending, key="region:K1")
-    first = battle_result_save(viewer=_viewer(player, demo), battle=battle, result=_result(battle))
-    battle_result_dispute(viewer=_viewer(karelian, demo), version=first, comment="Wrong losses.")
-    second = battle_result_save(
-        viewer=_viewer(karelian, demo), battle=battle, result=_result(battle, winner="KAR", decisive=False)
+    first = battles.battle_result_save(
+        viewer=_viewer(player, demo), battle=battle, result=tabletop_result(battle)
+    )
+    battles.battle_result_dispute(viewer=_viewer(karelian, demo), version=first, comment="Wrong losses.")
+    second = battles.battle_result_save(
+        viewer=_viewer(karelian, demo),
+        battle=battle,
+        result=tabletop_result(battle, winner="KAR", decisive=False),
     )
     first.refresh_from_db()
     assert first.state == ResultVersion.State.SUPERSEDED
     assert second.number == 2 and second.state == ResultVersion.State.PROPOSED
     assert list(second.answers.values_list("nation__code", "answer")) == [("KAR", "agree")]
-    with pytest.raises(BattleError) as refused:
-        battle_result_agree(viewer=_viewer(player, demo), version=first)
+    with pytest.raises(battles.BattleError) as refused:
+        battles.battle_result_agree(viewer=_viewer(player, demo), version=first)
     assert _codes(refused.value) == ["version_not_current"]
 
 
@@ -128,16 +121,20 @@ def test_only_the_author_withdraws_and_the_gm_voids_with_a_reason(
     pending, demo, player, karelian, gm
 ) -> None:
     battle = Battle.objects.get(turn=pending, key="region:K1")
-    version = battle_result_save(viewer=_viewer(player, demo), battle=battle, result=_result(battle))
-    with pytest.raises(BattleError):
-        battle_result_withdraw(viewer=_viewer(karelian, demo), version=version)
-    with pytest.raises(BattleError) as refused:
-        battle_result_void(viewer=_viewer(player, demo), version=version, reason="no")
+    version = battles.battle_result_save(
+        viewer=_viewer(player, demo), battle=battle, result=tabletop_result(battle)
+    )
+    with pytest.raises(battles.BattleError):
+        battles.battle_result_withdraw(viewer=_viewer(karelian, demo), version=version)
+    with pytest.raises(battles.BattleError) as refused:
+        battles.battle_result_void(viewer=_viewer(player, demo), version=version, reason="no")
     assert _codes(refused.value) == ["gm_only"]
-    with pytest.raises(BattleError) as refused:
-        battle_result_void(viewer=_viewer(gm, demo), version=version, reason="")
+    with pytest.raises(battles.BattleError) as refused:
+        battles.battle_result_void(viewer=_viewer(gm, demo), version=version, reason="")
     assert _codes(refused.value) == ["reason_missing"]
-    battle_result_void(viewer=_viewer(gm, demo), version=version, reason="entered for the wrong battle")
+    battles.battle_result_void(
+        viewer=_viewer(gm, demo), version=version, reason="entered for the wrong battle"
+    )
     version.refresh_from_db()
     assert version.state == ResultVersion.State.VOIDED
 
@@ -148,11 +145,13 @@ def test_the_gm_enters_a_result_confirmed_at_once_and_may_reopen_it(
     demo.ruleset_overrides = {"tabletop": {"complete_automatically": False}}
     demo.save(update_fields=["ruleset_overrides"])
     battle = Battle.objects.get(turn=pending, key="region:K1")
-    version = battle_result_save(viewer=_viewer(gm, demo), battle=battle, result=_result(battle))
+    version = battles.battle_result_save(
+        viewer=_viewer(gm, demo), battle=battle, result=tabletop_result(battle)
+    )
     assert version.state == ResultVersion.State.CONFIRMED and version.origin == "gm"
     battle.refresh_from_db()
     assert battle.state == Battle.State.RESOLVED
-    battle_reopen(viewer=_viewer(gm, demo), battle=battle, reason="the losses were mistyped")
+    battles.battle_reopen(viewer=_viewer(gm, demo), battle=battle, reason="the losses were mistyped")
     version.refresh_from_db()
     battle.refresh_from_db()
     assert version.state == ResultVersion.State.VOIDED
@@ -162,7 +161,7 @@ def test_the_gm_enters_a_result_confirmed_at_once_and_may_reopen_it(
 def test_the_gm_auto_resolves_an_open_battle(pending, demo, gm, django_capture_on_commit_callbacks) -> None:
     battle = Battle.objects.get(turn=pending, key="region:K1")
     with django_capture_on_commit_callbacks(execute=True):
-        battle_auto_resolve(viewer=_viewer(gm, demo), battle=battle, why="no result by the deadline")
+        battles.battle_auto_resolve(viewer=_viewer(gm, demo), battle=battle, why="no result by the deadline")
     pending.refresh_from_db()
     assert pending.status == Turn.Status.RESOLVED
     report = pending.reports.get(region="K1")
@@ -184,53 +183,46 @@ def test_orders_are_refused_while_the_turn_waits_for_its_battles(pending, player
 
 
 def test_at_the_deadline_gm_decides_marks_the_battle_overdue_once_and_changes_nothing(pending) -> None:
-    from datetime import timedelta
-
-    from rules.battles import battles_overdue
-
     battle = Battle.objects.get(turn=pending, key="region:K1")
     later = battle.deadline + timedelta(minutes=1)
-    assert battles_overdue(now=lambda: battle.deadline - timedelta(minutes=1)) == 0
-    assert battles_overdue(now=lambda: later) == 1
-    assert battles_overdue(now=lambda: later) == 0, "once per battle and deadline"
+    assert battles.battles_overdue(now=lambda: battle.deadline - timedelta(minutes=1)) == 0
+    assert battles.battles_overdue(now=lambda: later) == 1
+    assert battles.battles_overdue(now=lambda: later) == 0, "once per battle and deadline"
     battle.refresh_from_db()
     assert battle.overdue_at == later and battle.state == Battle.State.OPEN
     assert not battle.versions.exists()
 
 
-def test_at_the_deadline_auto_resolve_confirms_an_agreed_version(
-    pending, demo, player, karelian, django_capture_on_commit_callbacks
-) -> None:
-    from datetime import timedelta
-
-    from rules.battles import battles_overdue
-
+@pytest.fixture
+def auto_resolving(pending, demo, player) -> ResultVersion:
+    """The player's result of K1, proposed in a campaign whose battles auto-resolve at their deadline."""
     demo.ruleset_overrides = {"tabletop": {"on_missing_result": "auto_resolve"}}
     demo.save(update_fields=["ruleset_overrides"])
     battle = Battle.objects.get(turn=pending, key="region:K1")
-    version = battle_result_save(viewer=_viewer(player, demo), battle=battle, result=_result(battle))
-    battle_result_agree(viewer=_viewer(karelian, demo), version=version)
+    return battles.battle_result_save(
+        viewer=_viewer(player, demo), battle=battle, result=tabletop_result(battle)
+    )
+
+
+def test_at_the_deadline_auto_resolve_confirms_an_agreed_version(
+    pending, demo, karelian, auto_resolving, django_capture_on_commit_callbacks
+) -> None:
+    version, battle = auto_resolving, auto_resolving.battle
+    battles.battle_result_agree(viewer=_viewer(karelian, demo), version=version)
     with django_capture_on_commit_callbacks(execute=True):
-        assert battles_overdue(now=lambda: battle.deadline + timedelta(seconds=1)) == 1
+        assert battles.battles_overdue(now=lambda: battle.deadline + timedelta(seconds=1)) == 1
     version.refresh_from_db()
     assert version.state == ResultVersion.State.CONFIRMED and version.reason == "confirmed at the deadline"
     assert Turn.objects.get(pk=pending.pk).status == Turn.Status.RESOLVED
 
 
 def test_at_the_deadline_auto_resolve_archives_a_disputed_version_and_resolves(
-    pending, demo, player, karelian, django_capture_on_commit_callbacks
+    pending, demo, karelian, auto_resolving, django_capture_on_commit_callbacks
 ) -> None:
-    from datetime import timedelta
-
-    from rules.battles import battles_overdue
-
-    demo.ruleset_overrides = {"tabletop": {"on_missing_result": "auto_resolve"}}
-    demo.save(update_fields=["ruleset_overrides"])
-    battle = Battle.objects.get(turn=pending, key="region:K1")
-    version = battle_result_save(viewer=_viewer(player, demo), battle=battle, result=_result(battle))
-    battle_result_dispute(viewer=_viewer(karelian, demo), version=version, comment="No.")
+    version, battle = auto_resolving, auto_resolving.battle
+    battles.battle_result_dispute(viewer=_viewer(karelian, demo), version=version, comment="No.")
     with django_capture_on_commit_callbacks(execute=True):
-        battles_overdue(now=lambda: battle.deadline + timedelta(seconds=1))
+        battles.battles_overdue(now=lambda: battle.deadline + timedelta(seconds=1))
     version.refresh_from_db()
     assert version.state == ResultVersion.State.SUPERSEDED
     entry = battle.versions.get(state=ResultVersion.State.CONFIRMED)
@@ -242,16 +234,42 @@ def test_at_the_deadline_auto_resolve_archives_a_disputed_version_and_resolves(
 def test_the_gm_previews_exactly_the_auto_resolution_that_follows(
     pending, demo, gm, django_capture_on_commit_callbacks
 ) -> None:
-    from rules.battles import battle_auto_preview
-
     battle = Battle.objects.get(turn=pending, key="region:K1")
-    preview = battle_auto_preview(battle=battle)
+    preview = battles.battle_auto_preview(battle=battle)
     assert not battle.versions.exists(), "a preview stores nothing"
     with django_capture_on_commit_callbacks(execute=True):
-        battle_auto_resolve(viewer=_viewer(gm, demo), battle=battle)
+        battles.battle_auto_resolve(viewer=_viewer(gm, demo), battle=battle)
     report = Turn.objects.get(pk=pending.pk).reports.get(region="K1").data
     assert (preview["kta"], preview["winner"], preview["losses"]) == (
         report["kta"],
         report["winner"],
         report["losses"],
     )
+
+
+def test_a_deadline_whose_decision_fails_is_not_claimed_and_the_next_beat_decides_it(
+    pending, demo, karelian, auto_resolving, django_capture_on_commit_callbacks, monkeypatch
+) -> None:
+    version, battle = auto_resolving, auto_resolving.battle
+    battles.battle_result_agree(viewer=_viewer(karelian, demo), version=version)
+    decide = battles._deadline_decide
+
+    def crash(*args, **kwargs):
+        decide(*args, **kwargs)  # it does its work, then the process dies before the commit
+        raise RuntimeError("worker killed")
+
+    later = lambda: battle.deadline + timedelta(seconds=1)  # noqa: E731
+    monkeypatch.setattr(battles, "_deadline_decide", crash)
+    with django_capture_on_commit_callbacks(execute=True) as mails:
+        assert battles.battles_overdue(now=later) == 0
+    assert not mails, "no overdue mail for a decision that did not happen"
+    battle.refresh_from_db()
+    version.refresh_from_db()
+    assert battle.overdue_at is None and version.state == ResultVersion.State.AGREED, "nothing half-done"
+
+    monkeypatch.setattr(battles, "_deadline_decide", decide)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert battles.battles_overdue(now=later) == 1
+    version.refresh_from_db()
+    assert version.state == ResultVersion.State.CONFIRMED
+    assert Turn.objects.get(pk=pending.pk).status == Turn.Status.RESOLVED

@@ -6,7 +6,7 @@ import copy
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from rules.engine.messages import CATALOGUE
@@ -15,16 +15,11 @@ from rules.engine.tabletop.close_combat import TERMS, close_combat_round
 from rules.engine.tabletop.close_combat_errors import MESSAGE_PREFIX, TEMPLATES
 from rules.engine.tabletop.close_combat_input import repeats
 from rules.engine.tabletop.close_combat_settings import close_combat_settings_build
+from tests.rules.property_settings import property_settings
 
 from .strategies import damaged_rounds, json_values, valid_rounds
 
-FAST = settings(
-    max_examples=100,
-    deadline=None,
-    derandomize=True,
-    database=None,
-    suppress_health_check=[HealthCheck.too_slow],
-)
+FAST = property_settings(100)
 SPEC_CODES = set(TEMPLATES) - {"not_whole_number_discipline"}
 
 

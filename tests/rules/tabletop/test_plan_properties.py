@@ -9,21 +9,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from rules.engine.casefile import case_turn
 from rules.engine.ruleset import ruleset_build
 from rules.engine.tabletop import BattlesPending, Complete, plan
 from rules.engine.tabletop.results import Entrant, result_check
+from tests.rules.property_settings import property_settings
 
-FAST = settings(
-    max_examples=60,
-    deadline=None,
-    derandomize=True,
-    database=None,
-    suppress_health_check=[HealthCheck.too_slow],
-)
+FAST = property_settings(60)
 
 TURN = case_turn(
     {

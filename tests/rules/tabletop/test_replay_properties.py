@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, given
 from hypothesis import strategies as st
 
 from campaign.models import Turn
@@ -24,14 +24,9 @@ from rules.models import Battle, CombatRound
 from rules.selectors import turn_result
 from rules.services import turn_process
 from tests.conftest import orders_place
+from tests.rules.property_settings import property_settings
 
-FEW = settings(
-    max_examples=12,
-    deadline=None,
-    derandomize=True,
-    database=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
-)
+FEW = property_settings(12, HealthCheck.function_scoped_fixture)
 ORDERS = [
     ("NOR", "attack", "N3", "K1", {"JV": 2}),
     ("KAR", "attack", "K1", "N3", {"JV": 2}),
@@ -90,6 +85,18 @@ def _complete(campaign, gm, player, capture, *, result_of, choose) -> dict[str, 
                 )
 
 
+def _complete_drawn(campaign, gm, player, capture, data) -> dict[str, Any]:
+    """_complete with each result (`result_for`) and the battle it goes to drawn from `data`."""
+    return _complete(
+        campaign,
+        gm,
+        player,
+        capture,
+        result_of=lambda battle: data.draw(result_for(battle.sheet)),
+        choose=lambda battles: data.draw(st.sampled_from(battles)),
+    )
+
+
 @FEW
 @given(data=st.data())
 def test_a_turn_completed_from_entered_results_equals_its_replay_from_the_export(
@@ -99,14 +106,7 @@ def test_a_turn_completed_from_entered_results_equals_its_replay_from_the_export
         demo.battle_system = "tabletop"
         demo.save(update_fields=["battle_system"])
         orders_place(demo.turns.get(number=1), ORDERS)
-        _complete(
-            demo,
-            gm,
-            player,
-            django_capture_on_commit_callbacks,
-            result_of=lambda battle: data.draw(result_for(battle.sheet)),
-            choose=lambda battles: data.draw(st.sampled_from(battles)),
-        )
+        _complete_drawn(demo, gm, player, django_capture_on_commit_callbacks, data)
         assert demo.turns.get(number=1).status == Turn.Status.RESOLVED
         keys = set(Battle.objects.filter(turn__campaign=demo).values_list("key", flat=True))
         assert {"meeting:K1|N3", "region:K5", "control:M1:1"} <= keys, keys
@@ -137,14 +137,7 @@ def test_the_completed_turn_does_not_depend_on_the_order_results_were_entered(
         turn = demo.turns.get(number=1)
         orders_place(turn, ORDERS)
         capture = django_capture_on_commit_callbacks
-        made = _complete(
-            demo,
-            gm,
-            player,
-            capture,
-            result_of=lambda battle: data.draw(result_for(battle.sheet)),
-            choose=lambda battles: data.draw(st.sampled_from(battles)),
-        )
+        made = _complete_drawn(demo, gm, player, capture, data)
         first = turn_result(turn=demo.turns.get(number=1))
         turn_rollback(turn_id=turn.pk, by=gm)
 
