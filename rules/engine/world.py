@@ -88,11 +88,13 @@ def world_build(turn: TurnInput, ruleset: Ruleset) -> World:
             )
         regions[region.code] = region
 
-    neighbours: dict[str, set[str]] = {code: set() for code in regions}
+    # Lists, not sets, until the end: a list per region is cheaper to make and to add to, and a border
+    # given twice is counted once when each list is sorted into the region's neighbours.
+    neighbours: dict[str, list[str]] = {code: [] for code in regions}
     for a, b in turn.borders:
         try:  # an unknown region has no entry: a lookup, where asking first would be two more
-            neighbours[a].add(b)
-            neighbours[b].add(a)
+            neighbours[a].append(b)
+            neighbours[b].append(a)
         except KeyError:
             end = a if a not in regions else b
             raise TurnInputError(f"borders: [{a}, {b}] names the unknown region {end!r}") from None
@@ -147,7 +149,7 @@ def world_build(turn: TurnInput, ruleset: Ruleset) -> World:
         nations=tuple(turn.nations),
         nation_index=nation_index,
         regions=regions,
-        adjacency={code: tuple(sorted(found)) for code, found in neighbours.items()},
+        adjacency={code: tuple(sorted(set(found))) for code, found in neighbours.items()},
         owner={code: region.owner for code, region in regions.items()},
         units=units,
         not_at_war=not_at_war,
