@@ -59,11 +59,6 @@ class Ruleset:
         """Each support type's place in `support_types`: the order supporters are listed and roll in."""
         return {code: rank for rank, code in enumerate(self.support_types)}
 
-    @cached_property
-    def type_rank(self) -> Mapping[str, int]:
-        """Each type's place in the declaration order, to sort by it without searching the list."""
-        return {code: rank for rank, code in enumerate(self.unit_types)}
-
 
 def ruleset_merge(base: Mapping[str, Any], overrides: Mapping[str, Any]) -> dict[str, Any]:
     """Merge overrides into base key by key; nested mappings merge too, anything else replaces."""

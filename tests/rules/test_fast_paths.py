@@ -71,8 +71,6 @@ def test_the_ruleset_remembers_its_types_by_role_and_rank():
 
     assert ruleset.ground_types == ruleset.types_with_role(*ruleset.fighting_roles)
     assert ruleset.support_types == ruleset.types_with_role("artillery") + ruleset.types_with_role("air")
-    assert list(ruleset.type_rank) == list(ruleset.unit_types)
-    assert [ruleset.type_rank[t] for t in ruleset.unit_types] == list(range(len(ruleset.unit_types)))
     assert [ruleset.support_rank[t] for t in ruleset.support_types] == list(range(len(ruleset.support_types)))
 
 
