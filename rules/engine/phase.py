@@ -133,7 +133,7 @@ class Phase:
                     if supporter is None:
                         supporter = self._supporter[key] = Supporter(nation, region, unit_type, count)
                     found.append(((order[nation], region, rank[unit_type]), supporter))
-        found.sort(key=lambda entry: entry[0])  # no two stacks share one key
+        found.sort()  # by the key alone: no two stacks share one
         return found
 
     def report_stamp(self, report: dict[str, Any], key: str) -> None:

@@ -97,7 +97,7 @@ def iron_fist_fight(call: BattleCall) -> BattleOutcome:
                 superior=winner == i,
             )
         )
-    side_totals = [dict(r.losses) for r in results]
+    side_totals = [r.losses for r in results]  # not copied: winners_cap returns a new dict
     cap = None
     if winner is not None:
         loser_loss = sum(side_totals[1 - winner].values())
