@@ -55,12 +55,16 @@ def groups_take_losses(groups: Sequence[AttackGroup], outcome: BattleOutcome) ->
         for nation, own in by_nation.items():
             for unit_type, lost in outcome.losses.get(nation, {}).items():
                 weights = [(g.origin, g.units.get(unit_type, 0)) for g in own]
-                shares = share(lost, weights, lambda origin, _: origin)
+                shares = share(lost, weights, _by_origin)
                 for group in own:
                     group.units[unit_type] = group.units.get(unit_type, 0) - shares[group.origin]
     for group in groups:
         for unit_type, count in outcome.added.get((group.nation, group.origin), {}).items():
             group.units[unit_type] = group.units.get(unit_type, 0) + count
+
+
+def _by_origin(origin: str, _units: int) -> str:
+    return origin
 
 
 def defender_takes_losses(phase: Phase, region: str, side: BattleSide, outcome: BattleOutcome) -> None:
