@@ -108,26 +108,36 @@ def regions_changed_hands(*, turn: Turn) -> list[dict[str, str | None]]:
     """The public list of regions that changed hands in a resolved turn: region, from, to.
 
     Everyone in the campaign may read it (the map shows the owners anyway); it comes from the reports of
-    conquests, which record the owner before the battle and after the turn.
+    conquests, which record the owner before the battle and after the turn. Only those keys of each
+    report are read, not the whole report: its sides' every term made this most of the campaign page's
+    time after a turn of 400 battles. (Its region is the report row's own column, written from the same
+    key: each key read from the report unpacks the report again.)
     """
     changes: dict[str, dict[str, str | None]] = {}
-    for data in (
-        Report.objects.filter(turn=turn, conquest=True).order_by("position").values_list("data", flat=True)
-    ):
-        region, after = data["region"], data.get("owner_after")
-        before = changes.get(region, {}).get("from", data.get("defender", _defender(data)))
+    rows = (
+        Report.objects.filter(turn=turn, conquest=True)
+        .order_by("position")
+        .values_list(
+            "region",
+            "data__owner_after",
+            "data__defender",
+            "data__sides__0__role",
+            "data__sides__0__nations__0",
+            "data__sides__1__role",
+            "data__sides__1__nations__0",
+        )
+    )
+    for region, after, defender, role_a, nation_a, role_b, nation_b in rows:
+        # A report names its defender (an unopposed conquest, a company battle), or the one of its two
+        # sides (rules.engine.seam.BattleCall) that defended names its nations, the defender first.
+        if defender is None:
+            defender = {role_a: nation_a, role_b: nation_b}.get("defender")
+        before = changes.get(region, {}).get("from", defender)
         if after != before:
             changes[region] = {"region": region, "from": before, "to": after}
         else:
             changes.pop(region, None)
     return list(changes.values())
-
-
-def _defender(data: dict) -> str | None:
-    for side in data.get("sides", ()):
-        if side.get("role") == "defender":
-            return side["nations"][0]
-    return None
 
 
 # --- For the REST API (campaign/api.py, orders/api.py, rules/api.py) --------------------------------------

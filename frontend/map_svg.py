@@ -18,7 +18,7 @@ The table view (?view=table) says the same in words: names, owners, terrain, for
 from __future__ import annotations
 
 import math
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Collection
 from functools import lru_cache
 from html import escape
@@ -63,13 +63,16 @@ def map_svg(
     # The font of most regions, set once on the layers; a region of another size says its own.
     font = Counter(_font(r["outline"]) for r in drawn).most_common(1)[0][0]
     drawings: dict[str, str] = {}  # a drawing's markup -> its id in <defs>
-    by_owner: dict[int | None, list[str]] = {}
+    by_owner: dict[int | None, list[str]] = defaultdict(list)
     codes, stacks = [], []
     pick = _("Give orders from %(region)s")
     for region in drawn:
         outline = region["outline"]
         code = escape(region["code"])
-        ref = drawings.setdefault(_drawing(outline, region["terrain"], region["fort"]), f"d{len(drawings)}")
+        drawing = _drawing(outline, region["terrain"], region["fort"])
+        ref = drawings.get(drawing)
+        if ref is None:
+            ref = drawings[drawing] = f"d{len(drawings)}"
         lx, ly, code_y = _placed(outline)
         changed = ' class="changed"' if region["code"] in marked else ""
         area = f'<use href="#{ref}" x="{lx}" y="{ly}" data-region="{code}"{changed}/>'
@@ -77,17 +80,18 @@ def map_svg(
             label = escape(pick % {"region": region["code"]})
             area = f'<a href="?origin={code}#order" class="pick" aria-label="{label}">{area}</a>'
         owner = region["owner_id"] if region["owner_id"] in data.nations else None
-        by_owner.setdefault(owner, []).append(area)
+        by_owner[owner].append(area)
         own_font = _font(outline)
         size = "" if own_font == font else f' font-size="{_num(own_font)}"'
         codes.append(f'<text x="{lx}" y="{code_y}"{size}>{code}</text>')
         size = "" if own_font == font else f' font-size="{_num(own_font * 0.64)}"'
-        for i, counter in enumerate(data.stacks.get(region["id"], ())):
-            y = _num(outline.label[1] + own_font * (0.85 + i * 0.8))
-            stacks.append(
-                f'<text x="{lx}" y="{y}"{size}><tspan fill="{escape(counter["color"])}">■</tspan> '
-                f"{escape(counter['label'])}</text>"
-            )
+        line = 0
+        for counter in data.stacks.get(region["id"], ()):
+            mark = f'<tspan fill="{escape(counter["color"])}">■</tspan> '
+            for text in _lines(counter["label"], outline, own_font * 0.64):
+                y = _num(outline.label[1] + own_font * (0.85 + line * 0.8))
+                stacks.append(f'<text x="{lx}" y="{y}"{size}>{mark}{escape(text)}</text>')
+                mark, line = "", line + 1
     out = [
         f'<div class="map-frame"><svg class="map" viewBox="{view}" role="img" aria-labelledby="map-title" '
         f'xmlns="http://www.w3.org/2000/svg" preserveAspectRatio="xMidYMid meet" data-own="{escape(own)}"'
@@ -122,6 +126,28 @@ def map_svg(
         out.append("</g>")
     out.append("</svg></div>")
     return mark_safe("".join(out))
+
+
+# A counter's characters are about half as wide as its font is high (capitals, digits, the narrow spaces
+# and dots between them).
+CHAR_WIDTH = 0.5
+
+
+def _lines(label: str, outline: Outline, font: float) -> list[str]:
+    """A counter's label ("LEVY d6 4 · GREN d10 1") in lines as wide as the region: its parts put together
+    while they fit, so that a long counter does not run over its neighbours; a part too long for a line of
+    its own stays whole."""
+    room = (outline.box[2] - outline.box[0]) * 0.95
+    parts = label.split(" · ")
+    lines = [parts[0]]
+    for part in parts[1:]:
+        joined = f"{lines[-1]} · {part}"
+        # The first line also holds the nation's mark and a space.
+        if (len(joined) + (2 if len(lines) == 1 else 0)) * CHAR_WIDTH * font <= room:
+            lines[-1] = joined
+        else:
+            lines.append(part)
+    return lines
 
 
 def _num(value: float) -> str:
@@ -226,9 +252,6 @@ def _zoom(data: MapData, focus: str | None) -> str:
 
 
 def _bounds(outlines: list[Outline]) -> tuple[float, float, float, float]:
-    return (
-        min(min(o.xs) for o in outlines),
-        min(min(o.ys) for o in outlines),
-        max(max(o.xs) for o in outlines),
-        max(max(o.ys) for o in outlines),
-    )
+    # From each outline's box, made once per process: the points of every region were a fifth of the map.
+    x0s, y0s, x1s, y1s = zip(*(o.box for o in outlines), strict=True)
+    return min(x0s), min(y0s), max(x1s), max(y1s)

@@ -11,6 +11,8 @@ import re
 from typing import Any
 
 from frontend.terms import said
+from rules.engine.graph import within
+from rules.engine.messages import Message
 from rules.engine.ruleset import Ruleset
 from rules.engine.validation import KIND_ROLES, target_reason
 from rules.engine.world import World
@@ -27,18 +29,28 @@ def targets_judged(
     nation: str,
     left: dict[str, dict[str, int]],
     ruleset: Ruleset,
-) -> dict[str, dict[str, dict[str, str | None]]]:
-    """{origin: {kind: {target: None when legal, else the reason in the reader's language}}} for every
-    origin in `left` (the nation's units left there by type) and every region within its reach."""
+) -> dict[str, dict[str, dict[str, Message | None]]]:
+    """{origin: {kind: {target: None when legal, else the engine's reason}}} for every origin in `left`
+    (the nation's units left there by type) and every region within its reach. The reasons are messages,
+    not yet words: the page's script gets each of them once (targets_compact)."""
     code_of = {r["id"]: r["code"] for r in regions}
+    id_of = {r["code"]: r["id"] for r in regions}
     owner = {r["code"]: nations[r["owner_id"]]["code"] if r["owner_id"] in nations else None for r in regions}
+    steps = max([1, *ruleset.ranges.values()])
+    # The world's borders are those that a reach of `steps` from the origins crosses, the borders of the
+    # regions fewer than `steps` borders from one: all that the target rules read, and on a 2,000-region
+    # map a few hundred regions' instead of every one's.
+    near: set[int] = set()
+    for origin in left:
+        if origin in id_of:
+            near.update(within(neighbours, id_of[origin], steps - 1))
     world = World(
         nations=tuple(n["code"] for n in nations.values()),
         nation_index={n["code"]: i for i, n in enumerate(nations.values())},
         regions=dict.fromkeys(owner),
         adjacency={
-            code_of[a]: tuple(code_of[b] for b in sorted(bs) if b in code_of)
-            for a, bs in neighbours.items()
+            code_of[a]: tuple(code_of[b] for b in sorted(neighbours.get(a, ())) if b in code_of)
+            for a in near
             if a in code_of
         },
         owner=owner,
@@ -47,40 +59,28 @@ def targets_judged(
         weather="",
         gm_modifiers={},
     )
-    for code in owner:
-        world.adjacency.setdefault(code, ())
-    steps = max([1, *ruleset.ranges.values()])
-    judged: dict[str, dict[str, dict[str, str | None]]] = {}
-    # Rendered once each: the same refusal comes for each kind (attack and move), and renders the same.
-    rendered: dict[str, str] = {}  # a message's repr (its code and parameters) -> its text
+    judged: dict[str, dict[str, dict[str, Message | None]]] = {}
     for origin, units in left.items():
         if origin not in owner:
             continue
-        kinds: dict[str, dict[str, str | None]] = {}
+        kinds: dict[str, dict[str, Message | None]] = {}
+        reach = sorted(target for target in world.within(origin, steps) if target != origin)
         for kind in TARGETED:
             # Only the kinds this origin has units left for: a stack without IV has nothing to rebase.
             types = [t for t in ruleset.types_with_role(*KIND_ROLES[kind]) if units.get(t, 0) > 0]
             if not types:
                 continue
             kinds[kind] = {}
-            for target in sorted(world.within(origin, steps)):
-                if target == origin:
-                    continue
+            for target in reach:
                 why = target_reason(
                     world, ruleset, nation=nation, kind=kind, origin=origin, target=target, units=types
                 )
-                if why is None:
-                    kinds[kind][target] = None
-                    continue
-                key = repr(why.message)
-                if key not in rendered:
-                    rendered[key] = said(why.message)
-                kinds[kind][target] = rendered[key]
+                kinds[kind][target] = None if why is None else why.message
         judged[origin] = kinds
     return judged
 
 
-def targets_legal(judged: dict[str, dict[str, str | None]], kind: str | None) -> list[str]:
+def targets_legal(judged: dict[str, dict[str, Message | None]], kind: str | None) -> list[str]:
     """The legal targets of one origin for `kind`; for an order without a target (hold, stand down: the
     form's starting kind), those of any kind, so that a form without script still offers them all."""
     if kind in judged:
@@ -89,35 +89,64 @@ def targets_legal(judged: dict[str, dict[str, str | None]], kind: str | None) ->
 
 
 def targets_compact(
-    judged: dict[str, dict[str, dict[str, str | None]]],
+    judged: dict[str, dict[str, dict[str, Message | None]]],
 ) -> tuple[dict[str, dict[str, dict[str, int | str | None]]], list[str]]:
-    """`judged` (targets_judged) for the page's script, with each reason sent once: a reason that names its
-    target and origin is sent as a template, "{target} is not adjacent to {origin}", in a list of the
-    distinct templates that the targets point into by position; the script fills them back in. On a
-    2,000-region map nearly every refusal is a different "X is not adjacent to Y": a sixth of the page.
+    """`judged` (targets_judged) in the reader's language for the page's script, with each reason sent
+    once: a reason that names its target and origin is sent as a template, "{target} is not adjacent to
+    {origin}", in a list of the distinct templates that the targets point into by position; the script
+    fills them back in. On a 2,000-region map nearly every refusal is a different "X is not adjacent to
+    Y": a sixth of the page. Each template is also rendered once, with {target} and {origin} for the
+    codes: rendering every refusal was a fifth of a busy nation's page.
 
-    A reason with braces or "%(" of its own (a region's name) stays as it is, where the script uses it as
-    it comes."""
+    A reason the script could not fill back exactly (braces or "%(" in its other parameters or in its
+    words, a parameter that is not a plain code or number) is sent as it is, rendered."""
     templates: dict[str, int] = {}
+    rendered: dict[tuple, str | None] = {}  # a reason with its codes as placeholders -> its template
     compact: dict[str, dict[str, dict[str, int | str | None]]] = {}
     for origin, kinds in judged.items():
         compact[origin] = {}
         for kind, by_target in kinds.items():
-            compact[origin][kind] = {}
+            compact[origin][kind] = sent = {}
             for target, why in by_target.items():
-                if why is None or "{" in why or "%(" in why:
-                    compact[origin][kind][target] = why
+                if why is None:
+                    sent[target] = None
                     continue
-                template = _template(why, target=target, origin=origin)
-                compact[origin][kind][target] = templates.setdefault(template, len(templates))
+                template = None
+                general = _general(why, target=target, origin=origin)
+                if general is not None:
+                    if general not in rendered:
+                        rendered[general] = _template(general)
+                    template = rendered[general]
+                if template is None:
+                    sent[target] = said(why)
+                else:
+                    sent[target] = templates.setdefault(template, len(templates))
     return compact, list(templates)
 
 
-WORD = re.compile(r"\w+")
+PLACEHOLDERS = ("{target}", "{origin}")
+FILLED = re.compile(r"%\(|\{(?!target\}|origin\})")  # what orders.js's fill() would fill that is not ours
 
 
-def _template(reason: str, *, target: str, origin: str) -> str:
-    """The reason with the words that are its target's and origin's codes as {target} and {origin}: one
-    pass with one pattern for every reason (a pattern per pair of codes would be compiled each time)."""
-    placeholders = {target: "{target}", origin: "{origin}"}
-    return WORD.sub(lambda word: placeholders.get(word.group(0), word.group(0)), reason)
+def _general(why: Message, *, target: str, origin: str) -> tuple | None:
+    """The reason with the parameters that are its target's and origin's codes as {target} and {origin}
+    (the same for every pair of codes it is given for), as a key; None when a parameter is not a plain
+    code or number, or has braces or "%(" of its own."""
+    params = []
+    for name, value in why.params.items():
+        if value == target:
+            value = "{target}"
+        elif value == origin:
+            value = "{origin}"
+        elif not isinstance(value, str | int) or (isinstance(value, str) and ("{" in value or "%(" in value)):
+            return None
+        params.append((name, value))
+    return (why.code, tuple(params))
+
+
+def _template(general: tuple) -> str | None:
+    """A general reason (_general) in the reader's language; None when its words have braces or "%(" that
+    the script would take for a placeholder."""
+    code, params = general
+    text = said(Message(code, dict(params)))
+    return None if FILLED.search(text) else text

@@ -16,6 +16,7 @@ class Outline:
     ys: tuple[float, ...]
     label: tuple[float, float]
     size: float
+    box: tuple[float, float, float, float]  # the smallest x and y, the largest x and y
 
 
 @lru_cache(maxsize=100_000)
@@ -33,10 +34,12 @@ def outline_of(geometry: str | None) -> Outline | None:
         return None
     xs, ys = tuple(p[0] for p in shape), tuple(p[1] for p in shape)
     label = drawn.get("label") or (sum(xs) / len(xs), sum(ys) / len(ys))
+    box = (min(xs), min(ys), max(xs), max(ys))
     return Outline(
         points=" ".join(f"{x:g},{y:g}" for x, y in shape),
         xs=xs,
         ys=ys,
         label=(label[0], label[1]),
-        size=min(max(xs) - min(xs), max(ys) - min(ys)) or 1.0,
+        size=min(box[2] - box[0], box[3] - box[1]) or 1.0,
+        box=box,
     )

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import JSONField, Value
+from django.db.models.fields.json import KeyTransform
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -70,12 +72,15 @@ def after_turn(*, viewer: Viewer, last: Turn | None) -> dict[str, Any] | None:
     battles: dict[str, str] = {}
     lost: list[str] = []
     count = 0
-    for data in reports_visible(viewer=viewer, turn=last).values_list("data", flat=True):
+    # Only what the banner and the markers read, not the whole reports: the region and the kind are the
+    # report row's own columns, the losses of the reader's nation a key of the report.
+    losses = KeyTransform(own, KeyTransform("losses", "data")) if own else Value(None, JSONField())
+    for region, kind, units in reports_visible(viewer=viewer, turn=last).values_list(
+        "region", "kind", losses
+    ):
         count += 1
-        region = data.get("region", "")
         for code in region.split("|"):
-            battles.setdefault(code, f"{page}#{card_anchor(data.get('kind', ''), region)}")
-        units = (data.get("losses") or {}).get(own) if own else None
+            battles.setdefault(code, f"{page}#{card_anchor(kind, region)}")
         if units:
             # A meeting engagement's key names both regions ("N3|N4"): the reader sees "N3–N4".
             place = "–".join(region.split("|"))

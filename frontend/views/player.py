@@ -16,6 +16,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 
+from campaign.models import Turn
 from campaign.selectors import Viewer, campaigns_of, turn_current
 from frontend.company_pages import company_map
 from frontend.forms import OrderForm, order_initial
@@ -36,7 +37,7 @@ from frontend.selectors import (
 )
 from frontend.situation import after_turn, legend_rows, weather_words
 from frontend.terms import WORDS, said, unit_dice, unit_heading
-from frontend.views.common import topbar, viewer_for
+from frontend.views.common import topbar, viewer_and_turn, viewer_for
 from frontend.views.sodankaynti import player_panel
 from orders.models import Order
 from orders.selectors import orders_of
@@ -56,12 +57,13 @@ def campaign_list(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def campaign_page(request: HttpRequest, slug: str) -> HttpResponse:
-    viewer = viewer_for(request, slug)
+    viewer, turn = viewer_and_turn(request, slug)
     # A refused order comes back (after a reload, a language switch, going back): never lost.
     kept = request.session.pop(_kept_key(slug), None)
     return _campaign_render(
         request,
         viewer,
+        turn,
         form=None,
         origin=request.GET.get("origin"),
         kind=request.GET.get("kind"),
@@ -91,7 +93,7 @@ def order_create(request: HttpRequest, slug: str) -> HttpResponse:
         return saved
     _keep(request, slug, request.POST)
     messages.error(request, _refusal(_("The order was not saved"), form))
-    return _campaign_render(request, viewer, form=form, origin=request.POST.get("origin"), status=400)
+    return _campaign_render(request, viewer, turn, form=form, origin=request.POST.get("origin"), status=400)
 
 
 @login_required
@@ -320,6 +322,10 @@ def _order_entry(
     # kind from the region, and the counts start at what is left.
     origin_options = [{"value": c, "label": f"{c} {name_of[c]}"} for c in origin_codes]
     kinds, reasons = targets_compact({c: judged.get(c, {}) for c in origin_codes})
+    # Each target once, however many origins and kinds reach it (on a busy nation's page, some ten each).
+    reached = dict.fromkeys(
+        t for by_kind in judged.values() for by_target in by_kind.values() for t in by_target
+    )
     order_data = {
         "origins": {
             c: {"left": {t: n for t, n in left.get(c, {}).items() if n > 0}, "kinds": kinds[c]}
@@ -329,16 +335,10 @@ def _order_entry(
         "reasons": reasons,
         "roles": {t: unit.role for t, unit in ruleset.unit_types.items()},
         "kind_roles": {str(k): list(roles) for k, roles in KIND_ROLES.items()},
-        "wordings": {kind: gettext(CATALOGUE[f"order.{kind}"]) for kind in KINDS},
+        "wordings": {kind: gettext(CATALOGUE[f"order.{kind}"]) for kind in sorted(KINDS)},
         "picked": chosen if explicit else None,
         "color": color_safe(viewer.nation.color),
-        "labels": {
-            t: f"{t} {name_of[t]}"
-            for kinds in judged.values()
-            for by_target in kinds.values()
-            for t in by_target
-            if t in name_of
-        },
+        "labels": {t: f"{t} {name_of[t]}" for t in reached if t in name_of},
         "say_origin": _("From %(origin)s: click a target on the map, or %(origin)s again to hold."),
         "not_origin": _("%(region)s: you have no units left there to give orders to."),
         "far": _("%(target)s is not within reach of %(origin)s"),
@@ -365,6 +365,7 @@ def _attribute_json(value: Any) -> SafeString:
 def _campaign_render(
     request: HttpRequest,
     viewer: Viewer,
+    turn: Turn | None,
     *,
     form: OrderForm | None,
     origin: str | None,
@@ -372,12 +373,14 @@ def _campaign_render(
     kept: dict[str, Any] | None = None,
     status: int = 200,
 ) -> HttpResponse:
-    turn = turn_current(campaign=viewer.campaign)
     ruleset = viewer.campaign.ruleset()
     unit_types = list(ruleset.unit_types)
     dice = unit_dice(ruleset)
     data = map_load(viewer=viewer, turn=turn, unit_order=unit_types, dice=dice)
-    if viewer.campaign.battle_system == "company_d20":
+    # A company's units, contacts and orders are the Kasarmi's (COMPANY.md §11.3): the map shows them, the
+    # page gives no stack orders.
+    company = viewer.campaign.battle_system == "company_d20"
+    if company:
         company_map(viewer=viewer, data=data)  # the company's units and recon contacts, not stacks
     playing = viewer.nation is not None and turn is not None
     last = turn_last_resolved(campaign=viewer.campaign)
@@ -390,7 +393,7 @@ def _campaign_render(
     not_at_war = not_at_war_of(campaign_id=viewer.campaign.pk)
     own = viewer.nation.code if viewer.nation else None
     entry = None
-    if playing:
+    if playing and not company:
         initial = kept or ({"kind": kind, "origin": origin} if kind in KINDS else None)
         entry = _order_entry(
             viewer,
@@ -430,6 +433,9 @@ def _campaign_render(
         # Edit and delete until the deadline; after it (or while the turn is processed) the list stays.
         "orders_open": playing and turn.status == "open" and turn.deadline > timezone.now(),
         "last_turn": last,
+        "kasarmi_url": (
+            reverse("frontend:company_kasarmi", args=[viewer.campaign.slug, own]) if company and own else ""
+        ),
     }
     if entry is not None:
         if form is not None:
@@ -466,8 +472,11 @@ def _first_own(data: MapData, viewer: Viewer) -> str | None:
 
 
 def _roster(data: MapData, viewer: Viewer, unit_types: list[str], left: dict[str, dict[str, int]]) -> dict:
-    """The nation's stacks by region, what is left after its orders, and totals per type."""
+    """The nation's stacks by region, what is left after its orders, and totals per type. Each cell as it
+    reads, made here: its count ("" for none) and what of it is free ("2 free", "" when all are). In the
+    template a translation and a number's formatting for each cell were most of the roster's time."""
     own = viewer.nation.code
+    free_words = _("%(count)s free")
     rows, totals = [], dict.fromkeys(unit_types, 0)
     for r in data.regions:
         for counter in data.stacks.get(r["id"], ()):
@@ -476,14 +485,12 @@ def _roster(data: MapData, viewer: Viewer, unit_types: list[str], left: dict[str
             units = dict(counter["units"])
             for t, c in units.items():
                 totals[t] = totals.get(t, 0) + c
-            rows.append(
-                {
-                    "code": r["code"],
-                    "name": r["name"],
-                    "cells": [
-                        {"count": units.get(t, 0), "free": left.get(r["code"], {}).get(t, units.get(t, 0))}
-                        for t in unit_types
-                    ],
-                }
-            )
+            cells = []
+            for t in unit_types:
+                count = units.get(t, 0)
+                free = left.get(r["code"], {}).get(t, count)
+                cells.append(
+                    {"count": str(count or ""), "free": "" if free == count else free_words % {"count": free}}
+                )
+            rows.append({"code": r["code"], "name": r["name"], "cells": cells})
     return {"rows": rows, "totals": [totals[t] for t in unit_types]}

@@ -16,7 +16,7 @@ def attacking_side(phase: Phase, groups: Sequence[AttackGroup], region: str, *, 
     return BattleSide(
         nations=nations,
         role="attacker",
-        forces=tuple(Force(g.nation, g.origin, dict(g.units)) for g in groups),
+        forces=tuple([Force(g.nation, g.origin, dict(g.units)) for g in groups]),
         support=phase.supporters(nations, (region,), exclude=None),
         origins=len({g.origin for g in groups}) if pincer else 0,
         modifiers=modifiers_for(phase, region, nations),
@@ -35,7 +35,7 @@ def nation_units(groups: Sequence[AttackGroup], nation: str) -> Counts:
 
 
 def modifiers_for(phase: Phase, region: str, nations: Sequence[str]) -> tuple:
-    return tuple(m for n in nations for m in phase.world.gm_modifiers.get((region, n), ()))
+    return tuple([m for n in nations for m in phase.world.gm_modifiers.get((region, n), ())])
 
 
 def groups_take_losses(groups: Sequence[AttackGroup], outcome: BattleOutcome) -> None:
@@ -55,12 +55,16 @@ def groups_take_losses(groups: Sequence[AttackGroup], outcome: BattleOutcome) ->
         for nation, own in by_nation.items():
             for unit_type, lost in outcome.losses.get(nation, {}).items():
                 weights = [(g.origin, g.units.get(unit_type, 0)) for g in own]
-                shares = share(lost, weights, lambda origin, _: origin)
+                shares = share(lost, weights, _by_origin)
                 for group in own:
                     group.units[unit_type] = group.units.get(unit_type, 0) - shares[group.origin]
     for group in groups:
         for unit_type, count in outcome.added.get((group.nation, group.origin), {}).items():
             group.units[unit_type] = group.units.get(unit_type, 0) + count
+
+
+def _by_origin(origin: str, _units: int) -> str:
+    return origin
 
 
 def defender_takes_losses(phase: Phase, region: str, side: BattleSide, outcome: BattleOutcome) -> None:
@@ -74,4 +78,4 @@ def defender_takes_losses(phase: Phase, region: str, side: BattleSide, outcome: 
 
 
 def units_of(groups: Sequence[AttackGroup]) -> int:
-    return sum(g.total() for g in groups)
+    return sum([g.total() for g in groups])

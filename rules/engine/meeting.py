@@ -19,14 +19,16 @@ def meetings_resolve(phase: Phase) -> None:
         )
         regions = (low, high)
         sides = tuple(
-            BattleSide(
-                nations=(g.nation,),
-                role="attacker",
-                forces=(Force(g.nation, g.origin, dict(g.units)),),
-                support=phase.supporters((g.nation,), regions, exclude=None),
-                modifiers=modifiers_for(phase, g.target, (g.nation,)),
-            )
-            for g in groups
+            [
+                BattleSide(
+                    nations=(g.nation,),
+                    role="attacker",
+                    forces=(Force(g.nation, g.origin, dict(g.units)),),
+                    support=phase.supporters((g.nation,), regions, exclude=None),
+                    modifiers=modifiers_for(phase, g.target, (g.nation,)),
+                )
+                for g in groups
+            ]
         )
         label = f"{low}|{high}"
         outcome = phase.fight(

@@ -12,7 +12,7 @@ from typing import Any
 
 from .ruleset import Ruleset
 from .seam import REPORT_FORMAT, BattleCall, BattleOutcome, BattleSide, DiceSource, Pending, Supporter
-from .state import Movement, Order, OrderKind
+from .state import CONSUMING, Movement, Order, OrderKind
 from .systems import BattleSystem
 from .world import Counts, World
 
@@ -57,10 +57,13 @@ class Phase:
     waiting: dict[str, list[str]] = field(default_factory=dict)  # battle key -> the meetings it waits for
     _supporters_at: dict[str, list[tuple[str, str, int]]] = field(init=False, repr=False)
     _in_range: dict[tuple[str, ...], list] = field(init=False, repr=False)  # regions -> Phase._in_range_of
+    # (nation, region, type) -> its Supporter, made the first time the stack is in range of a battle and
+    # shared by every battle after (a Supporter is frozen)
+    _supporter: dict[tuple[str, str, str], Supporter] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         # `supporting` indexed by region, for finding the supporters around a battle.
-        self._supporters_at, self._in_range = {}, {}
+        self._supporters_at, self._in_range, self._supporter = {}, {}, {}
         for (nation, region, unit_type), count in self.supporting.items():
             self._supporters_at.setdefault(region, []).append((nation, unit_type, count))
 
@@ -94,27 +97,42 @@ class Phase:
             in_range = self._in_range[regions] = self._in_range_of(regions)
         unit_types = self.ruleset.unit_types
         return tuple(
-            Supporter(nation, region, unit_type, count)
-            for _, nation, region, unit_type, count in in_range
-            if nation in nations
-            and not ((nation, region) == exclude and unit_types[unit_type].role == "artillery")
+            [
+                supporter
+                for _, supporter in in_range
+                if supporter.nation in nations
+                and not (
+                    (supporter.nation, supporter.region) == exclude
+                    and unit_types[supporter.unit_type].role == "artillery"
+                )
+            ]
         )
 
-    def _in_range_of(self, regions: tuple[str, ...]) -> list[tuple[tuple[int, str, int], str, str, str, int]]:
+    def _in_range_of(self, regions: tuple[str, ...]) -> list[tuple[tuple[int, str, int], Supporter]]:
         """Every supporting stack, of any nation, whose range covers every one of `regions`, as (sort key,
-        nation, region, type, count), in nation-id order, then by region, then artillery before air."""
+        supporter), in nation-id order, then by region, then artillery before air."""
         ranges = self.ruleset.ranges
         if not ranges or not self.system.policies.support_from_range:
             return []
-        reach = [self.world.within(r, max(ranges.values())) for r in regions]
+        farthest = max(ranges.values())
+        reach = [self.world.within(r, farthest) for r in regions]
         order = self.world.nation_index
-        rank = {unit_type: i for i, unit_type in enumerate(self.ruleset.support_types)}
+        rank = self.ruleset.support_rank
+        beyond = farthest + 1  # farther than any range: not reached from that region
         found = []
-        for region, distance in reach[0].items():
-            for nation, unit_type, count in self._supporters_at.get(region, ()):
-                limit = ranges[unit_type]
-                if distance <= limit and all(other.get(region, limit + 1) <= limit for other in reach[1:]):
-                    found.append(((order[nation], region, rank[unit_type]), nation, region, unit_type, count))
+        for region in reach[0]:
+            here = self._supporters_at.get(region)
+            if here is None:
+                continue
+            # In range of every one of `regions` when in range of the farthest of them.
+            distance = max([r.get(region, beyond) for r in reach])
+            for nation, unit_type, count in here:
+                if distance <= ranges[unit_type]:
+                    key = (nation, region, unit_type)
+                    supporter = self._supporter.get(key)
+                    if supporter is None:
+                        supporter = self._supporter[key] = Supporter(nation, region, unit_type, count)
+                    found.append(((order[nation], region, rank[unit_type]), supporter))
         found.sort()  # by the key alone: no two stacks share one
         return found
 
@@ -165,10 +183,9 @@ class Phase:
             self.pending.append(outcome)
             return outcome
         for index, side in enumerate(sides):
+            how = (label, outcome.outcome_for(index))
             for s in side.support:
-                self.support_outcomes.setdefault((s.nation, s.region, s.unit_type), []).append(
-                    (label, outcome.outcome_for(index))
-                )
+                self.support_outcomes.setdefault((s.nation, s.region, s.unit_type), []).append(how)
         return outcome
 
 
@@ -195,14 +212,16 @@ def phase_start(
                 key = (order.nation, order.origin, unit_type)
                 standing_down[key] = standing_down.get(key, 0) + count
             continue
-        if order.kind not in (OrderKind.MOVE, OrderKind.REBASE, OrderKind.ATTACK):
+        if order.kind not in CONSUMING:
             continue
         here = garrison[order.origin][order.nation]
         for unit_type, count in order.units.items():
             here[unit_type] -= count
         if order.kind == OrderKind.ATTACK:
             key = (order.nation, order.origin, order.target)
-            group = groups.setdefault(key, AttackGroup(order.nation, order.origin, order.target, {}))
+            group = groups.get(key)
+            if group is None:
+                group = groups[key] = AttackGroup(order.nation, order.origin, order.target, {})
             for unit_type, count in order.units.items():
                 group.units[unit_type] = group.units.get(unit_type, 0) + count
         else:

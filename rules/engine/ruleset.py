@@ -55,9 +55,9 @@ class Ruleset:
         return self.types_with_role("artillery") + self.types_with_role("air")
 
     @cached_property
-    def type_rank(self) -> Mapping[str, int]:
-        """Each type's place in the declaration order, to sort by it without searching the list."""
-        return {code: rank for rank, code in enumerate(self.unit_types)}
+    def support_rank(self) -> Mapping[str, int]:
+        """Each support type's place in `support_types`: the order supporters are listed and roll in."""
+        return {code: rank for rank, code in enumerate(self.support_types)}
 
 
 def ruleset_merge(base: Mapping[str, Any], overrides: Mapping[str, Any]) -> dict[str, Any]:

@@ -43,6 +43,11 @@ class OrderKind(StrEnum):
     STAND_DOWN = "stand_down"
 
 
+# The kinds of order that take their units out of the origin (§2.1); hold and stand_down take none. A set of
+# the members' values: testing a kind against it is one lookup, where naming each member is one apiece.
+CONSUMING = frozenset((OrderKind.MOVE, OrderKind.REBASE, OrderKind.ATTACK))
+
+
 @dataclass(frozen=True)
 class Region:
     code: str

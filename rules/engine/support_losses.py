@@ -14,12 +14,16 @@ def support_losses_roll(phase: Phase) -> tuple[list[dict[str, Any]], list[Suppor
         return [], []
     ruleset, world = phase.ruleset, phase.world
     order = world.nation_index
-    rank = {unit_type: i for i, unit_type in enumerate(ruleset.support_types)}
+    rank = ruleset.support_rank
     chances, rolls = [], []
-    for key in sorted(phase.supporting, key=lambda k: (order[k[0]], k[1], rank[k[2]])):
+
+    def stack_order(item: tuple[tuple[str, str, str], int]) -> tuple[int, str, int]:
+        (nation, region, unit_type), _ = item  # nation-id order, then region, then artillery before air
+        return order[nation], region, rank[unit_type]
+
+    for key, supporting in sorted(phase.supporting.items(), key=stack_order):
         nation, region, unit_type = key
-        supporting = phase.supporting[key]
-        outcomes = phase.support_outcomes.get(key, [])
+        outcomes = phase.support_outcomes.get(key, ())
         chance, rolling = 0, 0
         if outcomes:  # a stack that supported no battle rolls for nothing, at a chance of 0
             lost, kept = ruleset.support_loss_lost, ruleset.support_loss_won_or_draw

@@ -126,15 +126,15 @@ def _stacks_after(
     A stack the turn left as it was is the input's own object: most are, and making 230,000 of them anew
     was a fifth of a turn on 100,000 regions."""
     unchanged = {(s.region, s.nation, s.unit_type, s.count): s for s in before}
-    rank = ruleset.type_rank.__getitem__
+    types = tuple(ruleset.unit_types)  # a ruleset declares a handful: asking each beats sorting the few
     stacks = []
     for region in sorted(garrison):
         by_nation = garrison[region]
-        # Sorting one item is a no-op, and most regions hold one nation's stack of one or two types.
+        # Sorting one item is a no-op, and most regions hold one nation's stack.
         for nation in world.nation_order(by_nation) if len(by_nation) > 1 else by_nation:
             counts = by_nation[nation]
-            for unit_type in sorted(counts, key=rank) if len(counts) > 1 else counts:
-                count = counts[unit_type]
+            for unit_type in types:
+                count = counts.get(unit_type, 0)
                 if count > 0:
                     same = unchanged.get((region, nation, unit_type, count))
                     stacks.append(same or Stack(nation, region, unit_type, count))

@@ -13,7 +13,7 @@ from typing import NamedTuple
 from .messages import Message, gettext_noop, messages_register
 from .order_words import kind_word
 from .ruleset import Ruleset
-from .state import Order, OrderKind, RejectedOrder, TurnInput
+from .state import CONSUMING, Order, OrderKind, RejectedOrder, TurnInput
 from .systems import system_get
 from .world import World, world_build
 
@@ -69,8 +69,9 @@ class Invalid(NamedTuple):
         return cls(field, Message(code, params))
 
 
-CONSUMING = frozenset((OrderKind.MOVE, OrderKind.REBASE, OrderKind.ATTACK))
 Counts = Mapping[str, int]
+TAKES_NOTHING = frozenset((OrderKind.HOLD, OrderKind.STAND_DOWN))  # no target, no units taken
+STAYS_OWN = frozenset((OrderKind.MOVE, OrderKind.REBASE))  # within the nation's own regions
 
 
 def units_left(here: Counts, orders: Iterable[tuple[str, Counts]]) -> dict[str, int]:
@@ -138,7 +139,7 @@ def order_reason(world: World, ruleset: Ruleset, order: Order, left: Counts | No
         if count > now:
             code = "units_short_after_orders" if now < here.get(unit_type, 0) else "units_short"
             return Invalid.of("units", code, left=now, unit_type=unit_type, origin=order.origin, count=count)
-    if order.kind in (OrderKind.HOLD, OrderKind.STAND_DOWN):
+    if order.kind in TAKES_NOTHING:
         return None
     return _target_reason(world, ruleset, order)
 
@@ -156,7 +157,7 @@ def _target_reason(world: World, ruleset: Ruleset, order: Order) -> Invalid | No
     elif target not in world.adjacency[order.origin]:
         return Invalid.of("target", "not_adjacent", target=target, origin=order.origin)
     owner = world.owner[target]
-    if order.kind in (OrderKind.MOVE, OrderKind.REBASE):
+    if order.kind in STAYS_OWN:
         if owner != order.nation:
             return Invalid.of("target", "move_not_own", region=target, nation=order.nation)
         return None

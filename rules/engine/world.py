@@ -66,12 +66,13 @@ def world_build(turn: TurnInput, ruleset: Ruleset) -> World:
         raise TurnInputError(f"weather: unknown weather {turn.weather!r}")
 
     regions = {}
+    any_terrain = ruleset.any_terrain
     # The messages are spelled out only for the entry at fault: building one per entry cost a quarter
     # of a small turn.
     for region in turn.regions:
         if region.code in regions:
             raise TurnInputError(f"regions.{region.code}: the region code is used twice")
-        if region.terrain not in TERRAINS and not ruleset.any_terrain:
+        if region.terrain not in TERRAINS and not any_terrain:
             raise TurnInputError(f"regions.{region.code}.terrain: unknown terrain {region.terrain!r}")
         if region.weather is not None and region.weather not in WEATHERS:
             raise TurnInputError(f"regions.{region.code}.weather: unknown weather {region.weather!r}")
@@ -87,36 +88,40 @@ def world_build(turn: TurnInput, ruleset: Ruleset) -> World:
             )
         regions[region.code] = region
 
-    neighbours: dict[str, set[str]] = {code: set() for code in regions}
+    # Lists, not sets, until the end: a list per region is cheaper to make and to add to, and a border
+    # given twice is counted once when each list is sorted into the region's neighbours.
+    neighbours: dict[str, list[str]] = {code: [] for code in regions}
     for a, b in turn.borders:
-        if a not in regions or b not in regions:
+        try:  # an unknown region has no entry: a lookup, where asking first would be two more
+            neighbours[a].append(b)
+            neighbours[b].append(a)
+        except KeyError:
             end = a if a not in regions else b
-            raise TurnInputError(f"borders: [{a}, {b}] names the unknown region {end!r}")
+            raise TurnInputError(f"borders: [{a}, {b}] names the unknown region {end!r}") from None
         if a == b:
             raise TurnInputError(f"borders: [{a}, {b}] joins a region to itself")
-        neighbours[a].add(b)
-        neighbours[b].add(a)
 
     units: dict[str, dict[str, Counts]] = {}
     unit_types = ruleset.unit_types
     for stack in turn.stacks:
-        region = regions.get(stack.region)
+        code, nation, unit_type, count = stack.region, stack.nation, stack.unit_type, stack.count
+        region = regions.get(code)
         if region is None:
             raise TurnInputError(f"{_stack_named(stack)}: unknown region")
-        if stack.unit_type not in unit_types:
+        if unit_type not in unit_types:
             raise TurnInputError(f"{_stack_named(stack)}: unknown unit type")
-        if not isinstance(stack.count, int) or stack.count < 0:
+        if not isinstance(count, int) or count < 0:
             raise TurnInputError(f"{_stack_named(stack)}: a count must be a whole number of 0 or more")
-        if region.owner != stack.nation:
+        if region.owner != nation:
             raise TurnInputError(f"{_stack_named(stack)}: units stand only in regions their nation owns")
         # Not setdefault: that makes two empty dicts for every stack, which a turn has tens of thousands of.
-        by_nation = units.get(stack.region)
+        by_nation = units.get(code)
         if by_nation is None:
-            by_nation = units[stack.region] = {}
-        counts = by_nation.get(stack.nation)
+            by_nation = units[code] = {}
+        counts = by_nation.get(nation)
         if counts is None:
-            counts = by_nation[stack.nation] = {}
-        counts[stack.unit_type] = counts.get(stack.unit_type, 0) + stack.count
+            counts = by_nation[nation] = {}
+        counts[unit_type] = counts.get(unit_type, 0) + count
 
     not_at_war: dict[frozenset[str], str] = {}
     for relation in turn.relations:
@@ -144,7 +149,7 @@ def world_build(turn: TurnInput, ruleset: Ruleset) -> World:
         nations=tuple(turn.nations),
         nation_index=nation_index,
         regions=regions,
-        adjacency={code: tuple(sorted(found)) for code, found in neighbours.items()},
+        adjacency={code: tuple(sorted(set(found))) for code, found in neighbours.items()},
         owner={code: region.owner for code, region in regions.items()},
         units=units,
         not_at_war=not_at_war,

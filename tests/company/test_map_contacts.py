@@ -89,3 +89,14 @@ def test_a_contact_older_than_the_recon_duration_is_no_longer_shown(battle, comp
 def test_the_gm_map_shows_every_nations_units(battle, company, gm):
     html = _page(gm)
     assert "KOMP" in _region_texts(html, "N5") and "KK" in _region_texts(html, "M1")
+
+
+def test_the_campaign_page_sends_a_company_player_to_the_kasarmi_not_to_stack_orders(company, player, gm):
+    html = login(player).get("/c/demo/").content.decode()
+    assert 'href="/c/demo/kasarmi/NOR/"' in html and "Open the Kasarmi" in html
+    assert "no units left to give orders to" not in html, "the company's units are not stacks"
+    assert 'id="roster"' not in html and "Save order" not in html
+    finnish = login(player)
+    finnish.cookies["django_language"] = "fi"
+    assert "Avaa Kasarmi" in finnish.get("/c/demo/").content.decode()
+    assert "Open the Kasarmi" not in login(gm).get("/c/demo/").content.decode(), "the GM has no company"

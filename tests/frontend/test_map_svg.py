@@ -96,3 +96,29 @@ def test_a_region_of_another_size_says_its_own_font_size() -> None:
 def test_a_2000_region_map_costs_under_100_bytes_a_region() -> None:
     data = _map(regions=2000, nations=50)
     assert len(str(map_svg(data=data, links={"R00001"}))) < 100 * 2000
+
+
+def test_a_counter_too_wide_for_its_region_goes_on_lines_of_its_own_and_the_next_counter_below_them() -> None:
+    import re
+
+    data = _map()
+    long = "LEVY d6 4 · GREN d10 1 · CAV d8 3 · ELITE d8 2"
+    data.stacks[0] = [
+        {"nation": "N000", "color": "#123456", "units": [], "label": long},
+        {"nation": "N001", "color": "#654321", "units": [], "label": "JV 3"},
+    ]
+    page = str(map_svg(data=data))
+    lines = re.findall(
+        r'<text x="([^"]+)" y="([^"]+)">(?:<tspan fill="(#\w+)">■</tspan> )?([^<]+)</text>', page
+    )
+    region = [line for line in lines if line[3] in long or line[3] == "JV 3"]
+    texts = [line[3] for line in region]
+    assert " · ".join(texts[:-1]) == long and len(texts) > 2, "every part, in order, on several lines"
+    width = data.regions[0]["outline"].box[2] - data.regions[0]["outline"].box[0]
+    size = 20 / 7 * 0.64  # the squares' counter font
+    assert all(len(t) * 0.5 * size <= width for t in texts), "each line fits its region"
+    marks = [line[2] for line in region]
+    assert marks[0] == "#123456" and set(marks[1:-1]) == {""} and marks[-1] == "#654321", "one mark a counter"
+    ys = [float(line[1]) for line in region]
+    assert ys == sorted(ys) and len(set(ys)) == len(ys), "each line below the one before, none on another"
+    assert texts[-1] == "JV 3", "the next counter comes after the long one's lines"

@@ -71,8 +71,15 @@ def test_the_ruleset_remembers_its_types_by_role_and_rank():
 
     assert ruleset.ground_types == ruleset.types_with_role(*ruleset.fighting_roles)
     assert ruleset.support_types == ruleset.types_with_role("artillery") + ruleset.types_with_role("air")
-    assert list(ruleset.type_rank) == list(ruleset.unit_types)
-    assert [ruleset.type_rank[t] for t in ruleset.unit_types] == list(range(len(ruleset.unit_types)))
+    assert [ruleset.support_rank[t] for t in ruleset.support_types] == list(range(len(ruleset.support_types)))
+
+
+def test_a_remembered_loss_row_is_the_first_row_that_covers_the_difference():
+    ruleset = RULESETS["default"]
+    for _ in range(2):  # the second time from memory
+        for difference in range(0, 60):
+            plain = next(row for row in ruleset.loss_table if row.covers(difference))
+            assert ruleset.loss_row(difference) is plain
 
 
 def _phase(turn: TurnInput, ruleset_name: str, seed: int) -> Phase:

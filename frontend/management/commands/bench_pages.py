@@ -13,11 +13,13 @@ import http.client
 import statistics
 import threading
 import time
+from dataclasses import dataclass
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 from django.core.servers.basehttp import WSGIRequestHandler, WSGIServer, get_internal_wsgi_application
+from django.db import DEFAULT_DB_ALIAS, connection, connections
 from django.test import Client, override_settings
 
 from campaign.generate import orders_generate, scenario_generate
@@ -27,7 +29,50 @@ from campaign.services import membership_set, scenario_import
 from orders.services import orders_place
 from rules.services import turn_process
 
-GOAL_MS = 300
+
+@dataclass(frozen=True)
+class Goal:
+    """What a page must take at most: its median time in this process, and its size."""
+
+    ms: float
+    kb: float | None = None
+
+    def verdict(self, median_ms: float, size_kb: float) -> str:
+        said = f"goal {self.ms:g} ms" + (f" / {self.kb:g} KB" if self.kb is not None else "")
+        missed = [f"{median_ms:.1f} ms"] if median_ms >= self.ms else []
+        if self.kb is not None and size_kb >= self.kb:
+            missed.append(f"{size_kb:.0f} KB")
+        return f"{said}: MISSED ({', '.join(missed)})" if missed else f"{said}: MET"
+
+
+# Every page in under 300 ms; the player's campaign page of a big map (the page a player opens most, the
+# table view on demand) in under 50 ms and 300 KB (issue 15).
+PAGE = Goal(300)
+KEPT_SECONDS = 600
+CAMPAIGN_PAGE = Goal(50, 300)
+
+
+# What the pages read. A server's tables have their statistics (autovacuum analyzes them between turns); a
+# campaign made a moment ago has none, and PostgreSQL's planner then guessed some 80 regions in a campaign of
+# 2,000 and walked the stacks and borders of every campaign.
+PAGE_TABLES = (
+    "campaign_region",
+    "campaign_border",
+    "campaign_stack",
+    "campaign_nation",
+    "campaign_relation",
+    "campaign_turn",
+    "orders_order",
+    "rules_report",
+    "rules_reportnation",
+)
+
+
+def _analyze() -> None:
+    """VACUUM ANALYZE what the pages read, on PostgreSQL, as autovacuum would on a real server."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(f"VACUUM ANALYZE {', '.join(PAGE_TABLES)}")
 
 
 class _QuietHandler(WSGIRequestHandler):
@@ -72,10 +117,18 @@ class Command(BaseCommand):
             campaign=campaign, username=f"{campaign.slug}-p", password="x" * 12, nation=nation
         )
         gm = membership_set(campaign=campaign, username=f"{campaign.slug}-gm", password="x" * 12, nation=None)
+        _analyze()
         own = sum(o["nation"] == busiest for o in orders)
         self.stdout.write(
             f"{campaign.regions.count()} regions, {len(nation_ids)} nations, {len(orders)} orders "
             f"({own} of {busiest}, the player's)"
+        )
+        # Served as under gunicorn in production (README: DB_CONN_MAX_AGE 600; bench_api serves so too): the
+        # server keeps its database connection between requests. With Django's default of 0 each page opened
+        # a connection of its own, a new PostgreSQL backend, some 15 ms that a production page does not pay.
+        connections.settings[DEFAULT_DB_ALIAS]["CONN_MAX_AGE"] = KEPT_SECONDS
+        self.stdout.write(
+            f"(the server keeps its database connection between requests: CONN_MAX_AGE {KEPT_SECONDS})"
         )
         with override_settings(ALLOWED_HOSTS=["127.0.0.1"], SECURE_SSL_REDIRECT=False):
             server = WSGIServer(("127.0.0.1", 0), _QuietHandler)
@@ -86,36 +139,36 @@ class Command(BaseCommand):
                 port = server.server_address[1]
                 slug = campaign.slug
                 before = [
-                    (player.user, f"/c/{slug}/", "campaign page, player, turn 1 with orders"),
-                    (gm.user, f"/c/{slug}/", "campaign page, GM (every stack)"),
-                    (gm.user, f"/c/{slug}/gm/", "GM dashboard"),
+                    (player.user, f"/c/{slug}/", "campaign page, player, turn 1 with orders", CAMPAIGN_PAGE),
+                    (gm.user, f"/c/{slug}/", "campaign page, GM (every stack)", PAGE),
+                    (gm.user, f"/c/{slug}/gm/", "GM dashboard", PAGE),
                 ]
                 results = self._fetch_all(port, before, repeat)
                 processed = turn_process(turn_id=turn.pk)
+                _analyze()
                 self.stdout.write(
                     f"(turn 1 processed: {processed.status}, {processed.reports.count()} battles)"
                 )
                 after = [
-                    (player.user, f"/c/{slug}/", "campaign page, player, after the turn"),
-                    (player.user, f"/c/{slug}/turns/1/", "turn 1 report page, player"),
-                    (gm.user, f"/c/{slug}/turns/1/", "turn 1 report page, GM (every battle)"),
+                    (player.user, f"/c/{slug}/", "campaign page, player, after the turn", CAMPAIGN_PAGE),
+                    (player.user, f"/c/{slug}/turns/1/", "turn 1 report page, player", PAGE),
+                    (gm.user, f"/c/{slug}/turns/1/", "turn 1 report page, GM (every battle)", PAGE),
                 ]
                 results += self._fetch_all(port, after, repeat)
             finally:
                 server.shutdown()
                 server.server_close()
-        for label, size, times, cpu in results:
-            median = statistics.median(times)
-            verdict = "ok" if median < GOAL_MS else f"over the {GOAL_MS} ms goal"
+        for label, goal, size, times, cpu in results:
+            median, kb = statistics.median(times), size / 1000
             # The CPU this process spent (the server's thread, mostly): what a busy machine does not inflate.
             self.stdout.write(
                 f"  {label:<45} median {median:6.1f} ms  max {max(times):6.1f} ms  "
-                f"CPU {statistics.median(cpu):6.1f} ms  {size / 1000:5.0f} KB  {verdict}"
+                f"CPU {statistics.median(cpu):6.1f} ms  {kb:5.0f} KB  {goal.verdict(median, kb)}"
             )
 
     def _fetch_all(self, port: int, pages, repeat: int):
         results = []
-        for user, url, label in pages:
+        for user, url, label, goal in pages:
             client = Client()
             client.force_login(user)
             cookie = f"{settings.SESSION_COOKIE_NAME}={client.cookies[settings.SESSION_COOKIE_NAME].value}"
@@ -134,5 +187,5 @@ class Command(BaseCommand):
                     cpu.append((time.process_time() - begun_cpu) * 1000)
                 size = len(body)
             connection.close()
-            results.append((label, size, times, cpu))
+            results.append((label, goal, size, times, cpu))
         return results

@@ -62,14 +62,19 @@ def iron_fist_fight(call: BattleCall) -> BattleOutcome:
     kta_terms = [_kta_terms(side, counts[i], call, ruleset) for i, side in enumerate(sides)]
     # §11: one die per side, sides ordered by their earliest nation in nation-id order.
     dice: list[list[int]] = [[], []]
-    if ruleset.kta_die is not None:
-        for i in sorted((0, 1), key=lambda i: min(nation_index[n] for n in sides[i].nations)):
-            dice[i] = [call.dice.randint(1, ruleset.kta_die.sides) for _ in range(ruleset.kta_die.count)]
+    die = ruleset.kta_die
+    if die is not None:
+        die_text = str(die)
+        earliest = [min([nation_index[n] for n in side.nations]) for side in sides]
+        for i in (0, 1) if earliest[0] <= earliest[1] else (1, 0):
+            dice[i] = [call.dice.randint(1, die.sides) for _ in range(die.count)]
             kta_terms[i].append(
                 _term(
                     "fortune of war",
-                    _detail("dice", die=str(ruleset.kta_die), rolls="+".join(map(str, dice[i]))),
-                    sum(dice[i]) + ruleset.kta_die.constant,
+                    message_data(
+                        "iron_fist.term.dice", {"die": die_text, "rolls": "+".join(map(str, dice[i]))}
+                    ),
+                    sum(dice[i]) + die.constant,
                     "§4",
                 )
             )
@@ -78,7 +83,7 @@ def iron_fist_fight(call: BattleCall) -> BattleOutcome:
     winner = None if kta[0] == kta[1] else (0 if kta[0] > kta[1] else 1)
     row = ruleset.loss_row(difference)
 
-    larger = max(sum(c.values()) for c in counts)
+    larger = max([sum(c.values()) for c in counts])
     results = []
     for i in (0, 1):
         percent = row.loser if winner is None or winner != i else row.winner
@@ -92,7 +97,7 @@ def iron_fist_fight(call: BattleCall) -> BattleOutcome:
                 superior=winner == i,
             )
         )
-    side_totals = [dict(r.losses) for r in results]
+    side_totals = [r.losses for r in results]  # not copied: winners_cap returns a new dict
     cap = None
     if winner is not None:
         loser_loss = sum(side_totals[1 - winner].values())
@@ -101,6 +106,9 @@ def iron_fist_fight(call: BattleCall) -> BattleOutcome:
             side_totals[winner] = winners_cap(side_totals[winner], loser_loss, types)
             cap = {"side": sides[winner].name, "from": before, "to": loser_loss}
 
+    def more_units_then_nation_id(nation: str, units: int) -> tuple[int, int]:
+        return -units, nation_index[nation]
+
     losses: dict[str, Counts] = {}
     for side, totals in zip(sides, side_totals, strict=True):
         ground = side.ground
@@ -108,7 +116,7 @@ def iron_fist_fight(call: BattleCall) -> BattleOutcome:
             losses[nation] = {}
         for unit_type, total in totals.items():
             weights = [(n, ground.get(n, {}).get(unit_type, 0)) for n in side.nations]
-            shares = share(total, weights, lambda n, w: (-w, nation_index[n]))
+            shares = share(total, weights, more_units_then_nation_id)
             for nation, lost in shares.items():
                 if lost:
                     losses[nation][unit_type] = lost
@@ -154,11 +162,6 @@ def _term(term: str, detail: dict[str, Any], value: int, rule: str) -> dict[str,
     return {"term": term, "detail": detail, "value": value, "rule": rule}
 
 
-def _detail(what: str, **params: Any) -> dict[str, Any]:
-    """A term's arithmetic as a stored message (`iron_fist.term.*`)."""
-    return message_data(f"iron_fist.term.{what}", params)
-
-
 def _kta_terms(
     side: BattleSide, counts: Counts, call: BattleCall, ruleset: IronFistRuleset
 ) -> list[dict[str, Any]]:
@@ -169,38 +172,54 @@ def _kta_terms(
     for unit_type, count in counts.items():
         if count:
             value = ruleset.unit_value(unit_type, terrain, weather)
-            terms.append(_term(unit_type, _detail("units", count=count, value=value), count * value, "§4"))
+            terms.append(
+                _term(
+                    unit_type,
+                    message_data("iron_fist.term.units", {"count": count, "value": value}),
+                    count * value,
+                    "§4",
+                )
+            )
     supporting: dict[str, int] = {}
     for supporter in side.support:
         supporting[supporter.unit_type] = supporting.get(supporter.unit_type, 0) + supporter.count
     for unit_type, count in supporting.items():
         value = ruleset.unit_value(unit_type, terrain, weather)
         sources = [
-            _detail("source", count=s.count, region=s.region)
+            message_data("iron_fist.term.source", {"count": s.count, "region": s.region})
             for s in side.support
             if s.unit_type == unit_type
         ]
-        detail = _detail("support", count=count, value=value, sources=sources)
+        detail = message_data("iron_fist.term.support", {"count": count, "value": value, "sources": sources})
         terms.append(_term(f"{unit_type} support", detail, count * value, "§3"))
     if side.fort:
         terms.append(
             _term(
                 "fortification",
-                _detail("fortification", level=side.fort, bonus=ruleset.fort_bonus_per_level),
+                message_data(
+                    "iron_fist.term.fortification",
+                    {"level": side.fort, "bonus": ruleset.fort_bonus_per_level},
+                ),
                 side.fort * ruleset.fort_bonus_per_level,
                 "§4",
             )
         )
     if side.home:
-        terms.append(_term("home defence", _detail("home"), ruleset.home_defence_bonus, "§4"))
+        terms.append(
+            _term("home defence", message_data("iron_fist.term.home", {}), ruleset.home_defence_bonus, "§4")
+        )
     pincer = ruleset.pincer(side.origins)
     if pincer:
-        terms.append(_term("pincer", _detail("pincer", count=side.origins), pincer, "§4"))
+        terms.append(
+            _term("pincer", message_data("iron_fist.term.pincer", {"count": side.origins}), pincer, "§4")
+        )
     for modifier in side.modifiers:
         detail = (
-            _detail("gm_modifier_why", nation=modifier.nation, reason=modifier.reason)
+            message_data(
+                "iron_fist.term.gm_modifier_why", {"nation": modifier.nation, "reason": modifier.reason}
+            )
             if modifier.reason
-            else _detail("gm_modifier", nation=modifier.nation)
+            else message_data("iron_fist.term.gm_modifier", {"nation": modifier.nation})
         )
         terms.append(_term("GM modifier", detail, modifier.value, "§4"))
     return terms

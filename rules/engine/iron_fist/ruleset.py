@@ -81,10 +81,20 @@ class IronFistRuleset(Ruleset):
         return bonus
 
     def loss_row(self, difference: int) -> LossRow:
-        for row in self.loss_table:
-            if row.covers(difference):
-                return row
-        raise RulesetError(f"loss_table: no row covers a difference of {difference}")
+        """The row covering `difference`, remembered per difference as `unit_value` is."""
+        row = self._loss_rows.get(difference)
+        if row is None:
+            for candidate in self.loss_table:
+                if candidate.covers(difference):
+                    row = self._loss_rows[difference] = candidate
+                    break
+            else:
+                raise RulesetError(f"loss_table: no row covers a difference of {difference}")
+        return row
+
+    @cached_property
+    def _loss_rows(self) -> dict[int, LossRow]:
+        return {}
 
 
 @cache
