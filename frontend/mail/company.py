@@ -15,6 +15,7 @@ from __future__ import annotations
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from campaign.lifecycle import language_of
 from campaign.models import Turn
@@ -88,6 +89,7 @@ def company_results_send(*, turn_id: int) -> int:
         with translation.override(language_of(user=membership.user)):
             subject = reader_subject(_("[%(campaign)s] Turn %(number)s battles — %(reader)s"), turn, nation)
             told = _turn_told(turn.result or {}, units, code, notified=notified)
+            told["summary"] = _summary(turn, mine, units, code, turn.result or {})
         context = {
             **told,
             "reports": [
@@ -165,3 +167,41 @@ def _turn_told(result: dict, units: dict, reader: str | None, *, notified: bool)
         "scouted": [_("%(nation)s scouted %(region)s.") % {"nation": n, "region": r} for r, n in scouted],
         "retreats": retreats,
     }
+
+
+def _summary(turn: Turn, battles: list, units: dict, reader: str | None, result: dict) -> str:
+    """The turn report's first line (§11.1), e.g. "Turn 4: 3 battles; you took K7; Ryhmä Virta fell": the
+    reader's battles, the regions it took and lost, and its units that fell in battle or were cut off. The
+    GM's counts every battle."""
+    count = len(battles)
+    parts = [
+        ngettext("Turn %(number)s: %(count)s battle", "Turn %(number)s: %(count)s battles", count)
+        % {"number": turn.number, "count": count}
+    ]
+    if reader is None:
+        return parts[0]
+    took, lost, fell = [], [], []
+    for battle in battles:
+        outcome = battle.report.get("outcome") or {}
+        holder = outcome.get("holder") or outcome.get("occupier")
+        region = battle.data.get("region")
+        if holder == reader and region:
+            took.append(region)
+        elif holder is not None and battle.data.get("defender") == reader and region:
+            lost.append(region)
+        for number, after in ((battle.report.get("final") or {}).get("units") or {}).items():
+            before = battle.report["before"].get(str(number)) or {}
+            if after.get("status") == "destroyed" and before.get("nation") == reader:
+                fell.append(int(number))
+    for number, (_origin, to) in (result.get("retreats") or {}).items():
+        unit = units.get(int(number))
+        if to is None and unit is not None and unit.nation.code == reader:
+            fell.append(int(number))
+    if took:
+        parts.append(_("you took %(regions)s") % {"regions": ", ".join(sorted(took))})
+    if lost:
+        parts.append(_("you lost %(regions)s") % {"regions": ", ".join(sorted(lost))})
+    if fell:
+        names = ", ".join(units[n].name if n in units else f"#{n}" for n in sorted(set(fell)))
+        parts.append(ngettext("%(units)s fell", "%(units)s fell", len(set(fell))) % {"units": names})
+    return "; ".join(parts)

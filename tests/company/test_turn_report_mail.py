@@ -62,6 +62,10 @@ def test_the_turn_report_tells_each_nation_its_rejected_orders_recon_and_retreat
     assert "Retreats" in theirs and "Chef" in theirs.split("Retreats")[1]
     assert "Retreats" not in mine
     assert "NOR: You do not hold M1" in gms and "against #" in gms and "Retreats" in gms
+    # §11.1: the report starts with a summary; EST's defenders, cut off from M1, fell.
+    assert "Turn 1: 1 battle; you took M1\n" in mine
+    assert "Turn 1: 1 battle; you lost M1; Chef, Gruppe 1, MG fell" in theirs
+    assert "Turn 1: 1 battle\n" in gms
 
 
 @pytest.mark.django_db
@@ -76,4 +80,5 @@ def test_a_scouted_nation_is_told_so_with_target_notified(
     _mails(company, gm, player, rival, django_capture_on_commit_callbacks, notified=True)
     by = {m.to[0]: m.body for m in mail.outbox}
     assert "NOR tiedusteli alueen M1." in by["rival@example.org"]  # in the reader's language
+    assert "Vuoro 1: 1 taistelu; menetit: M1; Chef, Gruppe 1, MG kaatuivat" in by["rival@example.org"]
     assert "scouted M1." not in by["player@example.org"].replace("Tiedustelu scouted M1:", "")
