@@ -19,7 +19,10 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from campaign.gm.access import User, audit_write, gm_check
+from campaign.messages import status_word
 from campaign.models import Turn
+from campaign.queue import turn_queue
 from campaign.selectors import Viewer
 from rules import results_flow as flow
 from rules.company import models
@@ -28,6 +31,7 @@ from rules.company.services import company_ruleset
 from rules.company.turn import company_turn_complete
 from rules.engine.company_d20.problems import Problem
 from rules.engine.company_d20.results import final_view, result_final, result_validate
+from rules.engine.messages import InputError, Message
 from rules.models import ResultVersion
 from rules.results_flow import BattleError
 
@@ -110,6 +114,27 @@ def turn_complete_if_done(*, turn: Turn, now: datetime) -> None:
         return
     if not turn.company_battles.filter(status=Status.OPEN, archived=False).exists():
         company_turn_complete(turn=turn, now=lambda: now)
+
+
+def company_turn_complete_by_gm(*, turn_id: int, by: User, now=timezone.now) -> None:
+    """§2.3: the GM presses "complete turn" once every battle is final or void, as a campaign with
+    `turn.auto_complete: false` waits for; queued as processing is. A battle still open: nothing changes
+    and the error names it."""
+    with transaction.atomic():
+        turn = Turn.objects.select_for_update().select_related("campaign").get(pk=turn_id)
+        gm_check(by=by, campaign=turn.campaign)
+        if turn.status != Turn.Status.BATTLES_PENDING:
+            raise InputError.of(
+                "turn", "tabletop_rollback.not_pending", number=turn.number, status=status_word(turn.status)
+            )
+        left = turn.company_battles.filter(status=Status.OPEN, archived=False).order_by("position")
+        if left.exists():
+            keys = ", ".join(left.values_list("key", flat=True))
+            raise InputError.of("turn", "tabletop_rollback.battles_left", number=turn.number, battles=keys)
+        audit_write(
+            by, turn.campaign, "process", Message("audit.completed", {"number": turn.number}), "", now
+        )
+    turn_queue(turn_id=turn.pk)
 
 
 def _payload(entry: Any, battle: models.Battle) -> tuple[Any, str]:

@@ -270,3 +270,28 @@ def test_after_completion_who_won_and_whether_the_region_changed_hands_is_public
     assert row["summary"] == summary, "the battle's own nations always read it"
     [row] = client_for(karelian).get(f"{A}/turns/1/company-battles/").json()
     assert row.get("summary") == (summary if public else None)
+
+
+def test_with_auto_complete_off_the_gm_completes_the_turn_once_every_battle_is_final(
+    clients, battle, company, gm, django_capture_on_commit_callbacks
+):
+    """§2.3, §5.2: a GM who wants to review the results sets `turn.auto_complete: false` and presses
+    "complete turn"; with a battle still open nothing changes and the message names it."""
+    from django.test import Client
+
+    ruleset_set(company, turn={"auto_complete": False})
+    page = Client()
+    page.force_login(gm)
+    url = "/c/demo/gm/turns/1/"
+    with django_capture_on_commit_callbacks(execute=True):
+        refused = page.post(f"{url}complete/", follow=True).content.decode()
+    assert "still waits for the results of M1" in refused
+    call(clients["gm"], battle, "result/", entry_for(battle), method="put")
+    call(clients["gm"], battle, "result/confirm/")
+    battle.refresh_from_db()
+    assert battle.status == "resolved" and battle.turn.status == "battles_pending"
+    assert f'action="{url}complete/"' in page.get(url).content.decode()
+    with django_capture_on_commit_callbacks(execute=True):
+        page.post(f"{url}complete/")
+    battle.turn.refresh_from_db()
+    assert battle.turn.status == "resolved" and company.campaign.turns.filter(number=2).exists()

@@ -30,6 +30,7 @@ from frontend.views.gm.processing import missed_said, turn_of, turn_status, with
 from frontend.views.turns import CARDS_PER_PAGE
 from rules import history
 from rules.battle_rollback import tabletop_rollback, tabletop_turn_complete
+from rules.company.results import company_turn_complete_by_gm
 from rules.company.selectors import is_company
 from rules.company.turn import company_turn_preview
 from rules.engine.messages import Message
@@ -56,6 +57,8 @@ def turn_render(
     }
     tabletop = viewer.campaign.battle_system == "tabletop"
     context["tabletop"] = tabletop
+    # The systems whose turns wait for table battles: the GM may complete one by hand (COMPANY.md §2.3).
+    context["completes_by_hand"] = viewer.campaign.battle_system in ("tabletop", "company_d20")
     if tabletop and turn.status == Turn.Status.BATTLES_PENDING:
         # Back to its orders, or completed once every battle has its entry again (TABLETOP A10.4, A9.4).
         context.setdefault("rollback_form", RollbackForm(prefix="rollback", initial={"kind": "orders"}))
@@ -230,11 +233,13 @@ def rollback_post(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 @login_required
 @require_POST
 def complete_post(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    """The GM completes a tabletop turn whose every battle has its entry (TABLETOP A9.4)."""
+    """The GM completes a tabletop turn whose every battle has its entry (TABLETOP A9.4), or a company
+    turn whose every battle is final or void (COMPANY.md §2.3)."""
     viewer = gm_for(request, slug)
     turn = turn_of(viewer, number)
+    complete = company_turn_complete_by_gm if is_company(viewer.campaign) else tabletop_turn_complete
     try:
-        tabletop_turn_complete(turn_id=turn.pk, by=request.user)
+        complete(turn_id=turn.pk, by=request.user)
     except GMInputError as error:
         messages.error(request, _("Not completed: %(error)s.") % {"error": say(error.message)})
     else:
