@@ -14,6 +14,7 @@ from campaign.selectors import Viewer
 from frontend.selectors import MapData
 from frontend.terms import word
 from rules.company.models import Unit
+from rules.company.results import current_version
 from rules.company.selectors import contacts_view_of
 from rules.company.services import action_try, company_current
 from rules.engine.company_d20.problems import Problem
@@ -190,3 +191,23 @@ def company_map(*, viewer: Viewer, data: MapData) -> None:
                     "label": label,
                 }
             )
+
+
+def battle_progress(battle) -> str:
+    """A battle's status as the GM's list says it (§11.2): awaiting result, draft (approved by ...),
+    disputed by ..., final or void."""
+    if battle.status == "void":
+        return gettext("void")
+    if battle.status == "resolved":
+        return gettext("final")
+    version = current_version(battle)
+    if version is None:
+        return gettext("awaiting result")
+    answers = list(version.answers.select_related("nation").order_by("nation__position"))
+    disputed = [a.nation.code for a in answers if a.answer == "dispute"]
+    if disputed:
+        return gettext("disputed by %(nations)s") % {"nations": ", ".join(disputed)}
+    agreed = [a.nation.code for a in answers if a.answer == "agree"]
+    if agreed:
+        return gettext("draft, approved by %(nations)s") % {"nations": ", ".join(agreed)}
+    return gettext("draft")

@@ -19,7 +19,7 @@ from campaign.messages import said
 from campaign.selectors import turn_current
 from frontend.company_dice_forms import dice_forms, dice_inputs
 from frontend.company_gm_forms import gm_form_posted, gm_forms
-from frontend.company_pages import kasarmi_choices, report_rows, trail_row
+from frontend.company_pages import battle_progress, kasarmi_choices, report_rows, trail_row
 from frontend.company_result_form import entry_from_post, result_form
 from frontend.views.common import topbar, viewer_for
 from frontend.views.company_kp import kp_panel, kp_post
@@ -126,7 +126,7 @@ def kasarmi_render(
         "nations": campaign.nations.order_by("position") if viewer.is_gm else [],
         # The GM's page lists every battle of the turn; a player's, its own nation's.
         "battles": [
-            b
+            {"battle": b, "progress": battle_progress(b)}
             for b in (battles_of(campaign=campaign, turn=turn) if turn else [])
             if viewer.is_gm or target.code in b.data["sides"]
         ],

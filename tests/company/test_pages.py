@@ -239,3 +239,25 @@ def test_a_new_battles_nations_and_the_gm_are_told_of_it_with_their_own_units_on
     assert rivals and not any(name in mine.body for name in rivals), "no enemy unit in the mail"
     finnish = by["rival@example.org"]
     assert "käytävät taistelut" in finnish.subject and "Taistelulomake" in finnish.body, "in Finnish"
+
+
+def test_the_gms_battle_list_says_where_each_result_stands(pages, battle, company, clients):
+    """§11.2: the GM's list gives each battle's status: awaiting result, draft (approved by ...), disputed,
+    final or void."""
+    from campaign.models import Campaign
+
+    A = "/api/campaigns/demo"
+    overrides = {**company.campaign.ruleset_overrides, "turn": {"auto_complete": False}}
+    Campaign.objects.filter(pk=company.campaign.pk).update(ruleset_overrides=overrides)
+
+    def shown():
+        return pages["gm"].get("/c/demo/kasarmi/NOR/").content.decode()
+
+    assert "M1 (awaiting result)" in shown()
+    entry = {"units": [{"unit": int(u)} for u in battle.data["units"]]}
+    clients["player"].put(f"{A}/battles/{battle.pk}/result/", entry, format="json")
+    assert "M1 (draft, approved by NOR)" in shown()
+    clients["rival"].post(f"{A}/battles/{battle.pk}/result/dispute/", {"comment": "MG lost 2"}, format="json")
+    assert "M1 (disputed by EST)" in shown()
+    clients["gm"].post(f"{A}/battles/{battle.pk}/void/", {"reason": "not played"}, format="json")
+    assert "M1 (void)" in shown()
