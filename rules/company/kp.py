@@ -12,8 +12,9 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
+from campaign.models import Nation
 from rules.company import models
-from rules.company.mapping import battle_of
+from rules.company.mapping import battle_of, command_style
 from rules.company.services import company_ruleset
 from rules.engine.company_d20 import kp
 from rules.engine.company_d20.problems import Problem
@@ -44,7 +45,11 @@ def _apply(
 def ledger_of(battle: models.Battle, ruleset: CompanyRuleset, ops: Sequence[Mapping[str, Any]] | None = None):
     """The battle's ledger: opened on its sides' snapshot units and every stored operation replayed."""
     engine_battle = battle_of(battle.data, ruleset)
-    ledger = kp.ledger_open({n: ("company", engine_battle.side_units(n)) for n in engine_battle.sides})
+    nations = Nation.objects.filter(campaign_id=battle.turn.campaign_id, code__in=engine_battle.sides)
+    styles = {n.code: command_style(n) for n in nations}
+    ledger = kp.ledger_open(
+        {n: (styles.get(n, "company"), engine_battle.side_units(n)) for n in engine_battle.sides}
+    )
     for item in (battle.kp or []) if ops is None else ops:
         ledger = _apply(ledger, ruleset, item["op"], item["params"])
     return ledger

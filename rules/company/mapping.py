@@ -93,7 +93,15 @@ def state_load(campaign: Campaign, turn: int) -> CampaignState:
         relations={frozenset((codes[a], codes[b])): kind for a, b, kind in relations},
         tp={codes[n]: tp for n, tp in balances},
         snapshots=tuple(snapshot_of(s) for s in snapshots),
+        command_styles={n.code: command_style(n) for n in nations},
     )
+
+
+def command_style(nation: Nation) -> str:
+    """§3.5: `company` unless the GM gave the nation the attribute `command_style: battle_groups` (the
+    source's Red side)."""
+    style = (nation.attributes or {}).get("command_style")
+    return "battle_groups" if style == "battle_groups" else "company"
 
 
 def snapshot_of(row: models.ReconSnapshot) -> Snapshot:

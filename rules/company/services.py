@@ -18,7 +18,7 @@ from django.utils import timezone
 from campaign.models import Campaign, Nation, Region, Turn
 from rules.company import messages as _messages  # noqa: F401 - registers the codes below
 from rules.company import models
-from rules.company.mapping import company_of, state_load, unit_columns
+from rules.company.mapping import command_style, company_of, state_load, unit_columns
 from rules.engine.company_d20 import kasarmi
 from rules.engine.company_d20.events import event
 from rules.engine.company_d20.orders import Order, order_problem
@@ -137,7 +137,14 @@ def roster_unit_create(
     ruleset = company_ruleset(campaign)
     number = (models.Unit.objects.filter(campaign=campaign).aggregate(m=Max("number"))["m"] or 0) + 1
     unit = engine_unit_create(
-        ruleset, id=number, type=type, name=name, nation=nation.code, group=group, region=region
+        ruleset,
+        id=number,
+        type=type,
+        name=name,
+        nation=nation.code,
+        group=group,
+        region=region,
+        battle_groups=command_style(nation) == "battle_groups",  # §3.5: no roles
     )
     row = models.Unit.objects.create(campaign=campaign, nation=nation, number=number, **unit_columns(unit))
     turn = turn_in_play(campaign)

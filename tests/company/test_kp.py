@@ -54,3 +54,23 @@ def test_a_player_eliminates_only_its_own_units_and_the_dice_know_the_commander_
     assert models.DiceRoll.objects.get(battle=battle).inputs["commander_lost"] is True, (
         "the server's, not the request's"
     )
+
+
+def test_a_nation_the_gm_gives_battle_groups_is_a_red_side_with_a_pool_per_group_and_no_roles(
+    clients, tracked, battle, company, gm
+):
+    """§3.5, §9.1: a GM-run nation with `command_style: battle_groups` has a 3-KP pool per battle group, no
+    roles (a KOMP set up for it has none), and its Kasarmi is a battle-groups one."""
+    from campaign.models import Nation
+    from rules.company.services import company_current, roster_unit_create
+
+    Nation.objects.filter(pk=company.est.pk).update(attributes={"command_style": "battle_groups"})
+    company.est.refresh_from_db()
+    started = clients["gm"].post(f"{A}/battles/{battle.pk}/kp/turn-start/", {}, format="json").json()
+    assert started["pools"]["EST"] == {"group-0": 3, "group-1": 3}
+    chief = roster_unit_create(
+        campaign=company.campaign, nation=company.est, type="KOMP", name="Chef 2", region="M1", actor=gm
+    )
+    assert not chief.role, "no role"
+    kasarmi, _ = company_current(campaign=company.campaign, nation=company.est)
+    assert kasarmi.style == "battle_groups", "its Kasarmi refuses appoint_commander (not_company_style)"
