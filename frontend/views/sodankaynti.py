@@ -4,6 +4,7 @@ happened and goes back; the rules' refusal is said in the reader's language."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django.contrib import messages
@@ -60,8 +61,7 @@ def gm_forms(viewer: Viewer, turn: Turn | None, bound) -> dict[str, Any]:
             prefix="ratings",
         ),
         "ratings": [
-            {"code": n.code, "name": n.name, **{k: v for k, v in (n.attributes or {}).items()}}
-            for n in nations
+            {"code": n.code, "name": n.name, **standing_of(n.attributes, campaign.ruleset())} for n in nations
         ],
     }
     if turn is not None:
@@ -69,6 +69,21 @@ def gm_forms(viewer: Viewer, turn: Turn | None, bound) -> dict[str, Any]:
             bound("advantages"), initial=advantages_initial(turn.system_inputs or {}), prefix="advantages"
         )
     return forms
+
+
+def standing_of(attributes: Mapping[str, Any] | None, ruleset: Any) -> dict[str, Any]:
+    """The ratings and doctrine a nation fights with (§5): what the GM set, else the ruleset's defaults
+    (`default_rating`, `default_doctrine`); a doctrine with parameters as `name (param=value, ...)`."""
+    given = attributes or {}
+    doctrine = given.get("doctrine", ruleset.default_doctrine)
+    if isinstance(doctrine, Mapping):
+        params = ", ".join(f"{k}={v}" for k, v in doctrine.items() if k != "name")
+        doctrine = f"{doctrine.get('name')} ({params})" if params else str(doctrine.get("name"))
+    return {
+        "politics": given.get("politics", ruleset.default_rating),
+        "tactics": given.get("tactics", ruleset.default_rating),
+        "doctrine": doctrine,
+    }
 
 
 def _own_order_post(request: HttpRequest, slug: str, form_class, prefix: str, **kwargs: Any) -> HttpResponse:

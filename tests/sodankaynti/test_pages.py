@@ -144,3 +144,17 @@ def test_a_doctrine_is_listed_without_an_edit_link_and_its_edit_page_still_answe
     assert f'href="{reverse("frontend:order_edit", args=["sampo", order.pk])}"' not in page
     assert reverse("frontend:order_delete", args=["sampo", order.pk]) in page
     assert client.get(reverse("frontend:order_edit", args=["sampo", order.pk])).status_code == 200
+
+
+def test_the_gm_sees_the_ratings_and_doctrine_each_nation_fights_with(sampo_gm, sampo):
+    """§5: a rating of 0 is 0 dice, not "—"; a nation without attributes has the ruleset's defaults; a
+    doctrine with parameters shows them."""
+    sampo.nations.filter(code="KAL").update(
+        attributes={"politics": 0, "tactics": 4, "doctrine": {"name": "bold", "retreat_below": 30}}
+    )
+    sampo.nations.filter(code="POH").update(attributes={})
+    page = _text(_client(sampo_gm).get(reverse("frontend:gm", args=["sampo"])))
+    kal = '<th scope="row">KAL Kalevala</th><td class="num">0</td><td class="num">4</td>'
+    assert kal + "<td>bold (retreat_below=30)</td>" in page
+    poh = '<th scope="row">POH Pohjola</th><td class="num">3</td><td class="num">3</td><td>steady</td>'
+    assert poh in page
