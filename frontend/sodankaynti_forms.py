@@ -27,7 +27,7 @@ class DoctrineOrderForm(forms.Form):
     doctrine = forms.ChoiceField(label=_("Doctrine"))
     region = forms.CharField(label=_("Only in region (empty: every battle)"), required=False, max_length=16)
     retreat_below = forms.IntegerField(
-        label=_("Retreat below (% of the enemy's dice; empty: the doctrine's)"),
+        label=_("Retreat when your dice show under this % of the enemy's (empty: the doctrine's)"),
         required=False,
         min_value=0,
         max_value=SMALL_COLUMN_MAX,

@@ -44,6 +44,8 @@ def player_panel(viewer: Viewer) -> dict[str, Any] | None:
         "doctrines": doctrines_offered(ruleset),
         "doctrine_form": DoctrineOrderForm(ruleset=ruleset, prefix="doctrine"),
         "ambush_form": AmbushOrderForm(prefix="ambush"),
+        "ambush_dice": ruleset.ambush,  # §4.2: the campaign's advantages, not the defaults
+        "surprise_dice": ruleset.surprise,
     }
 
 

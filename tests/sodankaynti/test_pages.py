@@ -158,3 +158,13 @@ def test_the_gm_sees_the_ratings_and_doctrine_each_nation_fights_with(sampo_gm, 
     assert kal + "<td>bold (retreat_below=30)</td>" in page
     poh = '<th scope="row">POH Pohjola</th><td class="num">3</td><td class="num">3</td><td>steady</td>'
     assert poh in page
+
+
+def test_the_ambush_hint_says_the_campaigns_dice(poh, sampo):
+    """§4.2, §6.4: the hint gives `advantages.ambush` and `advantages.surprise` as the campaign sets them;
+    retreat_below is a share of what the enemy's dice show (§10.1), not of how many there are."""
+    sampo.ruleset_overrides = {**(sampo.ruleset_overrides or {}), "advantages": {"ambush": 2, "surprise": 0}}
+    sampo.save(update_fields=["ruleset_overrides"])
+    page = _text(_client(poh).get(reverse("frontend:campaign", args=["sampo"])))
+    assert "gives your defenders 2 more tactics dice; facing the wrong way, it gives the attacker 0." in page
+    assert "Retreat when your dice show under this % of the enemy&#x27;s" in page
