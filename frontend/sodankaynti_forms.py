@@ -23,15 +23,59 @@ def doctrines_offered(ruleset: Ruleset) -> list[dict[str, str]]:
     return [{"name": name, "line": doctrine_line(d.report())} for name, d in ruleset.doctrines.items()]
 
 
-class DoctrineOrderForm(forms.Form):
-    doctrine = forms.ChoiceField(label=_("Doctrine"))
-    region = forms.CharField(label=_("Only in region (empty: every battle)"), required=False, max_length=16)
+THE_DOCTRINES = ("", _("the doctrine's"))
+
+
+class DoctrineParamsForm(forms.Form):
+    """The parameters a doctrine order or a standing doctrine may put over its preset (§4.1, §5, §10.1);
+    an empty field keeps the preset's value."""
+
     retreat_below = forms.IntegerField(
         label=_("Retreat when your dice show under this % of the enemy's (empty: the doctrine's)"),
         required=False,
         min_value=0,
         max_value=SMALL_COLUMN_MAX,
     )
+    retreat_when_helpless = forms.TypedChoiceField(
+        label=_("When no die can act"),
+        choices=[THE_DOCTRINES, ("true", _("retreat")), ("false", _("hold on"))],
+        coerce=lambda value: value == "true",
+        empty_value=None,
+        required=False,
+    )
+    sacrifice = forms.ChoiceField(
+        label=_("Sacrifice dice showing 1"),
+        choices=[
+            THE_DOCTRINES,
+            ("first", _("first, before attacking")),
+            ("when_needed", _("when no die can reach the enemy's highest")),
+            ("last", _("last, when no attack is left")),
+            ("never", _("never")),
+        ],
+        required=False,
+    )
+    sacrifice_max_die = forms.IntegerField(
+        label=_("Sacrifice only dice of this size or smaller (empty: the doctrine's)"),
+        required=False,
+        min_value=1,
+        max_value=SMALL_COLUMN_MAX,
+    )
+    attack_priority = forms.ChoiceField(
+        label=_("The best attack destroys"),
+        choices=[THE_DOCTRINES, ("value", _("the most value")), ("count", _("the most dice"))],
+        required=False,
+    )
+
+
+def doctrine_params(data: dict[str, Any]) -> dict[str, Any]:
+    """The doctrine parameters a DoctrineParamsForm was given, by their names in §10.1."""
+    return {k: data[k] for k in DoctrineParamsForm.base_fields if data.get(k) not in (None, "")}
+
+
+class DoctrineOrderForm(DoctrineParamsForm):
+    doctrine = forms.ChoiceField(label=_("Doctrine"))
+    region = forms.CharField(label=_("Only in region (empty: every battle)"), required=False, max_length=16)
+    field_order = ("doctrine", "region")
 
     def __init__(self, *args: Any, ruleset: Ruleset, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -39,13 +83,12 @@ class DoctrineOrderForm(forms.Form):
 
     def draft(self) -> OrderDraft:
         data = self.cleaned_data
-        params = {} if data["retreat_below"] is None else {"retreat_below": data["retreat_below"]}
         return OrderDraft(
             kind="doctrine",
             origin=data["region"].strip().upper(),
             target=None,
             units={},
-            params={"doctrine": data["doctrine"], "params": params},
+            params={"doctrine": data["doctrine"], "params": doctrine_params(data)},
         )
 
 
@@ -63,14 +106,15 @@ class AmbushOrderForm(forms.Form):
         )
 
 
-class RatingsForm(forms.Form):
-    """A nation's politics and tactics ratings and standing doctrine (§5)."""
+class RatingsForm(DoctrineParamsForm):
+    """A nation's politics and tactics ratings and standing doctrine, with its parameters (§5)."""
 
     nation = forms.ChoiceField(label=_("Nation"))
     politics = forms.IntegerField(label=_("Politics (dice)"), min_value=0, max_value=SMALL_COLUMN_MAX)
     tactics = forms.IntegerField(label=_("Tactics (dice)"), min_value=0, max_value=SMALL_COLUMN_MAX)
     doctrine = forms.ChoiceField(label=_("Standing doctrine"))
     reason = reason_field()
+    field_order = ("nation", "politics", "tactics", "doctrine", *DoctrineParamsForm.base_fields, "reason")
 
     def __init__(self, *args: Any, nations: list[tuple[str, str]], ruleset: Ruleset, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -26,6 +26,7 @@ from frontend.sodankaynti_forms import (
     DoctrineOrderForm,
     RatingsForm,
     advantages_initial,
+    doctrine_params,
     doctrines_offered,
 )
 from frontend.terms import said
@@ -133,6 +134,7 @@ def ratings_post(request: HttpRequest, viewer: Viewer, turn: Turn | None, data: 
         politics=data["politics"],
         tactics=data["tactics"],
         doctrine=data["doctrine"],
+        params=doctrine_params(data),
         reason=data["reason"],
     )
     return _("%(nation)s: politics %(politics)s, tactics %(tactics)s, doctrine %(doctrine)s.") % {

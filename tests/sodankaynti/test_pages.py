@@ -168,3 +168,37 @@ def test_the_ambush_hint_says_the_campaigns_dice(poh, sampo):
     page = _text(_client(poh).get(reverse("frontend:campaign", args=["sampo"])))
     assert "gives your defenders 2 more tactics dice; facing the wrong way, it gives the attacker 0." in page
     assert "Retreat when your dice show under this % of the enemy&#x27;s" in page
+
+
+def test_every_doctrine_parameter_can_be_given_from_the_panel_and_the_dashboard(poh, sampo_gm, sampo):
+    """§4.1: a doctrine order names a doctrine with optional parameters, any of §10.1's; §5: so does a
+    nation's standing doctrine. An empty field keeps the preset's value."""
+    response = _client(poh).post(
+        reverse("frontend:doctrine_create", args=["sampo"]),
+        {
+            "doctrine-doctrine": "bold",
+            "doctrine-retreat_when_helpless": "true",
+            "doctrine-sacrifice": "last",
+            "doctrine-sacrifice_max_die": "8",
+            "doctrine-attack_priority": "value",
+        },
+        follow=True,
+    )
+    assert "Order saved" in _text(response)
+    params = Order.objects.get(kind="doctrine").params["params"]
+    given = {"retreat_when_helpless": True, "sacrifice": "last", "sacrifice_max_die": 8}
+    assert params == given | {"attack_priority": "value"}
+    _client(sampo_gm).post(
+        reverse("frontend:gm_ratings", args=["sampo"]),
+        {
+            "ratings-nation": "KAL",
+            "ratings-politics": "3",
+            "ratings-tactics": "4",
+            "ratings-doctrine": "cautious",
+            "ratings-retreat_when_helpless": "false",
+            "ratings-sacrifice_max_die": "12",
+            "ratings-reason": "the Sampo's guard",
+        },
+    )
+    doctrine = sampo.nations.get(code="KAL").attributes["doctrine"]
+    assert doctrine == {"name": "cautious", "retreat_when_helpless": False, "sacrifice_max_die": 12}
