@@ -65,6 +65,7 @@ messages_register(
         "sk.end.board_empty": gettext_noop("{loser} had no dice left after {actions} actions: {winner} wins"),
         "sk.end.standoff": gettext_noop("a standoff after {actions} actions: neither side could act"),
         "sk.end.max_actions": gettext_noop("stopped after {actions} actions, the most a battle may last"),
+        "sk.end.politics": gettext_noop("{loser} had no dice left after the politics roll: {winner} wins"),
         # Fates (§11.1).
         "sk.fate.board": gettext_noop("on the board"),
         "sk.fate.absent": gettext_noop("sat out"),
@@ -72,6 +73,7 @@ messages_register(
         "sk.fate.destroyed": gettext_noop("destroyed"),
         "sk.fate.withdrawn": gettext_noop("withdrawn"),
         "sk.fate.spent": gettext_noop("spent"),
+        "sk.fate.deserted": gettext_noop("deserted"),
         # Veterans (§11.2, §11.3).
         "sk.veteran.new": gettext_noop("{pair} ({die}) rolled {roll}: a veteran {type} joins in {origin}"),
         "sk.veteran.none": gettext_noop("{pair} ({die}) rolled {roll}: no veteran"),

@@ -1,0 +1,65 @@
+"""The battle card says every fate and every end of SODANKAYNTI.md §9.4 and §11.1 in words, never a code."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from frontend.cards_sodankaynti import sodankaynti_card
+from rules.engine.seam import ScriptedDice
+from rules.engine.sodankaynti.battle import battle_fight
+from rules.engine.sodankaynti.board import BattleSetup, SideSetup
+from rules.engine.sodankaynti.ruleset import ruleset_build
+
+
+@dataclass(frozen=True)
+class Force:
+    nation: str
+    origin: str
+    units: dict[str, int]
+
+
+def test_a_battle_ended_by_politics_with_deserters_is_told_in_words() -> None:
+    """§7 steps 4-5: RED's one politics success takes BLUE's only die, which deserts; the battle ends."""
+    ruleset = ruleset_build({"politics": {"removed_fate": "deserted"}})
+
+    def side(role: str, nation: str, origin: str, units: dict[str, int], rating: int) -> SideSetup:
+        return SideSetup(
+            role=role,
+            forces=(Force(nation, origin, units),),
+            doctrines={nation: ruleset.doctrines["steady"]},
+            ratings={nation: {"politics": rating, "tactics": rating}},
+        )
+
+    setup = BattleSetup(
+        kind="normal",
+        label="B",
+        terrain="open",
+        fort=0,
+        sides=(side("attacker", "RED", "A", {"CAV": 1}, 1), side("defender", "BLUE", "B", {"JV": 1}, 0)),
+        nation_index={"RED": 0, "BLUE": 1},
+    )
+    report = battle_fight(setup, ruleset, ScriptedDice([6])).report
+    assert (report["end"]["cause"], report["fates"]["BLUE/B/JV/1"]) == ("politics", "deserted")
+    card = sodankaynti_card({"system": "sodankaynti", **report}, names={"RED": "Red", "BLUE": "Blue"})
+    assert card["end"] == "Blue had no dice left after the politics roll: Red wins"
+    fates = [d["fate"] for s in card["sides"] for d in s["dice"]]
+    assert fates == ["on the board", "deserted"]
+
+
+def test_every_fate_and_every_end_cause_has_its_words() -> None:
+    """§11.1's seven fates and §9.4's five causes: a missing one would show its code on the card."""
+    from rules.engine.messages import CATALOGUE
+    from rules.engine.sodankaynti import board
+
+    fates = (
+        board.BOARD,
+        board.SPENT,
+        board.WITHDRAWN,
+        board.ABSENT,
+        board.REMOVED,
+        board.DESTROYED,
+        board.DESERTED,
+    )
+    causes = ("retreat", "board_empty", "standoff", "max_actions", "politics")
+    missing = [f"sk.fate.{f}" for f in fates] + [f"sk.end.{c}" for c in causes]
+    assert [code for code in missing if code not in CATALOGUE] == []
