@@ -57,6 +57,10 @@ def gm_forms(viewer: Viewer, turn: Turn | None, bound) -> dict[str, Any]:
         return {}
     nations = nations_list(campaign=campaign)
     forms: dict[str, Any] = {
+        # §2: weather and Iron Fist's KTA modifiers have no effect here; the GM gives advantages instead,
+        # so their forms are taken away (and a post to them finds no form).
+        "weather_form": None,
+        "modifier_form": None,
         "ratings_form": RatingsForm(
             bound("ratings"),
             nations=[(n.code, f"{n.code} {n.name}") for n in nations],

@@ -202,3 +202,18 @@ def test_every_doctrine_parameter_can_be_given_from_the_panel_and_the_dashboard(
     )
     doctrine = sampo.nations.get(code="KAL").attributes["doctrine"]
     assert doctrine == {"name": "cautious", "retreat_when_helpless": False, "sacrifice_max_die": 12}
+
+
+def test_the_dashboard_offers_no_weather_or_kta_modifier_that_would_do_nothing(sampo_gm, sampo):
+    """§2, §16: weather and Iron Fist's GM modifiers have no effect in this system, so the dashboard does not
+    offer them (it points to GM advantages), and a post to them changes nothing."""
+    client = _client(sampo_gm)
+    page = _text(client.get(reverse("frontend:gm", args=["sampo"])))
+    assert "Set weather" not in page and "Set modifier" not in page
+    assert "Weather and KTA modifiers have no effect in this system" in page
+    response = client.post(
+        reverse("frontend:gm_weather", args=["sampo"]),
+        {"weather": "storm", "region_weather": "", "reason": "x"},
+    )
+    assert response.status_code == 404
+    assert sampo.turns.get(number=1).weather != "storm"

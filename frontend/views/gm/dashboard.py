@@ -81,9 +81,6 @@ def forms_of(viewer: Viewer, turn: Turn | None, data: Any = None, which: str | N
             prefix="system",
         ),
     }
-    from frontend.views.sodankaynti import gm_forms  # the system's own forms, beside the others
-
-    forms.update(gm_forms(viewer, turn, bound))
     if turn is not None:
         forms["extend_form"] = ExtendForm(bound("extend"), prefix="extend")
         region_weather = ", ".join(f"{c} {w}" for c, w in (turn.region_weather or {}).items())
@@ -91,6 +88,9 @@ def forms_of(viewer: Viewer, turn: Turn | None, data: Any = None, which: str | N
         forms["weather_form"] = WeatherForm(
             bound("weather"), initial={"weather": turn.weather, "region_weather": region_weather}
         )
+    from frontend.views.sodankaynti import gm_forms  # the system's own forms, beside the others
+
+    forms.update(gm_forms(viewer, turn, bound))  # last: a system may also take away a form it ignores
     return forms
 
 
