@@ -86,7 +86,9 @@ messages_register(
         "sk.helpless.retreat": gettext_noop("retreats when no die can act"),
         "sk.helpless.pass": gettext_noop("holds when no die can act"),
         "sk.sacrifice.first": gettext_noop("sacrifices dice up to {die} first"),
-        "sk.sacrifice.when_needed": gettext_noop("sacrifices dice up to {die} when no attack can win"),
+        "sk.sacrifice.when_needed": gettext_noop(
+            "sacrifices dice up to {die} when none of its dice can beat the enemy's highest"
+        ),
         "sk.sacrifice.last": gettext_noop("sacrifices dice up to {die} only when it cannot attack"),
         "sk.sacrifice.never": gettext_noop("never sacrifices"),
         "sk.attack.value": gettext_noop("attacks the most valuable dice"),

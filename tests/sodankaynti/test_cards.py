@@ -63,3 +63,11 @@ def test_every_fate_and_every_end_cause_has_its_words() -> None:
     causes = ("retreat", "board_empty", "standoff", "max_actions", "politics")
     missing = [f"sk.fate.{f}" for f in fates] + [f"sk.end.{c}" for c in causes]
     assert [code for code in missing if code not in CATALOGUE] == []
+
+
+def test_the_when_needed_doctrine_is_described_by_its_rule() -> None:
+    """§10.4 step 4: `when_needed` sacrifices when no die of the side can attack the enemy's highest alone."""
+    from frontend.cards_sodankaynti import doctrine_line
+
+    line = doctrine_line(ruleset_build({}).doctrines["steady"].report())
+    assert "sacrifices dice up to d10 when none of its dice can beat the enemy's highest" in line
