@@ -16,6 +16,7 @@ from django.utils import timezone
 from campaign.models import Turn
 from campaign.selectors import Viewer
 from frontend.cards_tabletop import rounds_grouped
+from frontend.forms import DeadlineForm
 from frontend.sheets import battle_title, sheet_sides, who_agrees
 from frontend.terms import said
 from frontend.views.common import topbar, viewer_for
@@ -23,6 +24,7 @@ from rules import battles as services
 from rules.battle_archive import archived_for_reference
 from rules.battle_rounds import round_permitted, rounds_visible
 from rules.models import Battle, ResultVersion
+from rules.results_flow import refuse
 from rules.selectors import battle_sheet_for, battles_visible
 
 INTEGER = re.compile(r"^[+-]?[0-9]+$")
@@ -97,6 +99,16 @@ def _act(request: HttpRequest, viewer: Viewer, battle: Battle, sheet: dict[str, 
         services.battle_auto_resolve(viewer=viewer, battle=battle, why=request.POST.get("why", ""))
     elif action == "reopen":
         services.battle_reopen(viewer=viewer, battle=battle, reason=request.POST.get("reason", ""))
+    elif action == "deadline":
+        form = DeadlineForm(request.POST)
+        if not form.is_valid():
+            raise refuse("deadline_not_future")
+        services.battle_deadline_move(
+            viewer=viewer,
+            battle=battle,
+            deadline=form.cleaned_data["deadline"],
+            reason=request.POST.get("reason", ""),
+        )
     elif version is not None and action == "agree":
         services.battle_result_agree(viewer=viewer, version=version)
     elif version is not None and action == "dispute":

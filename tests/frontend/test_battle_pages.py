@@ -3,6 +3,8 @@ who may propose, agree, dispute and confirm through the forms, and a turn comple
 
 from __future__ import annotations
 
+from datetime import UTC, timedelta
+
 import pytest
 from django.urls import reverse
 
@@ -86,3 +88,22 @@ def test_propose_agree_confirm_through_the_pages_completes_the_turn(
 def test_the_gm_sees_the_auto_resolution_preview_and_players_do_not(tabletop_battle, browsers) -> None:
     assert "Auto-resolution, if you choose it" in browsers["gm"].get(SHEET).content.decode()
     assert "Auto-resolution, if you choose it" not in browsers["player"].get(SHEET).content.decode()
+
+
+def test_the_gm_moves_the_deadline_from_the_battle_page(tabletop_battle, browsers) -> None:
+    """A8.2: the GM's controls on an open (or overdue) battle include extending its deadline; players have
+    no such control."""
+    assert 'value="deadline"' in browsers["gm"].get(SHEET).content.decode()
+    assert 'value="deadline"' not in browsers["player"].get(SHEET).content.decode()
+    moved = tabletop_battle.deadline + timedelta(days=2)
+    response = browsers["gm"].post(
+        SHEET,
+        {"action": "deadline", "deadline": f"{moved.astimezone(UTC):%Y-%m-%dT%H:%M}", "reason": "club night"},
+    )
+    assert response.status_code == 302
+    tabletop_battle.refresh_from_db()
+    assert tabletop_battle.deadline == moved.replace(second=0, microsecond=0)
+    response = browsers["player"].post(
+        SHEET, {"action": "deadline", "deadline": "2030-01-01T10:00", "reason": "more time"}
+    )
+    assert response.status_code == 400 and "gm_only" in response.content.decode()

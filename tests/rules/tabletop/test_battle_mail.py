@@ -139,7 +139,9 @@ def test_it_reminds_the_battle_s_players_once_a_day_before_the_deadline(
     assert mail.outbox == []
     # The mail says how long is left from when it is written: a deadline 23 hours from now.
     gm_viewer = viewer_get(user=gm, campaign=pending.campaign)
-    battle_deadline_move(viewer=gm_viewer, battle=battle, deadline=timezone.now() + timedelta(hours=23))
+    battle_deadline_move(
+        viewer=gm_viewer, battle=battle, deadline=timezone.now() + timedelta(hours=23), reason="Club night"
+    )
     with django_capture_on_commit_callbacks(execute=True):
         assert battles_remind() == 1, "K1 only: K4's deadline is a week away"
     assert sorted(m.to[0] for m in mail.outbox) == ["karelian@example.org", "player@example.org"]
@@ -182,7 +184,11 @@ def test_a_moved_deadline_is_reminded_anew(pending, gm, django_capture_on_commit
     battle.refresh_from_db()
     assert battle.reminded_at is not None
     battle_deadline_move(
-        viewer=viewer_get(user=gm, campaign=pending.campaign), battle=battle, deadline=at + timedelta(days=3)
+        viewer=viewer_get(user=gm, campaign=pending.campaign),
+        battle=battle,
+        deadline=at + timedelta(days=3),
+        reason="The players asked for more time",
+        now=_clock(at),
     )
     mail.outbox.clear()
     with django_capture_on_commit_callbacks(execute=True):
