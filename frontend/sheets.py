@@ -1,6 +1,7 @@
 """A battle sheet as people read it (TABLETOP.md A5.1): its title, its sides with their support lines, who
-must agree to a result. Shared by the sheet's page and its mail, so both say the same thing; the sheet
-itself is the engine's, cut to what the reader may see by rules.selectors.battle_sheet_for."""
+must agree to a result, what the result means. Shared by the sheet's page and its mail, so both say the
+same thing; the sheet itself is the engine's, cut to what the reader may see by
+rules.selectors.battle_sheet_for."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from typing import Any
 
 from django.utils.translation import gettext
 
-from campaign.models import Campaign
+from campaign.models import Campaign, Relation
 from rules.engine.tabletop.settings import TabletopSettings
 from rules.models import Battle
 
@@ -54,3 +55,93 @@ def who_agrees(settings: TabletopSettings, nations: list[str]) -> str:
         "A player of any nation of the battle (%(nations)s) proposes the result; it counts once each "
         "other nation agrees."
     ) % {"nations": listed}
+
+
+def result_meaning(
+    campaign: Campaign,
+    battle: Battle,
+    sheet: dict[str, Any],
+    settings: TabletopSettings,
+    names: dict[str, str],
+) -> list[str]:
+    """What the result means for this battle (A5.1), from A7 and the campaign's reading of a win:
+    with `conquest_needs_decisive` only a decisive win takes the region, without it every win does (A7.0)."""
+    decisive = settings.conquest_needs_decisive
+    if not sheet.get("sides"):
+        return []  # a reader who only supports the battle sees its own support lines, no sides (A5.4)
+    if battle.kind == "meeting":
+        if decisive:
+            return [
+                gettext(
+                    "A decisive winner continues into the other region, where a new battle follows. "
+                    "Any other result sends both armies home to defend."
+                )
+            ]
+        return [
+            gettext(
+                "A winner continues into the other region, where a new battle follows. A draw sends both "
+                "armies home to defend."
+            )
+        ]
+    if battle.kind == "control":
+        if decisive:
+            return [
+                gettext(
+                    "A decisive winner with ground units left holds the region; after any other result the "
+                    "side with more ground units holds it."
+                )
+            ]
+        return [
+            gettext(
+                "A winner with ground units left holds the region; after a draw the side with more ground "
+                "units holds it."
+            )
+        ]
+    attackers, defender = sheet["sides"][0], sheet["sides"][1]
+    regions = dict(campaign.regions.values_list("code", "name"))
+    origins = sorted({group["origin"] for group in attackers["groups"]})
+    words = {
+        "attackers": ", ".join(names.get(n, n) for n in attackers["nations"]),
+        "defender": ", ".join(names.get(n, n) for n in defender["nations"]),
+        "region": regions.get(sheet["region"], sheet["region"]),
+        "origins": ", ".join(regions.get(o, o) for o in origins),
+    }
+    if decisive:
+        lines = [
+            gettext(
+                "A decisive win by %(attackers)s takes %(region)s and their survivors move in. Any other "
+                "result leaves %(region)s with %(defender)s, and the attackers' survivors return to "
+                "%(origins)s."
+            )
+            % words
+        ]
+    else:
+        lines = [
+            gettext(
+                "A win by %(attackers)s takes %(region)s and their survivors move in. A draw or a win by "
+                "%(defender)s leaves %(region)s with %(defender)s, and the attackers' survivors return to "
+                "%(origins)s."
+            )
+            % words
+        ]
+    warring = _at_war(campaign, list(attackers["nations"]))
+    if battle.kind == "joint" and warring:
+        lines.append(
+            gettext("If the attackers take %(region)s, %(nations)s fight a control battle for it.")
+            % {"region": words["region"], "nations": ", ".join(names.get(n, n) for n in warring)}
+        )
+    return lines
+
+
+def _at_war(campaign: Campaign, nations: list[str]) -> list[str]:
+    """The nations, in their order, that are at war with another of them (a pair without a relation is at
+    war, IRON_FIST §2.2)."""
+    kinds = {
+        frozenset((a, b)): kind
+        for a, b, kind in Relation.objects.filter(nation_a__campaign=campaign).values_list(
+            "nation_a__code", "nation_b__code", "kind"
+        )
+    }
+    return [
+        a for a in nations if any(b != a and kinds.get(frozenset((a, b)), "war") == "war" for b in nations)
+    ]

@@ -107,3 +107,49 @@ def test_the_gm_moves_the_deadline_from_the_battle_page(tabletop_battle, browser
         SHEET, {"action": "deadline", "deadline": "2030-01-01T10:00", "reason": "more time"}
     )
     assert response.status_code == 400 and "gm_only" in response.content.decode()
+
+
+def test_the_sheet_says_what_the_result_means_as_the_campaign_reads_a_win(tabletop_battle, browsers) -> None:
+    """A5.1 from A7.0: by default only a decisive win takes the region; with conquest_needs_decisive false,
+    every win does, and the sheet must not tell the table otherwise."""
+    page = browsers["karelian"].get(SHEET).content.decode()
+    assert (
+        "A decisive win by Kingdom of Nordmark takes Kaarnala and their survivors move in. Any other result "
+        "leaves Kaarnala with Karelian Republic, and the attackers&#x27; survivors return to Isfjell."
+    ) in page
+    campaign = tabletop_battle.turn.campaign
+    campaign.ruleset_overrides = {"tabletop": {"conquest_needs_decisive": False}}
+    campaign.save(update_fields=["ruleset_overrides"])
+    page = browsers["karelian"].get(SHEET).content.decode()
+    assert "A decisive win" not in page
+    assert (
+        "A win by Kingdom of Nordmark takes Kaarnala and their survivors move in. A draw or a win by "
+        "Karelian Republic leaves Kaarnala with Karelian Republic"
+    ) in page
+
+
+def test_a_joint_attack_of_nations_at_war_says_a_control_battle_follows(demo, db) -> None:
+    """A5.1: "For a joint attack by nations at war with each other: If the attackers win decisively, Red
+    and Green fight a control battle for X." NOR and EST are at war (no relation); NOR and WES allied."""
+    from frontend.sheets import result_meaning
+    from rules.engine.tabletop.settings import TabletopSettings
+    from rules.models import Battle
+
+    def sheet(attackers):
+        return {
+            "region": "K1",
+            "sides": [
+                {"nations": attackers, "groups": [{"nation": n, "origin": "N3"} for n in attackers]},
+                {"nations": ["KAR"], "groups": []},
+            ],
+        }
+
+    names = {n.code: n.name for n in demo.nations.all()}
+    joint = Battle(kind="joint", key="region:K1")
+    at_war = result_meaning(demo, joint, sheet(["NOR", "EST"]), TabletopSettings(), names)
+    assert at_war[-1] == (
+        "If the attackers take Kaarnala, Kingdom of Nordmark, Ostland Federation fight a control battle "
+        "for it."
+    )
+    allied = result_meaning(demo, joint, sheet(["NOR", "WES"]), TabletopSettings(), names)
+    assert len(allied) == 1 and "control battle" not in allied[0]

@@ -274,3 +274,20 @@ def test_a_battle_whose_forces_changed_is_mailed_its_new_sheet_saying_so(
         assert battle_sheets_queue(turn=pending) == 0
     assert sorted(m.to[0] for m in mail.outbox) == ["karelian@example.org", "player@example.org"]
     assert all("this is its new sheet" in m.body for m in mail.outbox)
+
+
+def test_the_sheet_mail_reads_a_win_as_the_campaign_does(pending) -> None:
+    """A5.1, A11.3: the sheet in the mail says what the result means with the campaign's reading of a win."""
+    from campaign.models import Membership
+    from frontend.mail.tabletop import battle_sheet_text
+
+    battle = Battle.objects.get(turn=pending, key="region:K1")
+    gm = Membership.objects.get(campaign=pending.campaign, role=Membership.Role.GM).user
+    viewer = viewer_get(user=gm, campaign=pending.campaign)
+    assert "A decisive win by Kingdom of Nordmark takes Kaarnala" in battle_sheet_text(
+        viewer=viewer, battle=battle
+    )
+    pending.campaign.ruleset_overrides = {"tabletop": {"conquest_needs_decisive": False}}
+    pending.campaign.save(update_fields=["ruleset_overrides"])
+    text = battle_sheet_text(viewer=viewer, battle=Battle.objects.get(pk=battle.pk))
+    assert "A win by Kingdom of Nordmark takes Kaarnala" in text and "decisive win" not in text
