@@ -7,9 +7,10 @@ from datetime import UTC, timedelta
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from campaign.models import Turn
-from rules.models import ResultVersion
+from rules.models import Battle, ResultVersion
 
 LIST = reverse("frontend:battles", args=["demo", 1])
 SHEET = reverse("frontend:battle", args=["demo", 1, "region:K1"])
@@ -153,3 +154,25 @@ def test_a_joint_attack_of_nations_at_war_says_a_control_battle_follows(demo, db
     )
     allied = result_meaning(demo, joint, sheet(["NOR", "WES"]), TabletopSettings(), names)
     assert len(allied) == 1 and "control battle" not in allied[0]
+
+
+def test_the_gm_dashboard_lists_overdue_battles_with_their_actions(
+    tabletop_battle, browsers, django_capture_on_commit_callbacks
+) -> None:
+    """A8.2: the GM dashboard lists overdue battles, each with: extend the deadline; enter a result;
+    confirm the current version; auto-resolve."""
+    from rules.battles import battles_overdue
+
+    dashboard = reverse("frontend:gm", args=["demo"])
+    assert 'id="overdue"' not in browsers["gm"].get(dashboard).content.decode(), "nothing is overdue yet"
+    Battle.objects.filter(pk=tabletop_battle.pk).update(deadline=timezone.now() - timedelta(minutes=1))
+    with django_capture_on_commit_callbacks(execute=True):
+        assert battles_overdue() == 1
+    page = browsers["gm"].get(dashboard).content.decode()
+    assert 'id="overdue"' in page and "region:K1" in page
+    assert 'value="deadline"' in page and 'value="auto_resolve"' in page
+    assert SHEET.replace(":", "%3A") in page or SHEET in page, "the battle's page: enter or confirm a result"
+    with django_capture_on_commit_callbacks(execute=True):
+        response = browsers["gm"].post(SHEET, {"action": "auto_resolve", "why": "no result"})
+    assert response.status_code == 302
+    assert 'id="overdue"' not in browsers["gm"].get(dashboard).content.decode()
