@@ -176,3 +176,32 @@ def test_the_gm_dashboard_lists_overdue_battles_with_their_actions(
         response = browsers["gm"].post(SHEET, {"action": "auto_resolve", "why": "no result"})
     assert response.status_code == 302
     assert 'id="overdue"' not in browsers["gm"].get(dashboard).content.decode()
+
+
+def test_the_sheet_and_the_form_print_the_campaign_s_decisive_text_and_scenario_notes(
+    tabletop_ordered, tabletop_cast, browsers
+) -> None:
+    """A5.1, Part C: tabletop.decisive_text is printed on the sheet and beside the result form's decisive
+    box; tabletop.sheet_notes_text is printed with the place, on the page and in the sheet mail's text."""
+    from campaign.selectors import viewer_get
+    from frontend.mail.tabletop import battle_sheet_text
+    from rules.services import turn_process
+
+    campaign = tabletop_ordered.campaign
+    campaign.ruleset_overrides = {
+        "tabletop": {
+            "decisive_text": "Decisive: the enemy general fell.",
+            "sheet_notes_text": "Fort level 2 = a walled farm in the centre.",
+        }
+    }
+    campaign.save(update_fields=["ruleset_overrides"])
+    turn_process(turn_id=tabletop_ordered.pk)
+    page = browsers["player"].get(SHEET).content.decode()
+    assert page.count("Decisive: the enemy general fell.") == 2, "in what the result means and on the form"
+    assert "Fort level 2 = a walled farm in the centre." in page
+    assert "destroyed or routed" not in page, "the default text is replaced"
+    battle = Battle.objects.get(turn=tabletop_ordered, key="region:K1")
+    text = battle_sheet_text(
+        viewer=viewer_get(user=tabletop_cast["karelian"], campaign=campaign), battle=battle
+    )
+    assert "Decisive: the enemy general fell." in text and "a walled farm in the centre" in text
