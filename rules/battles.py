@@ -3,6 +3,7 @@ the results workflow around them.
 
 battles_record(turn=, state=, ruleset=, now=)        the plan of the moment as Battle rows (processing)
 battle_result_save(by=, battle=, result=, now=)       a player's version, or the GM's entry (confirmed)
+battle_result_check(viewer=, battle=, result=)        the form's check before saving: warnings, or errors
 battle_result_withdraw / _agree / _dispute            the players' answers to the current version (A6.2)
 battle_result_confirm / _void                         the GM's decisions on the current version
 battle_auto_resolve / battle_reopen / battle_deadline_move   the GM on a battle
@@ -233,6 +234,17 @@ def battle_result_save(
     return flow.result_save(
         _Tabletop(battle), viewer=viewer, payload=payload, fingerprint=fingerprint, now=now()
     )
+
+
+def battle_result_check(
+    *, viewer: Viewer, battle: Battle, result: dict[str, Any], now: Clock = timezone.now
+) -> list[Any]:
+    """The result form's check before it is submitted (A6.4, A12 "live validation and warnings"): the
+    warnings of a result that may be saved now, or BattleError with every error, as saving would give.
+    Nothing is stored."""
+    turn = Turn.objects.select_related("campaign").get(pk=battle.turn_id)
+    check, _ = _check(viewer, battle, turn, result, now())
+    return list(check.warnings)
 
 
 def battle_result_withdraw(*, viewer: Viewer, version: ResultVersion, now: Clock = timezone.now) -> None:

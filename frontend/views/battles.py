@@ -134,7 +134,18 @@ def battle_page(request: HttpRequest, slug: str, number: int, key: str) -> HttpR
     if sheet is None:
         raise Http404("no such battle")
     errors = []
-    if request.method == "POST":
+    checked = None
+    if request.method == "POST" and request.POST.get("action") == "check":
+        # Check the typed result without saving it (A6.4): its warnings, or its errors, and the form kept.
+        try:
+            warnings = services.battle_result_check(
+                viewer=viewer, battle=battle, result=result_from_form(request.POST, sheet)
+            )
+        except services.BattleError as error:
+            errors = [(str(e), said(e.message)) for e in error.errors]
+        else:
+            checked = [(str(w), said(w.message)) for w in warnings]
+    elif request.method == "POST":
         try:
             _act(request, viewer, battle, sheet)
         except services.BattleError as error:
@@ -169,7 +180,18 @@ def battle_page(request: HttpRequest, slug: str, number: int, key: str) -> HttpR
         "versions": versions,
         "current": current,
         "errors": errors,
-        "form": request.POST if errors else None,
+        "form": request.POST if errors or checked is not None else None,
+        "checked": checked,
+        "loss_rows": [
+            {
+                "nation": nation,
+                "cells": [
+                    (t, request.POST.get(f"loss-{nation}-{t}", "") if request.method == "POST" else "")
+                    for t in ("JV", "PA", "TY")
+                ],
+            }
+            for nation in sheet.get("nations", [])
+        ],
         "may_enter": battle.state == Battle.State.OPEN
         and turn.status == Turn.Status.BATTLES_PENDING
         and (viewer.is_gm or (viewer.nation is not None and viewer.nation.code in battle.nations)),

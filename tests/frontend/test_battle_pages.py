@@ -205,3 +205,21 @@ def test_the_sheet_and_the_form_print_the_campaign_s_decisive_text_and_scenario_
         viewer=viewer_get(user=tabletop_cast["karelian"], campaign=campaign), battle=battle
     )
     assert "Decisive: the enemy general fell." in text and "a walled farm in the centre" in text
+
+
+def test_the_result_form_checks_a_result_before_it_is_submitted(tabletop_battle, browsers) -> None:
+    """A6.4, A12: warnings are shown before the result is submitted, and the check stores nothing; the
+    form keeps what was typed."""
+    forces = tabletop_battle.sheet["forces"]
+    wiped = {f"loss-KAR-{t}": str(n) for t, n in forces["KAR"].items()}
+    data = {**_form(tabletop_battle), "loss-KAR-JV": "0", "loss-KAR-PA": "0", **wiped, "action": "check"}
+    page = browsers["player"].post(SHEET, data).content.decode()
+    assert "defender_wiped_out:KAR" in page and "it loses the region whatever the result" in page
+    assert not tabletop_battle.versions.exists(), "a check saves nothing"
+    assert f'name="loss-KAR-JV" inputmode="numeric" size="3" value="{forces["KAR"]["JV"]}"' in page
+    partial = {**_form(tabletop_battle), "loss-KAR-JV": "1", "loss-KAR-PA": "0", "action": "check"}
+    page = browsers["player"].post(SHEET, partial).content.decode()
+    assert "No errors and no warnings" in page
+    response = browsers["player"].post(SHEET, {**_form(tabletop_battle, winner=""), "action": "check"})
+    assert response.status_code == 400 and "decisive_on_draw" in response.content.decode()
+    assert not tabletop_battle.versions.exists()
