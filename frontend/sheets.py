@@ -7,11 +7,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext
 
-from campaign.models import Campaign, Relation
+from campaign.models import Campaign, Relation, Turn
+from campaign.selectors import Viewer
 from rules.engine.tabletop.settings import TabletopSettings
-from rules.models import Battle
+from rules.models import Battle, ResultVersion
+from rules.selectors import battles_visible
 
 
 def sheet_sides(sheet: dict[str, Any], names: dict[str, str]) -> list[dict[str, Any]]:
@@ -145,3 +149,65 @@ def _at_war(campaign: Campaign, nations: list[str]) -> list[str]:
     return [
         a for a in nations if any(b != a and kinds.get(frozenset((a, b)), "war") == "war" for b in nations)
     ]
+
+
+def battles_pending_rows(*, viewer: Viewer, turn: Turn) -> list[dict[str, Any]]:
+    """While a tabletop turn waits for its battles (A11.3): each battle the viewer may see, in plan order,
+    with its page, its regions (for the map's markers), its state, its deadline and the viewer's next
+    action; [] for any other turn."""
+    if turn.status != Turn.Status.BATTLES_PENDING or viewer.campaign.battle_system != "tabletop":
+        return []
+    now = timezone.now()
+    rows = []
+    for battle in battles_visible(viewer=viewer, turn=turn):
+        current = battle.versions.filter(state__in=LIVE_VERSIONS).prefetch_related("answers__nation").last()
+        rows.append(
+            {
+                "battle": battle,
+                "url": reverse("frontend:battle", args=[viewer.campaign.slug, turn.number, battle.key]),
+                "regions": _battle_regions(battle.key),
+                "overdue": battle.state == Battle.State.OPEN
+                and battle.deadline is not None
+                and battle.deadline < now,
+                "next": _next_action(viewer, battle, current, now),
+            }
+        )
+    return rows
+
+
+LIVE_VERSIONS = (ResultVersion.State.PROPOSED, ResultVersion.State.AGREED, ResultVersion.State.DISPUTED)
+
+
+def _battle_regions(key: str) -> list[str]:
+    """The regions a battle key names: `region:R` and `control:R:k` R, `meeting:A|B` both."""
+    kind, _, rest = key.partition(":")
+    if kind == "meeting":
+        return rest.split("|")
+    return [rest.rpartition(":")[0] if kind == "control" else rest]
+
+
+def _next_action(viewer: Viewer, battle: Battle, current: ResultVersion | None, now: Any) -> str:
+    """What the viewer does next about this battle, in a few words."""
+    if battle.state == Battle.State.WAITING:
+        return gettext("Waits for %(battles)s.") % {"battles": ", ".join(battle.waits_for or [])}
+    if battle.state != Battle.State.OPEN:
+        return gettext("Nothing: it has its result.")
+    if viewer.is_gm:
+        if battle.deadline is not None and battle.deadline < now:
+            return gettext("Overdue: decide it.")
+        if current is not None and current.state == ResultVersion.State.AGREED:
+            return gettext("Confirm the agreed result.")
+        if current is not None and current.state == ResultVersion.State.DISPUTED:
+            return gettext("Disputed: settle it.")
+        return gettext("Waiting for the players' result.")
+    code = viewer.nation.code if viewer.nation is not None else None
+    if code not in battle.nations:
+        return gettext("Nothing: your nation only supports it.")
+    if current is None:
+        return gettext("Enter the result.")
+    answered = {a.nation.code: a.answer for a in current.answers.all()}
+    if current.state == ResultVersion.State.AGREED:
+        return gettext("Waiting for the GM to confirm the result.")
+    if code != (current.nation.code if current.nation_id else None) and code not in answered:
+        return gettext("Agree or dispute version %(number)s.") % {"number": current.number}
+    return gettext("Waiting for the other nations to answer.")

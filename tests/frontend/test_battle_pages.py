@@ -223,3 +223,21 @@ def test_the_result_form_checks_a_result_before_it_is_submitted(tabletop_battle,
     response = browsers["player"].post(SHEET, {**_form(tabletop_battle, winner=""), "action": "check"})
     assert response.status_code == 400 and "decisive_on_draw" in response.content.decode()
     assert not tabletop_battle.versions.exists()
+
+
+def test_while_battles_are_pending_the_campaign_page_lists_them_and_the_map_marks_them(
+    tabletop_battle, browsers
+) -> None:
+    """A11.3: while the turn is battles_pending the map shows a marker on every region with an open or
+    waiting battle, and the campaign page lists the turn's battles with their state, deadline and the
+    viewer's next action."""
+    home = reverse("frontend:campaign", args=["demo"])
+    page = browsers["player"].get(home).content.decode()
+    assert 'id="turn-battles"' in page and "region:K1" in page and "Enter the result." in page
+    assert 'data-battle="K1"' in page and f'href="{SHEET}"' in page, "the map's marker opens the sheet"
+    assert "Enter the result." in browsers["karelian"].get(home).content.decode()
+    assert "Waiting for the players&#x27; result." in browsers["gm"].get(home).content.decode()
+    assert "region:K1" not in browsers["rival"].get(home).content.decode(), "fog of war (A11.2)"
+    browsers["player"].post(SHEET, _form(tabletop_battle, **{"loss-KAR-PA": "0"}))
+    assert "Agree or dispute version 1." in browsers["karelian"].get(home).content.decode()
+    assert "Waiting for the other nations to answer." in browsers["player"].get(home).content.decode()
