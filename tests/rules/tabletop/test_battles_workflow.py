@@ -342,3 +342,32 @@ def test_the_gm_moves_an_open_battle_s_deadline_and_the_audit_log_says_who_when_
     )
     assert battles.battles_overdue(now=lambda: moved - timedelta(minutes=1)) == 0
     assert battles.battles_overdue(now=lambda: moved + timedelta(minutes=1)) == 1, "missed anew"
+
+
+def test_without_gm_confirms_agreed_the_agreement_of_every_nation_confirms_the_version(
+    pending, demo, player, karelian, django_capture_on_commit_callbacks
+) -> None:
+    """A6.2 item 4: with gm_confirms_agreed false an agreed version is confirmed at once."""
+    demo.ruleset_overrides = {"tabletop": {"gm_confirms_agreed": False}}
+    demo.save(update_fields=["ruleset_overrides"])
+    battle = Battle.objects.get(turn=pending, key="region:K1")
+    version = battles.battle_result_save(
+        viewer=_viewer(player, demo), battle=battle, result=tabletop_result(battle)
+    )
+    assert version.state == ResultVersion.State.PROPOSED, "the other nation has not agreed yet"
+    with django_capture_on_commit_callbacks(execute=True):
+        battles.battle_result_agree(viewer=_viewer(karelian, demo), version=version)
+    version.refresh_from_db()
+    assert version.state == ResultVersion.State.CONFIRMED
+    assert Turn.objects.get(pk=pending.pk).status == Turn.Status.RESOLVED
+
+
+def test_a_battle_s_deadline_is_result_deadline_hours_after_it_opened(tabletop_ordered, demo) -> None:
+    """A8.1: the deadline is the moment the battle became open + tabletop.result_deadline_hours."""
+    from rules.services import turn_process
+
+    demo.ruleset_overrides = {"tabletop": {"result_deadline_hours": 48}}
+    demo.save(update_fields=["ruleset_overrides"])
+    turn_process(turn_id=tabletop_ordered.pk)
+    battle = Battle.objects.get(turn=tabletop_ordered, key="region:K1")
+    assert battle.deadline - battle.opened_at == timedelta(hours=48)
