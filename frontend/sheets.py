@@ -11,24 +11,42 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from campaign.models import Campaign, Relation, Turn
+from campaign.models import Campaign, Membership, Relation, Turn
 from campaign.selectors import Viewer
 from rules.engine.tabletop.settings import TabletopSettings
 from rules.models import Battle, ResultVersion
 from rules.selectors import battles_visible
 
 
-def sheet_sides(sheet: dict[str, Any], names: dict[str, str]) -> list[dict[str, Any]]:
-    """Each side with its groups and, under it, the support lines of its nations (A5.1)."""
+def sheet_sides(
+    sheet: dict[str, Any], names: dict[str, str], players: dict[str, list[str]] | None = None
+) -> list[dict[str, Any]]:
+    """Each side with its groups and, under it, the support lines of its nations (A5.1); each nation
+    named with its players, when `players` (nation -> usernames) is given."""
+    players = players or {}
+
+    def named(code: str) -> str:
+        name = names.get(code, code)
+        return f"{name} ({', '.join(players[code])})" if players.get(code) else name
+
     return [
         {
             **side,
-            "names": [names.get(n, n) for n in side["nations"]],
+            "names": [named(n) for n in side["nations"]],
             "support": [line for line in sheet["support"] if line[0] in side["nations"]],
             "points": (sheet.get("points") or {}).get(side["id"]),
         }
         for side in sheet["sides"]
     ]
+
+
+def nation_players(campaign: Campaign) -> dict[str, list[str]]:
+    """Each nation's players by username, for the sheet's sides (A5.1: "each nation with its players")."""
+    players: dict[str, list[str]] = {}
+    rows = Membership.objects.filter(campaign=campaign, role=Membership.Role.PLAYER, nation__isnull=False)
+    for code, username in rows.order_by("user__username").values_list("nation__code", "user__username"):
+        players.setdefault(code, []).append(username)
+    return players
 
 
 def battle_title(campaign: Campaign, battle: Battle) -> str:

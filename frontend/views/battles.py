@@ -17,7 +17,7 @@ from campaign.models import Turn
 from campaign.selectors import Viewer
 from frontend.cards_tabletop import rounds_grouped
 from frontend.forms import DeadlineForm
-from frontend.sheets import battle_title, result_meaning, sheet_sides, who_agrees
+from frontend.sheets import battle_title, nation_players, result_meaning, sheet_sides, who_agrees
 from frontend.terms import said
 from frontend.views.common import topbar, viewer_for
 from rules import battles as services
@@ -170,7 +170,7 @@ def battle_page(request: HttpRequest, slug: str, number: int, key: str) -> HttpR
         "turn": turn,
         "battle": battle,
         "sheet": sheet,
-        "sides": sheet_sides(sheet, names),
+        "sides": sheet_sides(sheet, names, nation_players(viewer.campaign)),
         "place_name": battle_title(viewer.campaign, battle),
         "who_agrees": who_agrees(viewer.campaign.ruleset().tabletop, list(battle.nations)),
         "meaning": result_meaning(viewer.campaign, battle, sheet, viewer.campaign.ruleset().tabletop, names)

@@ -241,3 +241,15 @@ def test_while_battles_are_pending_the_campaign_page_lists_them_and_the_map_mark
     browsers["player"].post(SHEET, _form(tabletop_battle, **{"loss-KAR-PA": "0"}))
     assert "Agree or dispute version 1." in browsers["karelian"].get(home).content.decode()
     assert "Waiting for the other nations to answer." in browsers["player"].get(home).content.decode()
+
+
+def test_the_sheet_names_each_nation_with_its_players(tabletop_battle, tabletop_cast, browsers) -> None:
+    """A5.1: the sides, each nation with its players, so the table knows whom it plays; the mail too."""
+    from campaign.selectors import viewer_get
+    from frontend.mail.tabletop import battle_sheet_text
+
+    page = browsers["karelian"].get(SHEET).content.decode()
+    assert "Kingdom of Nordmark (player)" in page and "Karelian Republic (karelian)" in page
+    viewer = viewer_get(user=tabletop_cast["player"], campaign=tabletop_battle.turn.campaign)
+    text = battle_sheet_text(viewer=viewer, battle=tabletop_battle)
+    assert "Kingdom of Nordmark (player)" in text and "Karelian Republic (karelian)" in text
