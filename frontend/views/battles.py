@@ -12,6 +12,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from campaign.models import Turn
 from campaign.selectors import Viewer
@@ -198,6 +199,19 @@ def battle_page(request: HttpRequest, slug: str, number: int, key: str) -> HttpR
         "is_gm": viewer.is_gm,
         "my_nation": viewer.nation.code if viewer.nation else None,
         "ground_types": ["JV", "PA", "TY"],
+        # The blank close-combat tallies of the printed sheet: every term of B3, then the total (A5.1).
+        "tally_terms": [
+            _("Wounds"),
+            _("Overkill"),
+            _("Charge"),
+            _("Ranks"),
+            _("Standards"),
+            _("Battle standard"),
+            _("Flank"),
+            _("Rear"),
+            _("Other"),
+            _("Total"),
+        ],
         "overdue": battle.deadline is not None and battle.deadline < timezone.now(),
         "archived": archived_for_reference(battle=battle) if viewer.is_gm else None,
         "auto_preview": services.battle_auto_preview(battle=battle)

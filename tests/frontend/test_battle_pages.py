@@ -253,3 +253,15 @@ def test_the_sheet_names_each_nation_with_its_players(tabletop_battle, tabletop_
     viewer = viewer_get(user=tabletop_cast["player"], campaign=tabletop_battle.turn.campaign)
     text = battle_sheet_text(viewer=viewer, battle=tabletop_battle)
     assert "Kingdom of Nordmark (player)" in text and "Karelian Republic (karelian)" in text
+
+
+def test_the_printed_sheet_has_blank_tallies_with_every_term_of_the_combat_result(
+    tabletop_battle, browsers
+) -> None:
+    """A5.1: "a few blank close-combat round tallies (the terms of B3 for each side)"."""
+    page = browsers["player"].get(SHEET).content.decode()
+    tallies = page.split('<table class="tally">')[1:]
+    assert len(tallies) == 3
+    for term in ("Wounds", "Overkill", "Charge", "Ranks", "Standards", "Battle standard", "Flank", "Rear"):
+        assert f"<th>{term}</th>" in tallies[0], term
+    assert "<th>Other</th>" in tallies[0] and "<th>Total</th>" in tallies[0]
