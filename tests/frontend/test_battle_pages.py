@@ -265,3 +265,12 @@ def test_the_printed_sheet_has_blank_tallies_with_every_term_of_the_combat_resul
     for term in ("Wounds", "Overkill", "Charge", "Ranks", "Standards", "Battle standard", "Flank", "Rear"):
         assert f"<th>{term}</th>" in tallies[0], term
     assert "<th>Other</th>" in tallies[0] and "<th>Total</th>" in tallies[0]
+
+
+def test_a_saved_version_keeps_its_warnings_in_words(tabletop_battle, browsers) -> None:
+    """A6.4: the warnings are kept with the result; its history shows each with its message."""
+    wiped = {f"loss-KAR-{t}": str(n) for t, n in tabletop_battle.sheet["forces"]["KAR"].items()}
+    browsers["player"].post(SHEET, {**_form(tabletop_battle), "loss-KAR-PA": "0", **wiped})
+    assert tabletop_battle.versions.get().warnings == ["defender_wiped_out:KAR"]
+    page = browsers["karelian"].get(SHEET).content.decode()
+    assert "defender_wiped_out:KAR — KAR has no ground units left in K1: it loses the region" in page
