@@ -64,6 +64,7 @@ messages_register(
         "system_inputs_invalid": gettext_noop("the turn would refuse this: {error}"),
         # The audit log's summaries.
         "audit.deadline": gettext_noop("turn {number}: {before} → {after} UTC"),
+        "audit.battle_deadline": gettext_noop("turn {number}, battle {key}: {before} → {after} UTC"),
         "audit.weather": gettext_noop("turn {number}: {weather}; by region: {local}"),
         "audit.region_weather": gettext_noop("{region} {weather}"),
         "audit.gm_modifier": gettext_noop("turn {number}: {nation} in {region} {value}"),

@@ -45,11 +45,14 @@ def kasarmi_choices(*, campaign: Campaign, nation: Nation, roster: dict[str, Any
                     }
                 )
     name = "\u2009?"  # a name no unit has, to try the other fields
+    # A group is any whole number (§3.5): offered are the company's own groups, 0 and a new one after them.
+    held = {card["group"] for card in roster["units"]}
+    groups = sorted({0, *held, max(held, default=0) + 1})
     buys = []
     for code, kind in ruleset.catalogue.items():
         legal = {
             (group, region)
-            for group in range(0, 4)
+            for group in groups
             for region in company.owned
             if _legal("buy", {"type": code, "name": name, "group": group, "region": region})
         }

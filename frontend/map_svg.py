@@ -51,6 +51,7 @@ def map_svg(
     color: str = "#111",
     battles: dict[str, str] | None = None,
     own: str = "",
+    battle_label: str = "",
 ) -> SafeString:
     """The SVG of the map; each region in `links` links to ?origin=CODE (choose it as an order's origin);
     regions in `marked` (those that changed hands) get a heavy outline."""
@@ -119,7 +120,7 @@ def map_svg(
         out.append("</g>")
     if battles:
         out.append('<g class="battles">')
-        label = _("Battle of %(region)s: open its report")
+        label = battle_label or _("Battle of %(region)s: open its report")
         for code, url in sorted(battles.items()):
             if code in centres:
                 out.append(_battle_marker(code, url, centres[code], label))

@@ -34,6 +34,7 @@ from frontend.terms import said, unit_heading, word
 from orders.models import Order
 from rules.engine.graph import within
 from rules.engine.order_words import order_description
+from rules.models import Battle, ResultVersion
 
 UNOWNED_COLOR = "#e3e3e3"
 COLOR = re.compile(r"#[0-9a-fA-F]{3,8}")
@@ -325,3 +326,18 @@ def campaign_rows(*, campaigns: list[Campaign], user: Any) -> list[dict[str, Any
             }
         )
     return rows
+
+
+def battles_overdue_of(*, turn: Turn | None, now: Any) -> list[dict[str, Any]]:
+    """The GM's overdue panel (TABLETOP.md A8.2): the turn's open battles past their deadline, in plan
+    order, each with its current version (None when it has none)."""
+    if turn is None or turn.status != Turn.Status.BATTLES_PENDING:
+        return []
+    live = (ResultVersion.State.PROPOSED, ResultVersion.State.AGREED, ResultVersion.State.DISPUTED)
+    battles = Battle.objects.filter(turn=turn, state=Battle.State.OPEN, deadline__lt=now).prefetch_related(
+        "versions"
+    )
+    return [
+        {"battle": b, "current": next((v for v in reversed(list(b.versions.all())) if v.state in live), None)}
+        for b in battles
+    ]

@@ -107,6 +107,8 @@ WORDS: dict[str, Mapping[str, object]] = {
         "joint": _("joint attack"),
         "control": _("battle for control"),
         "unopposed": _("unopposed"),
+        # COMPANY.md §4.4: no defender, attackers of several nations at war with each other.
+        "contested": _("contested battle"),
     },
     # A company roster event's kind (COMPANY.md §7.7), as the Kasarmi page's audit trail names it.
     "roster_event": {

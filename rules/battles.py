@@ -3,6 +3,7 @@ the results workflow around them.
 
 battles_record(turn=, state=, ruleset=, now=)        the plan of the moment as Battle rows (processing)
 battle_result_save(by=, battle=, result=, now=)       a player's version, or the GM's entry (confirmed)
+battle_result_check(viewer=, battle=, result=)        the form's check before saving: warnings, or errors
 battle_result_withdraw / _agree / _dispute            the players' answers to the current version (A6.2)
 battle_result_confirm / _void                         the GM's decisions on the current version
 battle_auto_resolve / battle_reopen / battle_deadline_move   the GM on a battle
@@ -19,18 +20,20 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
 
+from campaign.gm.access import audit_write
 from campaign.models import Turn
 from campaign.queue import turn_queue
 from campaign.selectors import Viewer
 from rules import results_flow as flow
 from rules.battle_archive import battles_carry
 from rules.battle_mail import battle_event_queue, battle_overdue_queue, battle_sheets_queue
+from rules.engine.messages import Message
 from rules.engine.tabletop import BattlesPending, Complete, plan
 from rules.engine.tabletop.results import Entrant, result_check
 from rules.engine.tabletop.settings import TabletopRuleset
@@ -233,6 +236,17 @@ def battle_result_save(
     )
 
 
+def battle_result_check(
+    *, viewer: Viewer, battle: Battle, result: dict[str, Any], now: Clock = timezone.now
+) -> list[Any]:
+    """The result form's check before it is submitted (A6.4, A12 "live validation and warnings"): the
+    warnings of a result that may be saved now, or BattleError with every error, as saving would give.
+    Nothing is stored."""
+    turn = Turn.objects.select_related("campaign").get(pk=battle.turn_id)
+    check, _ = _check(viewer, battle, turn, result, now())
+    return list(check.warnings)
+
+
 def battle_result_withdraw(*, viewer: Viewer, version: ResultVersion, now: Clock = timezone.now) -> None:
     flow.result_withdraw(_Tabletop(version.battle), viewer=viewer, version=version, now=now())
 
@@ -299,12 +313,38 @@ def battle_reopen(*, viewer: Viewer, battle: Battle, reason: str, now: Clock = t
     flow.entry_reopen(_Tabletop(battle), viewer=viewer, reason=reason, now=now())
 
 
-def battle_deadline_move(*, viewer: Viewer, battle: Battle, deadline: datetime) -> None:
+def battle_deadline_move(
+    *, viewer: Viewer, battle: Battle, deadline: datetime, reason: str, now: Clock = timezone.now
+) -> None:
+    """The GM moves an open battle's deadline (A8.1, A8.2: "extend the deadline"), logged with who, when and
+    why in the campaign's audit log."""
     if not viewer.is_gm:
         raise flow.refuse("gm_only")
-    # A new deadline is met, or missed, anew, and reminded anew (A8.1).
-    battle.deadline, battle.overdue_at, battle.reminded_at = deadline, None, None
-    battle.save(update_fields=["deadline", "overdue_at", "reminded_at"])
+    reason = (reason or "").strip()
+    if not reason:
+        raise flow.refuse("reason_missing")
+    moment = now()
+    if timezone.is_naive(deadline) or deadline <= moment:
+        raise flow.refuse("deadline_not_future")
+    with transaction.atomic():
+        turn = _locked(battle)
+        battle.refresh_from_db()
+        if battle.state != Battle.State.OPEN or turn.status != Turn.Status.BATTLES_PENDING:
+            raise flow.refuse("deadline_not_open", place=battle.key.partition(":")[2])
+        before = battle.deadline
+        # A new deadline is met, or missed, anew, and reminded anew (A8.1).
+        battle.deadline, battle.overdue_at, battle.reminded_at = deadline, None, None
+        battle.save(update_fields=["deadline", "overdue_at", "reminded_at"])
+        summary = Message(
+            "audit.battle_deadline",
+            {
+                "number": turn.number,
+                "key": battle.key,
+                "before": f"{before.astimezone(UTC):%Y-%m-%d %H:%M}" if before else "—",
+                "after": f"{deadline.astimezone(UTC):%Y-%m-%d %H:%M}",
+            },
+        )
+        audit_write(viewer.user, turn.campaign, "battle_deadline", summary, reason, lambda: moment)
 
 
 def battle_auto_preview(*, battle: Battle) -> dict[str, Any] | None:

@@ -10,6 +10,7 @@ import json
 from typing import Any
 
 from django.http import Http404
+from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
@@ -26,6 +27,7 @@ from rules.battle_archive import version_fields
 from rules.battles import (
     BattleError,
     battle_auto_resolve,
+    battle_deadline_move,
     battle_reopen,
     battle_result_agree,
     battle_result_confirm,
@@ -187,7 +189,8 @@ class BattleResultAction(BattleScoped):
 
 
 class BattleGMAction(BattleScoped):
-    """The GM on a battle: `auto-resolve` (A8.4) or `reopen` (A10.2, with a `reason`)."""
+    """The GM on a battle: `auto-resolve` (A8.4), `reopen` (A10.2, with a `reason`) or `deadline` (A8.1: a
+    new `deadline`, ISO 8601 with its offset, and a `reason`)."""
 
     permission_classes = [IsAuthenticated, IsGM]
 
@@ -200,6 +203,13 @@ class BattleGMAction(BattleScoped):
                 battle_auto_resolve(viewer=self.viewer, battle=battle, why=str(body.get("why", "")))
             elif action == "reopen":
                 battle_reopen(viewer=self.viewer, battle=battle, reason=str(body.get("reason", "")))
+            elif action == "deadline":
+                moved = parse_datetime(str(body.get("deadline", "")))
+                if moved is None:
+                    return Response({"deadline": ["an ISO 8601 time with its offset"]}, status=400)
+                battle_deadline_move(
+                    viewer=self.viewer, battle=battle, deadline=moved, reason=str(body.get("reason", ""))
+                )
             else:
                 raise Http404("no such action")
         except BattleError as error:

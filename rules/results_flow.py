@@ -42,6 +42,10 @@ messages_register(
         PREFIX + "gm_only": gettext_noop("Only the GM may do this."),
         PREFIX + "reason_missing": gettext_noop("Give a reason: it is kept in the battle's history."),
         PREFIX + "not_resolved": gettext_noop("The battle of {place} has no result to reopen."),
+        PREFIX + "deadline_not_future": gettext_noop("The new deadline must be later than now."),
+        PREFIX + "deadline_not_open": gettext_noop(
+            "The battle of {place} has no deadline to move: it is not open for results."
+        ),
         PREFIX + "not_permitted": gettext_noop(
             "Only the GM or a player of {nations} may enter the result of the battle of {place}."
         ),

@@ -29,7 +29,7 @@ from campaign.lifecycle import language_of, time_zone_of
 from campaign.models import Membership, Turn
 from campaign.selectors import Viewer
 from frontend.mail.turns import _message, mail_send, site_url
-from frontend.sheets import battle_title, sheet_sides, who_agrees
+from frontend.sheets import battle_title, nation_players, result_meaning, sheet_sides, who_agrees
 from rules.models import Battle, ResultVersion
 from rules.selectors import battle_sheet_for
 
@@ -173,9 +173,10 @@ def _sheet_context(battle: Battle, viewer: Viewer, names: dict[str, str]) -> dic
         return {
             "battle": battle,
             "sheet": sheet,
-            "sides": sheet_sides(sheet, names),
+            "sides": sheet_sides(sheet, names, nation_players(campaign)),
             "title": battle_title(campaign, battle),
             "who_agrees": who_agrees(campaign.ruleset().tabletop, list(battle.nations)),
+            "meaning": result_meaning(campaign, battle, sheet, campaign.ruleset().tabletop, names),
             "ground_types": GROUND_TYPES,
             "url": url,
             "zone": time_zone_of(user=viewer.user),

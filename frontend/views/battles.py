@@ -12,17 +12,20 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from campaign.models import Turn
 from campaign.selectors import Viewer
 from frontend.cards_tabletop import rounds_grouped
-from frontend.sheets import battle_title, sheet_sides, who_agrees
+from frontend.forms import DeadlineForm
+from frontend.sheets import battle_title, nation_players, result_meaning, sheet_sides, who_agrees
 from frontend.terms import said
 from frontend.views.common import topbar, viewer_for
 from rules import battles as services
 from rules.battle_archive import archived_for_reference
 from rules.battle_rounds import round_permitted, rounds_visible
 from rules.models import Battle, ResultVersion
+from rules.results_flow import refuse
 from rules.selectors import battle_sheet_for, battles_visible
 
 INTEGER = re.compile(r"^[+-]?[0-9]+$")
@@ -97,6 +100,16 @@ def _act(request: HttpRequest, viewer: Viewer, battle: Battle, sheet: dict[str, 
         services.battle_auto_resolve(viewer=viewer, battle=battle, why=request.POST.get("why", ""))
     elif action == "reopen":
         services.battle_reopen(viewer=viewer, battle=battle, reason=request.POST.get("reason", ""))
+    elif action == "deadline":
+        form = DeadlineForm(request.POST)
+        if not form.is_valid():
+            raise refuse("deadline_not_future")
+        services.battle_deadline_move(
+            viewer=viewer,
+            battle=battle,
+            deadline=form.cleaned_data["deadline"],
+            reason=request.POST.get("reason", ""),
+        )
     elif version is not None and action == "agree":
         services.battle_result_agree(viewer=viewer, version=version)
     elif version is not None and action == "dispute":
@@ -122,7 +135,18 @@ def battle_page(request: HttpRequest, slug: str, number: int, key: str) -> HttpR
     if sheet is None:
         raise Http404("no such battle")
     errors = []
-    if request.method == "POST":
+    checked = None
+    if request.method == "POST" and request.POST.get("action") == "check":
+        # Check the typed result without saving it (A6.4): its warnings, or its errors, and the form kept.
+        try:
+            warnings = services.battle_result_check(
+                viewer=viewer, battle=battle, result=result_from_form(request.POST, sheet)
+            )
+        except services.BattleError as error:
+            errors = [(str(e), said(e.message)) for e in error.errors]
+        else:
+            checked = [(str(w), said(w.message)) for w in warnings]
+    elif request.method == "POST":
         try:
             _act(request, viewer, battle, sheet)
         except services.BattleError as error:
@@ -147,20 +171,47 @@ def battle_page(request: HttpRequest, slug: str, number: int, key: str) -> HttpR
         "turn": turn,
         "battle": battle,
         "sheet": sheet,
-        "sides": sheet_sides(sheet, names),
+        "sides": sheet_sides(sheet, names, nation_players(viewer.campaign)),
         "place_name": battle_title(viewer.campaign, battle),
         "who_agrees": who_agrees(viewer.campaign.ruleset().tabletop, list(battle.nations)),
+        "meaning": result_meaning(viewer.campaign, battle, sheet, viewer.campaign.ruleset().tabletop, names)
+        if full
+        else [],
         "full": full,
         "versions": versions,
         "current": current,
         "errors": errors,
-        "form": request.POST if errors else None,
+        "form": request.POST if errors or checked is not None else None,
+        "checked": checked,
+        "loss_rows": [
+            {
+                "nation": nation,
+                "cells": [
+                    (t, request.POST.get(f"loss-{nation}-{t}", "") if request.method == "POST" else "")
+                    for t in ("JV", "PA", "TY")
+                ],
+            }
+            for nation in sheet.get("nations", [])
+        ],
         "may_enter": battle.state == Battle.State.OPEN
         and turn.status == Turn.Status.BATTLES_PENDING
         and (viewer.is_gm or (viewer.nation is not None and viewer.nation.code in battle.nations)),
         "is_gm": viewer.is_gm,
         "my_nation": viewer.nation.code if viewer.nation else None,
         "ground_types": ["JV", "PA", "TY"],
+        # The blank close-combat tallies of the printed sheet: every term of B3, then the total (A5.1).
+        "tally_terms": [
+            _("Wounds"),
+            _("Overkill"),
+            _("Charge"),
+            _("Ranks"),
+            _("Standards"),
+            _("Battle standard"),
+            _("Flank"),
+            _("Rear"),
+            _("Other"),
+            _("Total"),
+        ],
         "overdue": battle.deadline is not None and battle.deadline < timezone.now(),
         "archived": archived_for_reference(battle=battle) if viewer.is_gm else None,
         "auto_preview": services.battle_auto_preview(battle=battle)

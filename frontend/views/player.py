@@ -35,6 +35,7 @@ from frontend.selectors import (
     order_turn_number,
     own_stacks,
 )
+from frontend.sheets import battles_pending_rows
 from frontend.situation import after_turn, legend_rows, weather_words
 from frontend.terms import WORDS, said, unit_dice, unit_heading
 from frontend.views.common import topbar, viewer_and_turn, viewer_for
@@ -392,6 +393,14 @@ def _campaign_render(
     )
     not_at_war = not_at_war_of(campaign_id=viewer.campaign.pk)
     own = viewer.nation.code if viewer.nation else None
+    # While a tabletop turn waits for its battles, the map marks each open or waiting one (A11.3).
+    pending = battles_pending_rows(viewer=viewer, turn=turn) if turn else []
+    markers = {
+        region: row["url"]
+        for row in pending
+        if row["battle"].state in ("open", "waiting")
+        for region in row["regions"]
+    }
     entry = None
     if playing and not company:
         initial = kept or ({"kind": kind, "origin": origin} if kind in KINDS else None)
@@ -417,11 +426,13 @@ def _campaign_render(
             % {"campaign": viewer.campaign.name, "number": turn.number if turn else ""},
             focus=_first_own(data, viewer),
             color=color_safe(viewer.nation.color) if viewer.nation else "#111",
-            battles=after["battles"] if after else None,
+            battles=markers or (after["battles"] if after else None),
+            battle_label=_("Battle of %(region)s: open its sheet") if markers else "",
             own=own or "",
             marked=after["changed"] if after else frozenset(),
         ),
         "after": after,
+        "pending_battles": pending,
         "legend": legend_rows(nations=data.nations, own=own, not_at_war=not_at_war),
         "weather": weather_words(turn),
         "disorder": viewer.nation is not None and viewer.nation.civil_disorder,

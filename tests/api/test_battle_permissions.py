@@ -3,6 +3,8 @@ proposes, agrees, disputes, confirms, voids, auto-resolves and reopens. A refuse
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 
 from campaign.models import Turn
@@ -149,6 +151,34 @@ def test_only_the_gm_reopens(tabletop_battle, demo, tabletop_cast, role, expecte
         assert _state() == before
     else:
         assert Battle.objects.get(pk=tabletop_battle.pk).state == Battle.State.OPEN
+
+
+@pytest.mark.parametrize(
+    ("role", "expected"),
+    [("gm", 200), ("player", 403), ("karelian", 403), ("rival", 403), ("outsider", 404), ("anonymous", 401)],
+)
+def test_only_the_gm_moves_a_battle_s_deadline(tabletop_battle, tabletop_cast, role, expected) -> None:
+    """A8.1, A12: the GM moves a battle's deadline through the API, with a reason."""
+    deadline = tabletop_battle.deadline
+    moved = (deadline + timedelta(days=2)).isoformat()
+    response = client_for(tabletop_cast[role]).post(
+        f"{K1}/deadline/", {"deadline": moved, "reason": "club night moved"}, format="json"
+    )
+    assert response.status_code == expected, response.content
+    after = Battle.objects.get(pk=tabletop_battle.pk).deadline
+    assert after == (deadline + timedelta(days=2) if expected == 200 else deadline)
+    if expected == 200:
+        assert response.json()["deadline"] == after.isoformat()
+
+
+def test_a_battle_s_deadline_moves_only_with_a_reason_and_a_time(tabletop_battle, tabletop_cast) -> None:
+    gm = client_for(tabletop_cast["gm"])
+    later = (tabletop_battle.deadline + timedelta(days=2)).isoformat()
+    response = gm.post(f"{K1}/deadline/", {"deadline": later}, format="json")
+    assert response.status_code == 400 and response.json()["errors"][0]["code"] == "reason_missing"
+    response = gm.post(f"{K1}/deadline/", {"deadline": "next friday", "reason": "x"}, format="json")
+    assert response.status_code == 400
+    assert Battle.objects.get(pk=tabletop_battle.pk).deadline == tabletop_battle.deadline
 
 
 @pytest.mark.parametrize("how", [{"format": "text"}, {"HTTP_ACCEPT": "text/plain"}])

@@ -261,3 +261,18 @@ def test_the_gms_battle_list_says_where_each_result_stands(pages, battle, compan
     assert "M1 (disputed by EST)" in shown()
     clients["gm"].post(f"{A}/battles/{battle.pk}/void/", {"reason": "not played"}, format="json")
     assert "M1 (void)" in shown()
+
+
+def test_the_buy_form_offers_the_companys_own_groups_and_a_new_one_beyond_them(pages, company):
+    """§3.5: a group is any whole number; the form offers 0, every group the company has and the next one,
+    where the type may stand (a platoon leader not in group 0, the HQ: `group_invalid`)."""
+    import re
+
+    models.Unit.objects.filter(pk=company.units["Ryhmä 2"].pk).update(group=5)
+    html = pages["player"].get("/c/demo/kasarmi/NOR/").content.decode()
+    offered = {
+        re.search(r"<strong>(\w+)</strong>", form).group(1): re.findall(r"<option>(\d+)</option>", form)
+        for form in re.findall(r'class="buy-form".*?</form>', html, re.S)
+    }
+    assert offered["JR"] == ["0", "1", "5", "6"], offered
+    assert offered["JOJO"] == ["1", "5", "6"], offered

@@ -19,6 +19,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -43,7 +44,7 @@ from frontend.gm_selectors import (
     turn_last_resolved,
     turn_previewed,
 )
-from frontend.selectors import gm_dashboard_load
+from frontend.selectors import battles_overdue_of, gm_dashboard_load
 from frontend.terms import said as say
 from frontend.views.common import gm_for, topbar
 from rules.engine.messages import InputError
@@ -109,6 +110,7 @@ def dashboard_render(
         "turn": turn,
         "last": turn_last_resolved(campaign=viewer.campaign),
         "previewed": turn_previewed(turn=turn),
+        "overdue_battles": battles_overdue_of(turn=turn, now=timezone.now()),
         **gm_dashboard_load(campaign=viewer.campaign, turn=turn),
         **forms,
     }

@@ -139,7 +139,9 @@ def test_it_reminds_the_battle_s_players_once_a_day_before_the_deadline(
     assert mail.outbox == []
     # The mail says how long is left from when it is written: a deadline 23 hours from now.
     gm_viewer = viewer_get(user=gm, campaign=pending.campaign)
-    battle_deadline_move(viewer=gm_viewer, battle=battle, deadline=timezone.now() + timedelta(hours=23))
+    battle_deadline_move(
+        viewer=gm_viewer, battle=battle, deadline=timezone.now() + timedelta(hours=23), reason="Club night"
+    )
     with django_capture_on_commit_callbacks(execute=True):
         assert battles_remind() == 1, "K1 only: K4's deadline is a week away"
     assert sorted(m.to[0] for m in mail.outbox) == ["karelian@example.org", "player@example.org"]
@@ -182,7 +184,11 @@ def test_a_moved_deadline_is_reminded_anew(pending, gm, django_capture_on_commit
     battle.refresh_from_db()
     assert battle.reminded_at is not None
     battle_deadline_move(
-        viewer=viewer_get(user=gm, campaign=pending.campaign), battle=battle, deadline=at + timedelta(days=3)
+        viewer=viewer_get(user=gm, campaign=pending.campaign),
+        battle=battle,
+        deadline=at + timedelta(days=3),
+        reason="The players asked for more time",
+        now=_clock(at),
     )
     mail.outbox.clear()
     with django_capture_on_commit_callbacks(execute=True):
@@ -268,3 +274,20 @@ def test_a_battle_whose_forces_changed_is_mailed_its_new_sheet_saying_so(
         assert battle_sheets_queue(turn=pending) == 0
     assert sorted(m.to[0] for m in mail.outbox) == ["karelian@example.org", "player@example.org"]
     assert all("this is its new sheet" in m.body for m in mail.outbox)
+
+
+def test_the_sheet_mail_reads_a_win_as_the_campaign_does(pending) -> None:
+    """A5.1, A11.3: the sheet in the mail says what the result means with the campaign's reading of a win."""
+    from campaign.models import Membership
+    from frontend.mail.tabletop import battle_sheet_text
+
+    battle = Battle.objects.get(turn=pending, key="region:K1")
+    gm = Membership.objects.get(campaign=pending.campaign, role=Membership.Role.GM).user
+    viewer = viewer_get(user=gm, campaign=pending.campaign)
+    assert "A decisive win by Kingdom of Nordmark takes Kaarnala" in battle_sheet_text(
+        viewer=viewer, battle=battle
+    )
+    pending.campaign.ruleset_overrides = {"tabletop": {"conquest_needs_decisive": False}}
+    pending.campaign.save(update_fields=["ruleset_overrides"])
+    text = battle_sheet_text(viewer=viewer, battle=Battle.objects.get(pk=battle.pk))
+    assert "A win by Kingdom of Nordmark takes Kaarnala" in text and "decisive win" not in text

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import UTC, timedelta
 
 import pytest
 
@@ -273,3 +273,101 @@ def test_a_deadline_whose_decision_fails_is_not_claimed_and_the_next_beat_decide
     version.refresh_from_db()
     assert version.state == ResultVersion.State.CONFIRMED
     assert Turn.objects.get(pk=pending.pk).status == Turn.Status.RESOLVED
+
+
+def test_after_the_deadline_players_still_enter_unless_the_campaign_says_not(
+    pending, demo, player, gm
+) -> None:
+    """A6.2: players may save, agree and dispute after the deadline while players_may_enter_after_deadline
+    (default true); with false they get deadline_passed, and the GM still enters."""
+    battle = Battle.objects.get(turn=pending, key="region:K1")
+    late = battle.deadline + timedelta(minutes=1)
+    version = battles.battle_result_save(
+        viewer=_viewer(player, demo), battle=battle, result=tabletop_result(battle), now=lambda: late
+    )
+    assert version.state == ResultVersion.State.PROPOSED
+    demo.ruleset_overrides = {"tabletop": {"players_may_enter_after_deadline": False}}
+    demo.save(update_fields=["ruleset_overrides"])
+    with pytest.raises(battles.BattleError) as refused:
+        battles.battle_result_save(
+            viewer=_viewer(player, demo), battle=battle, result=tabletop_result(battle), now=lambda: late
+        )
+    assert _codes(refused.value) == ["deadline_passed"]
+    before = battle.deadline - timedelta(minutes=1)
+    assert (
+        battles.battle_result_save(
+            viewer=_viewer(player, demo), battle=battle, result=tabletop_result(battle), now=lambda: before
+        ).number
+        == 2
+    ), "before the deadline the setting changes nothing"
+    entered = battles.battle_result_save(
+        viewer=_viewer(gm, demo), battle=battle, result=tabletop_result(battle), now=lambda: late
+    )
+    assert entered.state == ResultVersion.State.CONFIRMED
+
+
+def test_the_gm_moves_an_open_battle_s_deadline_and_the_audit_log_says_who_when_and_why(
+    pending, demo, gm, player
+) -> None:
+    """A8.1: "The GM may move any battle's deadline (logged with who, when, why)"; the new deadline is met,
+    or missed, anew."""
+    battle = Battle.objects.get(turn=pending, key="region:K1")
+    before = battle.deadline
+    later = battle.deadline + timedelta(days=1)
+    assert battles.battles_overdue(now=lambda: later) == 1
+    with pytest.raises(battles.BattleError) as refused:
+        battles.battle_deadline_move(viewer=_viewer(player, demo), battle=battle, deadline=later, reason="x")
+    assert _codes(refused.value) == ["gm_only"]
+    with pytest.raises(battles.BattleError) as refused:
+        battles.battle_deadline_move(viewer=_viewer(gm, demo), battle=battle, deadline=later, reason=" ")
+    assert _codes(refused.value) == ["reason_missing"]
+    with pytest.raises(battles.BattleError) as refused:
+        battles.battle_deadline_move(
+            viewer=_viewer(gm, demo), battle=battle, deadline=later, reason="late", now=lambda: later
+        )
+    assert _codes(refused.value) == ["deadline_not_future"]
+
+    moved = later + timedelta(days=3)
+    battles.battle_deadline_move(
+        viewer=_viewer(gm, demo), battle=battle, deadline=moved, reason="Club night moved", now=lambda: later
+    )
+    battle.refresh_from_db()
+    assert battle.deadline == moved and battle.overdue_at is None
+    entry = demo.audit_entries.get(action="battle_deadline")
+    assert entry.user == gm and entry.created_at == later and entry.reason == "Club night moved"
+    assert entry.params["key"] == "region:K1"
+    assert entry.summary == (
+        f"turn 1, battle region:K1: {before.astimezone(UTC):%Y-%m-%d %H:%M} → "
+        f"{moved.astimezone(UTC):%Y-%m-%d %H:%M} UTC"
+    )
+    assert battles.battles_overdue(now=lambda: moved - timedelta(minutes=1)) == 0
+    assert battles.battles_overdue(now=lambda: moved + timedelta(minutes=1)) == 1, "missed anew"
+
+
+def test_without_gm_confirms_agreed_the_agreement_of_every_nation_confirms_the_version(
+    pending, demo, player, karelian, django_capture_on_commit_callbacks
+) -> None:
+    """A6.2 item 4: with gm_confirms_agreed false an agreed version is confirmed at once."""
+    demo.ruleset_overrides = {"tabletop": {"gm_confirms_agreed": False}}
+    demo.save(update_fields=["ruleset_overrides"])
+    battle = Battle.objects.get(turn=pending, key="region:K1")
+    version = battles.battle_result_save(
+        viewer=_viewer(player, demo), battle=battle, result=tabletop_result(battle)
+    )
+    assert version.state == ResultVersion.State.PROPOSED, "the other nation has not agreed yet"
+    with django_capture_on_commit_callbacks(execute=True):
+        battles.battle_result_agree(viewer=_viewer(karelian, demo), version=version)
+    version.refresh_from_db()
+    assert version.state == ResultVersion.State.CONFIRMED
+    assert Turn.objects.get(pk=pending.pk).status == Turn.Status.RESOLVED
+
+
+def test_a_battle_s_deadline_is_result_deadline_hours_after_it_opened(tabletop_ordered, demo) -> None:
+    """A8.1: the deadline is the moment the battle became open + tabletop.result_deadline_hours."""
+    from rules.services import turn_process
+
+    demo.ruleset_overrides = {"tabletop": {"result_deadline_hours": 48}}
+    demo.save(update_fields=["ruleset_overrides"])
+    turn_process(turn_id=tabletop_ordered.pk)
+    battle = Battle.objects.get(turn=tabletop_ordered, key="region:K1")
+    assert battle.deadline - battle.opened_at == timedelta(hours=48)

@@ -212,3 +212,70 @@ def test_a_repeat_is_an_entry_equal_to_an_earlier_one_as_a_json_value(items: lis
         return type(a) is type(b) and a == b
 
     assert repeats(items) == [any(same(item, e) for e in items[:i]) for i, item in enumerate(items)]
+
+
+# One round where every numeric term counts: RED charges with 3 full ranks, 2 standards and the battle
+# standard, Cavalry (2 full ranks) in Blocks' flank and Scouts (1 full rank) in Militia's rear; overkill 5.
+RICH = {
+    "sides": [
+        {
+            "name": "RED",
+            "units": [
+                {"id": "Infantry", "wounds": 3, "full_ranks": 3, "charged": True, "standards": 2},
+                {"id": "Cavalry", "wounds": 1, "overkill": 5, "full_ranks": 2, "flank_of": ["Blocks"]},
+                {"id": "Scouts", "full_ranks": 1, "battle_standard": True, "rear_of": ["Militia"]},
+            ],
+        },
+        {
+            "name": "BLUE",
+            "units": [
+                {"id": "Blocks", "wounds": 1, "full_ranks": 4, "discipline": 8},
+                {"id": "Militia", "full_ranks": 3, "discipline": 7},
+            ],
+        },
+    ],
+    "dice": {"rolls": [1, 1, 1, 1]},
+}
+
+
+@pytest.mark.parametrize(
+    ("setting", "value", "term", "expected"),
+    [
+        ("overkill_cap", 4, "overkill", 4),
+        ("charge_bonus", 2, "charge", 2),
+        ("rank_bonus_per_rank", 2, "ranks", 3),  # min(cap 3, 2 × 2)
+        ("rank_bonus_cap", 1, "ranks", 1),
+        ("standard_bonus", 2, "standards", 4),
+        ("battle_standard_bonus", 3, "battle_standard", 3),
+        ("flank_bonus_with_full_rank", 5, "flank", 5),
+        ("rear_bonus_with_full_rank", 6, "rear", 6),
+        ("full_ranks_for_flank_rear_extra", 3, "flank", 1),  # Cavalry's 2 full ranks no longer enough
+        ("full_ranks_for_flank_rear_extra", 3, "rear", 2),
+    ],
+)
+def test_each_bonus_is_the_campaign_s_setting_not_the_default(setting, value, term, expected) -> None:
+    """Part C: every number of B3 is a value of the ruleset data; a changed setting changes its term."""
+    default = _output(copy.deepcopy(RICH))["sides"][0]["terms"][term]
+    changed = _output(copy.deepcopy(RICH), settings=close_combat_settings_build({setting: value}))
+    assert changed["sides"][0]["terms"][term] == expected != default
+
+
+def test_the_plain_flank_and_rear_bonuses_are_settings_too() -> None:
+    """B3.7, B3.8: without a full rank the flank and rear bonuses are flank_bonus and rear_bonus."""
+    thin = copy.deepcopy(RICH)
+    for unit in thin["sides"][0]["units"]:
+        unit["full_ranks"] = 0
+    settings = close_combat_settings_build({"flank_bonus": 4, "rear_bonus": 7})
+    terms = _output(thin, settings=settings)["sides"][0]["terms"]
+    assert (terms["flank"], terms["rear"]) == (4, 7)
+    assert (_output(thin)["sides"][0]["terms"]["flank"], _output(thin)["sides"][0]["terms"]["rear"]) == (1, 2)
+
+
+def test_disrupting_full_ranks_is_a_setting() -> None:
+    """B5.3: Blocks (4 full ranks) is disrupted by Cavalry's 2 full ranks in its flank by default; with
+    disrupting_full_ranks 3 it is not, and is Steadfast."""
+    default = {t["unit"]: t for t in _output(copy.deepcopy(RICH))["break_tests"]}
+    assert default["Blocks"]["steadfast_reason"] == "disrupted"
+    settings = close_combat_settings_build({"disrupting_full_ranks": 3})
+    changed = {t["unit"]: t for t in _output(copy.deepcopy(RICH), settings=settings)["break_tests"]}
+    assert changed["Blocks"]["steadfast_reason"] == "more_full_ranks"

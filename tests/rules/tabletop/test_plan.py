@@ -105,3 +105,30 @@ def test_an_auto_resolution_draws_nothing_from_the_turn_seed() -> None:
     rolls = [roll.roll for roll in state.turn_result.support_rolls]
     generator = random.Random(SEED)
     assert rolls == [generator.randint(1, 100) for _ in rolls]
+
+
+@pytest.mark.parametrize(
+    ("block", "decisive", "code", "conquest"),
+    [
+        ({}, True, "tabletop.entered_decisive", True),
+        ({}, False, "tabletop.entered_not_decisive", False),
+        ({"conquest_needs_decisive": False}, False, "tabletop.entered_any_win", True),
+    ],
+)
+def test_the_report_says_how_an_entered_win_was_read(block, decisive, code, conquest) -> None:
+    """A7.0, A11.1 "how it was read": a decisive win passes the conquest threshold, a win that is not
+    does not, unless conquest_needs_decisive is false, and the report says which rule decided it."""
+    ruleset = ruleset_build({"battle_system": "tabletop", "tabletop": block})
+    entries = {
+        "meeting:A|B": {"winner": None, "losses": {"RED": {}, "BLUE": {}}},
+        "region:X": {
+            "winner": "GREEN+RED",
+            "decisive": decisive,
+            "losses": {"RED": {}, "GREEN": {}, "BLUE": {}},
+        },
+    }
+    state = plan(TURN, ruleset, SEED, entries)
+    report = next(r for r in state.reports if r["key"] == "region:X")
+    assert report["decided_by"]["code"] == code
+    assert report["decided_by"]["params"]["rule"] == "TABLETOP A7.0"
+    assert report["conquest"] is conquest
