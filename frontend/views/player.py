@@ -316,6 +316,9 @@ def _order_entry(
         unit_types=unit_types,
         left=left.get(chosen) if chosen in left else None,
     )
+    # The roles that may take each kind by the campaign's rules, not Iron Fist's table (Sodankäynti §4:
+    # artillery and air attack too, and nothing stands down): the page's script enables those counts.
+    kind_roles = ruleset.kind_roles or KIND_ROLES
     dice = unit_dice(ruleset)
     for unit_type in unit_types:  # each count says its units' die, where units are dice
         form.fields[f"units_{unit_type}"].label = unit_heading(unit_type, dice)
@@ -335,7 +338,7 @@ def _order_entry(
         # A refusal is a position in this list of templates, filled with the target and origin.
         "reasons": reasons,
         "roles": {t: unit.role for t, unit in ruleset.unit_types.items()},
-        "kind_roles": {str(k): list(roles) for k, roles in KIND_ROLES.items()},
+        "kind_roles": {str(k): list(roles) for k, roles in kind_roles.items()},
         "wordings": {kind: gettext(CATALOGUE[f"order.{kind}"]) for kind in sorted(KINDS)},
         "picked": chosen if explicit else None,
         "color": color_safe(viewer.nation.color),
@@ -348,6 +351,7 @@ def _order_entry(
     return {
         "form": form,
         "origin_options": origin_options,
+        "stand_down_offered": "stand_down" in kind_roles,
         "order_data": order_data,
         "order_json": _attribute_json(order_data),
         "left": left,

@@ -217,3 +217,17 @@ def test_the_dashboard_offers_no_weather_or_kta_modifier_that_would_do_nothing(s
     )
     assert response.status_code == 404
     assert sampo.turns.get(number=1).weather != "storm"
+
+
+def test_the_order_page_lets_artillery_and_air_attack_and_offers_no_stand_down_on_the_map(poh, sampo):
+    """§4: every role may attack and stand_down is invalid; the page's script enabled unit counts by Iron
+    Fist's table (attack: ground only), so a TY or IV count was greyed out for an attack."""
+    import html
+    import json
+
+    page = _client(poh).get(reverse("frontend:campaign", args=["sampo"])).content.decode()
+    data = json.loads(html.unescape(re.search(r"data-json='([^']*)'", page).group(1)))
+    assert data["kind_roles"]["attack"] == ["ground", "artillery", "air"]
+    assert "stand_down" not in data["kind_roles"]
+    assert 'data-menu-kind="stand_down"' not in page
+    assert 'data-menu-kind="hold"' in page
