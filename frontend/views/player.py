@@ -39,6 +39,7 @@ from frontend.sheets import battles_pending_rows
 from frontend.situation import after_turn, legend_rows, weather_words
 from frontend.terms import WORDS, said, unit_dice, unit_heading
 from frontend.views.common import topbar, viewer_and_turn, viewer_for
+from frontend.views.sodankaynti import SYSTEM as SODANKAYNTI
 from frontend.views.sodankaynti import player_panel
 from orders.models import Order
 from orders.selectors import orders_of
@@ -438,7 +439,8 @@ def _campaign_render(
         "after": after,
         "pending_battles": pending,
         "legend": legend_rows(nations=data.nations, own=own, not_at_war=not_at_war),
-        "weather": weather_words(turn),
+        # Sodankäynti's battles read no weather (SODANKAYNTI.md §2): the legend does not speak of it there.
+        "weather": weather_words(turn) if viewer.campaign.battle_system != SODANKAYNTI else None,
         "disorder": viewer.nation is not None and viewer.nation.civil_disorder,
         # The table repeats the map as text: on a big map it was a third of the page, so it is sent when
         # asked for (a link, no script needed).

@@ -31,6 +31,7 @@ def test_the_player_sees_units_as_dice_and_every_doctrine_explained(poh, sampo):
     assert "<li><strong>bold: never retreats while it can act; holds when no die can act" in page
     assert "<li><strong>steady: retreats when its dice are worth under 50 % of the enemy" in page
     assert "<li><strong>cautious: retreats when its dice are worth under 100 %" in page
+    assert "Weather:" not in page, "§2: no battle here reads the weather, so the legend does not speak of it"
 
 
 def test_the_player_sets_a_doctrine_and_an_ambush_from_the_panel(poh, sampo):
