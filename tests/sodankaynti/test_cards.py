@@ -2,40 +2,27 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from frontend.cards_sodankaynti import sodankaynti_card
 from rules.engine.seam import ScriptedDice
 from rules.engine.sodankaynti.battle import battle_fight
-from rules.engine.sodankaynti.board import BattleSetup, SideSetup
+from rules.engine.sodankaynti.board import BattleSetup
 from rules.engine.sodankaynti.ruleset import ruleset_build
-
-
-@dataclass(frozen=True)
-class Force:
-    nation: str
-    origin: str
-    units: dict[str, int]
+from tests.rules.sodankaynti.battles import Force, side_setup
 
 
 def test_a_battle_ended_by_politics_with_deserters_is_told_in_words() -> None:
     """§7 steps 4-5: RED's one politics success takes BLUE's only die, which deserts; the battle ends."""
     ruleset = ruleset_build({"politics": {"removed_fate": "deserted"}})
 
-    def side(role: str, nation: str, origin: str, units: dict[str, int], rating: int) -> SideSetup:
-        return SideSetup(
-            role=role,
-            forces=(Force(nation, origin, units),),
-            doctrines={nation: ruleset.doctrines["steady"]},
-            ratings={nation: {"politics": rating, "tactics": rating}},
-        )
-
     setup = BattleSetup(
         kind="normal",
         label="B",
         terrain="open",
         fort=0,
-        sides=(side("attacker", "RED", "A", {"CAV": 1}, 1), side("defender", "BLUE", "B", {"JV": 1}, 0)),
+        sides=(
+            side_setup("attacker", [Force("RED", "A", {"CAV": 1})], ruleset, {"RED": 1}),
+            side_setup("defender", [Force("BLUE", "B", {"JV": 1})], ruleset),
+        ),
         nation_index={"RED": 0, "BLUE": 1},
     )
     report = battle_fight(setup, ruleset, ScriptedDice([6])).report

@@ -6,6 +6,10 @@ from dataclasses import dataclass
 
 from hypothesis import strategies as st
 
+from rules.engine import TurnResult, resolve_turn
+from rules.engine import ruleset_build as system_ruleset_build
+from rules.engine.casefile import case_turn
+from rules.engine.seam import ScriptedDice
 from rules.engine.sodankaynti.board import Advantage, BattleSetup, SideSetup
 from rules.engine.sodankaynti.ruleset import ruleset_build
 
@@ -36,6 +40,31 @@ class Force:
     nation: str
     origin: str
     units: dict[str, int]
+
+
+def turn_resolved(turn: dict, inputs: dict, rolls: list, **overrides) -> TurnResult:
+    """A case-style turn (rules.engine.casefile) resolved as a Sodankäynti turn with scripted dice: every
+    roll drawn, and no more."""
+    ruleset = system_ruleset_build({"battle_system": "sodankaynti", **overrides})
+    dice = ScriptedDice(rolls)
+    result = resolve_turn(case_turn(turn, inputs), ruleset, 0, dice=dice)
+    dice.finish()
+    return result
+
+
+def side_setup(
+    role: str, forces: list[Force], ruleset, ratings: dict[str, int] | None = None, doctrine: str = "steady"
+) -> SideSetup:
+    """A side of fixed forces for a battle checked by hand: every nation on `doctrine`, each with one rating
+    for politics and tactics (`ratings`; 0 for a nation not named)."""
+    nations = {f.nation for f in forces}
+    ratings = ratings or {}
+    return SideSetup(
+        role=role,
+        forces=tuple(forces),
+        doctrines={n: ruleset.doctrines[doctrine] for n in nations},
+        ratings={n: {"politics": ratings.get(n, 0), "tactics": ratings.get(n, 0)} for n in nations},
+    )
 
 
 units = st.dictionaries(st.sampled_from(TYPES), st.integers(1, 4), min_size=1, max_size=4)

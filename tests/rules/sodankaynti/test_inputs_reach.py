@@ -5,19 +5,13 @@ from __future__ import annotations
 
 import yaml
 
-from rules.engine import resolve_turn, ruleset_build
-from rules.engine.casefile import case_turn
-from rules.engine.seam import ScriptedDice
+from tests.rules.sodankaynti.battles import turn_resolved
 
 NO_RATINGS = {"politics": 0, "tactics": 0}
 
 
 def _battles(turn: dict, inputs: dict, rolls: list, **overrides) -> list[dict]:
-    ruleset = ruleset_build({"battle_system": "sodankaynti", **overrides})
-    dice = ScriptedDice(rolls)
-    result = resolve_turn(case_turn(turn, inputs), ruleset, 0, dice=dice)
-    dice.finish()
-    return list(result.battles)
+    return list(turn_resolved(turn, inputs, rolls, **overrides).battles)
 
 
 MEETING = yaml.safe_load("""

@@ -4,27 +4,16 @@ changes the battle or the turn the way its section says. Every battle here is sm
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import yaml
 
-from rules.engine import resolve_turn
-from rules.engine import ruleset_build as system_ruleset_build
-from rules.engine.casefile import case_turn
 from rules.engine.seam import ScriptedDice
 from rules.engine.sodankaynti.battle import battle_fight
 from rules.engine.sodankaynti.board import BattleSetup, SideSetup
 from rules.engine.sodankaynti.inputs import inputs_build
 from rules.engine.sodankaynti.ruleset import ruleset_build
+from tests.rules.sodankaynti.battles import Force, side_setup, turn_resolved
 
 INDEX = {"RED": 0, "BLUE": 1}
-
-
-@dataclass(frozen=True)
-class Force:
-    nation: str
-    origin: str
-    units: dict[str, int]
 
 
 def _fight(overrides: dict, red: dict[str, int], blue: dict[str, int], rolls: list, ratings=(1, 0)):
@@ -32,12 +21,8 @@ def _fight(overrides: dict, red: dict[str, int], blue: dict[str, int], rolls: li
     ruleset = ruleset_build(overrides)
 
     def side(role: str, nation: str, origin: str, units: dict[str, int], rating: int) -> SideSetup:
-        return SideSetup(
-            role=role,
-            forces=(Force(nation, origin, units),),
-            doctrines={nation: ruleset.doctrines[ruleset.default_doctrine]},
-            ratings={nation: {"politics": rating, "tactics": rating}},
-        )
+        forces = [Force(nation, origin, units)]
+        return side_setup(role, forces, ruleset, {nation: rating}, doctrine=ruleset.default_doctrine)
 
     setup = BattleSetup(
         kind="normal",
@@ -148,10 +133,8 @@ MEETING_ROLLS = [[6], [7, 6], [5, 4]]
 
 def test_meeting_winner_continues_false_sends_the_winner_home() -> None:
     """§12.2: with false the meeting's winner returns to its origin at once; no region battle in B."""
-    ruleset = system_ruleset_build({"battle_system": "sodankaynti", "meeting_winner_continues": False})
-    dice = ScriptedDice(MEETING_ROLLS)
-    result = resolve_turn(case_turn(MEETING, MEETING_INPUTS), ruleset, 0, dice=dice)
-    dice.finish()  # the meeting's rolls only: no second battle drew anything
+    # The meeting's rolls only, every one drawn: no second battle drew anything.
+    result = turn_resolved(MEETING, MEETING_INPUTS, MEETING_ROLLS, meeting_winner_continues=False)
     assert [b["kind"] for b in result.battles] == ["meeting"]
     assert result.battles[0]["end"]["winner"] == "RED"
     assert result.owners["B"] == "BLUE"

@@ -3,13 +3,8 @@ small enough to check by hand, and `advantages.fort` read by fort level (§6.4).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import yaml
 
-from rules.engine import resolve_turn
-from rules.engine import ruleset_build as system_ruleset_build
-from rules.engine.casefile import case_turn
 from rules.engine.seam import ScriptedDice
 from rules.engine.sodankaynti.battle import battle_fight
 from rules.engine.sodankaynti.board import DESTROYED, BattleSetup, Side, SideSetup
@@ -17,29 +12,16 @@ from rules.engine.sodankaynti.doctrine import decide, sacrificer
 from rules.engine.sodankaynti.fates import fates_settle
 from rules.engine.sodankaynti.ruleset import ruleset_build
 from rules.engine.sodankaynti.skills import politics_roll
+from tests.rules.sodankaynti.battles import Force, side_setup, turn_resolved
 
 INDEX = {"RED": 0, "BLUE": 1, "GREEN": 2}
 RULESET = ruleset_build({})
 
 
-@dataclass(frozen=True)
-class Force:
-    nation: str
-    origin: str
-    units: dict[str, int]
-
-
 def _side(
     role: str, forces: list[Force], ruleset=RULESET, ratings: dict[str, int] | None = None
 ) -> SideSetup:
-    nations = {f.nation for f in forces}
-    ratings = ratings or {}
-    return SideSetup(
-        role=role,
-        forces=tuple(forces),
-        doctrines={n: ruleset.doctrines["steady"] for n in nations},
-        ratings={n: {"politics": ratings.get(n, 0), "tactics": ratings.get(n, 0)} for n in nations},
-    )
+    return side_setup(role, forces, ruleset, ratings)
 
 
 def _on_board(side: Side, values: list[int]) -> Side:
@@ -152,12 +134,10 @@ orders:
 
 def test_the_fort_advantage_is_read_by_the_regions_fort_level() -> None:
     """§6.4: `advantages.fort[L]` for fort level L: with {1: 3, 2: 1, 3: 3} a fort 2 gives one die."""
-    ruleset = system_ruleset_build({"battle_system": "sodankaynti", "advantages": {"fort": {2: 1}}})
     inputs = {
         "nation_attributes": {"RED": {"politics": 0, "tactics": 0}, "BLUE": {"politics": 0, "tactics": 0}}
     }
-    dice = ScriptedDice([[1], [8], [3]])  # BLUE's fort die 1: a tie; RED CAV 8, BLUE JV 3
-    result = resolve_turn(case_turn(FORT, inputs), ruleset, 0, dice=dice)
-    dice.finish()
+    rolls = [[1], [8], [3]]  # BLUE's fort die 1: a tie; RED CAV 8, BLUE JV 3
+    result = turn_resolved(FORT, inputs, rolls, advantages={"fort": {2: 1}})
     (battle,) = result.battles
     assert battle["tactics"]["pools"]["BLUE"]["advantages"] == [{"name": "fort", "dice": 1}]
