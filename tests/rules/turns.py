@@ -18,6 +18,15 @@ def play(**case: Any) -> TurnResult:
     return resolve_turn(parsed.turn, parsed.ruleset, parsed.seed)
 
 
+def garrisoned(**garrisons: tuple[str, dict[str, int]]) -> dict:
+    """The `regions` and `units` of a case whose every region is held by the one nation in it:
+    `garrisoned(A=("RED", {"JV": 6}))` is A, RED's, with 6 JV of RED's in it."""
+    return {
+        "regions": {region: {"owner": nation} for region, (nation, _) in garrisons.items()},
+        "units": {region: {nation: units} for region, (nation, units) in garrisons.items()},
+    }
+
+
 def duel_case(attacker: dict, defender: dict, *, attacking: dict | None = None, **extra: Any) -> dict:
     """A case where RED in A attacks BLUE in B (both open) with `attacking` (by default all of `attacker`);
     `extra` replaces whole regions and adds borders, units and orders after RED's attack, or any other key."""
