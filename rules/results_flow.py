@@ -31,25 +31,26 @@ PREFIX = "results."
 
 messages_register(
     {
-        PREFIX + "comment_missing": gettext_noop("Say what is wrong with this result."),
-        PREFIX + "comment_too_long": gettext_noop("A comment is at most 2000 characters."),
-        PREFIX + "version_not_current": gettext_noop(
+        "comment_missing": gettext_noop("Say what is wrong with this result."),
+        "comment_too_long": gettext_noop("A comment is at most 2000 characters."),
+        "version_not_current": gettext_noop(
             "Version {number} of the battle of {place} is not the current one: answer the current version."
         ),
-        PREFIX + "withdraw_not_allowed": gettext_noop(
+        "withdraw_not_allowed": gettext_noop(
             "Only its author may withdraw a version, and only until it is agreed."
         ),
-        PREFIX + "gm_only": gettext_noop("Only the GM may do this."),
-        PREFIX + "reason_missing": gettext_noop("Give a reason: it is kept in the battle's history."),
-        PREFIX + "not_resolved": gettext_noop("The battle of {place} has no result to reopen."),
-        PREFIX + "deadline_not_future": gettext_noop("The new deadline must be later than now."),
-        PREFIX + "deadline_not_open": gettext_noop(
+        "gm_only": gettext_noop("Only the GM may do this."),
+        "reason_missing": gettext_noop("Give a reason: it is kept in the battle's history."),
+        "not_resolved": gettext_noop("The battle of {place} has no result to reopen."),
+        "deadline_not_future": gettext_noop("The new deadline must be later than now."),
+        "deadline_not_open": gettext_noop(
             "The battle of {place} has no deadline to move: it is not open for results."
         ),
-        PREFIX + "not_permitted": gettext_noop(
+        "not_permitted": gettext_noop(
             "Only the GM or a player of {nations} may enter the result of the battle of {place}."
         ),
-    }
+    },
+    prefix=PREFIX,
 )
 
 # Why a version came to its state (`ResultVersion.decision`): shown in its history, its mails and the API.
