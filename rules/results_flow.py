@@ -57,30 +57,29 @@ messages_register(
 DECIDED = PREFIX + "decided."
 messages_register(
     {
-        DECIDED + "entered_by_gm": gettext_noop("entered by the GM"),
-        DECIDED + "agreed_by_all": gettext_noop("agreed by every nation of the battle"),
-        DECIDED + "confirmed_by_gm": gettext_noop("confirmed by the GM"),
-        DECIDED + "confirmed_not_agreed": gettext_noop("confirmed by the GM; not agreed by {missing}"),
-        DECIDED + "confirmed_disputed": gettext_noop("confirmed by the GM; disputed by {disputed}"),
-        DECIDED + "confirmed_not_agreed_disputed": gettext_noop(
+        "entered_by_gm": gettext_noop("entered by the GM"),
+        "agreed_by_all": gettext_noop("agreed by every nation of the battle"),
+        "confirmed_by_gm": gettext_noop("confirmed by the GM"),
+        "confirmed_not_agreed": gettext_noop("confirmed by the GM; not agreed by {missing}"),
+        "confirmed_disputed": gettext_noop("confirmed by the GM; disputed by {disputed}"),
+        "confirmed_not_agreed_disputed": gettext_noop(
             "confirmed by the GM; not agreed by {missing}; disputed by {disputed}"
         ),
-        DECIDED + "confirmed_at_deadline": gettext_noop("confirmed at the deadline"),
-        DECIDED + "not_agreed_at_deadline": gettext_noop("archived at the deadline: not agreed"),
-        DECIDED + "auto_resolved_at_deadline": gettext_noop(
-            "auto-resolved at the deadline: no agreed result"
-        ),
-        DECIDED + "auto_resolved_by_gm": gettext_noop("auto-resolved by the GM"),
-        DECIDED + "auto_resolved_by_gm_why": gettext_noop("auto-resolved by the GM: {why}"),
-        DECIDED + "reopened": gettext_noop("reopened: {why}"),
-        DECIDED + "battle_void": gettext_noop("battle void: {why}"),
-        DECIDED + "forces_changed": gettext_noop("forces changed"),
-        DECIDED + "battle_gone": gettext_noop("battle no longer exists"),
-        DECIDED + "replayed": gettext_noop("replayed from the campaign's export"),
-        DECIDED + "carried_over": gettext_noop(
+        "confirmed_at_deadline": gettext_noop("confirmed at the deadline"),
+        "not_agreed_at_deadline": gettext_noop("archived at the deadline: not agreed"),
+        "auto_resolved_at_deadline": gettext_noop("auto-resolved at the deadline: no agreed result"),
+        "auto_resolved_by_gm": gettext_noop("auto-resolved by the GM"),
+        "auto_resolved_by_gm_why": gettext_noop("auto-resolved by the GM: {why}"),
+        "reopened": gettext_noop("reopened: {why}"),
+        "battle_void": gettext_noop("battle void: {why}"),
+        "forces_changed": gettext_noop("forces changed"),
+        "battle_gone": gettext_noop("battle no longer exists"),
+        "replayed": gettext_noop("replayed from the campaign's export"),
+        "carried_over": gettext_noop(
             "carried over: version {number} of the result rolled back at {archived_at} UTC"
         ),
-    }
+    },
+    prefix=DECIDED,
 )
 
 
