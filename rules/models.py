@@ -8,6 +8,7 @@ from django.conf import settings
 from django.db import models
 
 from campaign.models import Nation, Turn
+from rules.engine.messages import Message
 from rules.snapshot import input_read
 
 
@@ -232,7 +233,12 @@ class ResultVersion(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
     reason = models.CharField(
-        max_length=2000, blank=True, help_text="Why it was confirmed, voided, set aside."
+        max_length=2000, blank=True, help_text="The GM's own words for a void, as typed."
+    )
+    decision = models.JSONField(
+        null=True,
+        blank=True,
+        help_text="Why it was confirmed, set aside or reopened: a stored message (rules.results_flow).",
     )
 
     class Meta:
@@ -259,6 +265,13 @@ class ResultVersion(models.Model):
 
     def __str__(self) -> str:
         return f"{(self.battle or self.company_battle).key} v{self.number} ({self.state})"
+
+    def reason_message(self) -> Message | str | None:
+        """Why the version is in its state, to render in the reader's language (campaign.messages.said):
+        the stored decision, or the GM's own words for a void, as typed."""
+        if self.decision:
+            return Message.from_dict(self.decision)
+        return self.reason or None
 
 
 class ResultAnswer(models.Model):
