@@ -49,7 +49,11 @@ def test_the_gm_s_confirmation_reads_in_finnish_on_the_battle_page(disputed, dem
     disputed.refresh_from_db()
     assert disputed.decision["code"] == "results.decided.confirmed_not_agreed_disputed"
     assert str(disputed.reason_message()) == "confirmed by the GM; not agreed by KAR; disputed by KAR"
-    assert "pelinjohtaja vahvisti; eivät hyväksyneet: KAR; kiistivät: KAR" in _page(player, disputed, "fi")
+    finnish = _page(player, disputed, "fi")
+    assert "pelinjohtaja vahvisti; eivät hyväksyneet: KAR; kiistivät: KAR" in finnish
+    # The version's state and origin, the answers and the battle's state are words too.
+    assert "Versio 1: vahvistettu" in finnish and "pelaaja · NOR" in finnish
+    assert "NOR: hyväksyy" in finnish and "KAR: kiistää" in finnish and ">ratkaistu<" in finnish
     assert "confirmed by the GM; not agreed by KAR; disputed by KAR" in _page(player, disputed, "en")
 
 
