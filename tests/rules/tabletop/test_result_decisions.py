@@ -106,3 +106,12 @@ def test_a_sentence_stored_before_becomes_its_code_and_reads_the_same(sentence, 
 
 def test_a_gm_s_own_words_stay_as_they_were_typed() -> None:
     assert migration._decision("the dice rolled off the table") is None
+
+
+def test_the_battle_list_names_each_battle_s_kind_and_state_in_finnish(disputed, gm) -> None:
+    client = Client(headers={"accept-language": "fi"})
+    client.force_login(gm)
+    turn = disputed.battle.turn
+    page = client.get(reverse("frontend:battles", args=[turn.campaign.slug, turn.number])).content.decode()
+    assert "<td>taistelu</td>" in page and "<td>normal</td>" not in page
+    assert ">avoin<" in page and "versio 1: kiistetty" in page
