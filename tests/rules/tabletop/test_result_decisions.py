@@ -49,7 +49,11 @@ def test_the_gm_s_confirmation_reads_in_finnish_on_the_battle_page(disputed, dem
     disputed.refresh_from_db()
     assert disputed.decision["code"] == "results.decided.confirmed_not_agreed_disputed"
     assert str(disputed.reason_message()) == "confirmed by the GM; not agreed by KAR; disputed by KAR"
-    assert "pelinjohtaja vahvisti; eivät hyväksyneet: KAR; kiistivät: KAR" in _page(player, disputed, "fi")
+    finnish = _page(player, disputed, "fi")
+    assert "pelinjohtaja vahvisti; eivät hyväksyneet: KAR; kiistivät: KAR" in finnish
+    # The version's state and origin, the answers and the battle's state are words too.
+    assert "Versio 1: vahvistettu" in finnish and "pelaaja · NOR" in finnish
+    assert "NOR: hyväksyy" in finnish and "KAR: kiistää" in finnish and ">ratkaistu<" in finnish
     assert "confirmed by the GM; not agreed by KAR; disputed by KAR" in _page(player, disputed, "en")
 
 
@@ -102,3 +106,12 @@ def test_a_sentence_stored_before_becomes_its_code_and_reads_the_same(sentence, 
 
 def test_a_gm_s_own_words_stay_as_they_were_typed() -> None:
     assert migration._decision("the dice rolled off the table") is None
+
+
+def test_the_battle_list_names_each_battle_s_kind_and_state_in_finnish(disputed, gm) -> None:
+    client = Client(headers={"accept-language": "fi"})
+    client.force_login(gm)
+    turn = disputed.battle.turn
+    page = client.get(reverse("frontend:battles", args=[turn.campaign.slug, turn.number])).content.decode()
+    assert "<td>taistelu</td>" in page and "<td>normal</td>" not in page
+    assert ">avoin<" in page and "versio 1: kiistetty" in page
