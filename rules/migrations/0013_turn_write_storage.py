@@ -53,7 +53,7 @@ def backwards(apps, schema_editor):
 class Migration(migrations.Migration):
     dependencies = [
         ("campaign", "0014_alter_border_region_a"),
-        ("rules", "0010_tabletop_rollback_rounds"),
+        ("rules", "0012_choice_labels"),
     ]
 
     operations = [migrations.RunPython(forwards, backwards)]
