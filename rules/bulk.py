@@ -10,18 +10,21 @@ On PostgreSQL these statements bind their parameters rather than have psycopg qu
 (Django's default, client-side binding): the server would otherwise lex a large JSON value as one string
 literal, which took it twice as long as the value bound (a turn's 3 MB result). `row_save` does the same
 for one model instance.
+
+Their JSON, the rows' and their JSON columns', is encoded by rules.json_fast (orjson): five times faster
+than json, and it reads back the same.
 """
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import psycopg
 from django.db import connection, models
-from psycopg.types.json import Jsonb
+
+from rules.json_fast import json_text, jsonb, jsonb_encoded
 
 
 def rows_table(fields: Sequence[models.Field]) -> str:
@@ -41,7 +44,7 @@ def _fields(model: type[models.Model], names: Sequence[str]) -> list[models.Fiel
 
 def rows_payload(fields: Sequence[models.Field], rows: Iterable[Mapping[str, Any]]) -> str:
     """The JSON parameter for rows_table: each row's values keyed by field name, sent under its column."""
-    return json.dumps([{f.column: row[f.name] for f in fields} for row in rows])
+    return json_text([{f.column: row[f.name] for f in fields} for row in rows])
 
 
 def rows_insert(
@@ -96,16 +99,27 @@ def rows_delete(*, model: type[models.Model], key: str, rows: Iterable[Mapping[s
     rows_execute(sql, [rows_payload(_fields(model, [key]), rows)])
 
 
-def row_save(instance: models.Model, fields: Sequence[str]) -> None:
+def row_save(
+    instance: models.Model, fields: Sequence[str], *, encoded: Mapping[str, bytes] | None = None
+) -> None:
     """What `instance.save(update_fields=fields)` writes, in one UPDATE with its values bound: for a row
-    with a large JSON value (a turn's result). No signals are sent; the fields' own conversions apply."""
+    with a large JSON value (a turn's result). No signals are sent; the fields' own conversions apply.
+
+    `encoded` sets JSON fields to JSON encoded already (rules.json_fast.result_json): the instance's
+    attribute is then deferred, as if the row had been read without it, so that reading it loads what was
+    written, rather than the value being built a second time to be kept."""
     model = type(instance)
     qn = connection.ops.quote_name
-    targets = _fields(model, fields)
+    encoded = encoded or {}
+    targets = _fields(model, [*fields, *encoded])
     sets = ", ".join(f"{qn(f.column)} = %s" for f in targets)
     sql = f"UPDATE {qn(model._meta.db_table)} SET {sets} WHERE {qn(model._meta.pk.column)} = %s"
-    values = [f.get_db_prep_save(getattr(instance, f.attname), connection) for f in targets]
+    values = [f.get_db_prep_save(getattr(instance, f.attname), connection) for f in targets[: len(fields)]]
+    for value in encoded.values():
+        values.append(jsonb_encoded(value) if connection.vendor == "postgresql" else value.decode())
     rows_execute(sql, [*values, instance.pk])
+    for name in encoded:
+        instance.__dict__.pop(model._meta.get_field(name).attname, None)
 
 
 def rows_execute(sql: str, params: Sequence[Any]) -> None:
@@ -135,7 +149,7 @@ def _rows_copy(
         for row in rows:
             values = (row[f.name] for f in fields)
             copy.write_row(
-                [Jsonb(v) if j and v is not None else v for v, j in zip(values, as_json, strict=True)]
+                [jsonb(v) if j and v is not None else v for v, j in zip(values, as_json, strict=True)]
             )
     _logged(sql, begun)
 

@@ -25,6 +25,7 @@ from campaign.services import turn_create
 from rules import engine
 from rules.bulk import row_save, rows_delete, rows_execute, rows_insert, rows_payload, rows_table, rows_update
 from rules.engine.turn import without_gc_pauses
+from rules.json_fast import result_json
 from rules.mapping import Rows, WorldIds, owner_changes, report_rows, stack_changes, stack_rows
 from rules.models import Report, ReportNation, TurnSnapshot
 from rules.selectors import turn_load
@@ -123,11 +124,12 @@ def _turn_resolve(*, turn: Turn, now: Callable[[], datetime], stage: Stage) -> N
         rows_insert(model=TurnSnapshot, columns=list(snapshot), rows=[snapshot])
         _result_write(turn=turn, rows=rows, ids=ids, result=result)
         turn.status = Turn.Status.RESOLVED
-        # The reports are stored once, as report rows: rules.selectors.turn_result puts the whole back.
-        turn.result = result.to_dict(battles=False)
         turn.error = ""
         turn.processed_at = now()
-        row_save(turn, ["status", "result", "error", "processed_at"])
+        # The reports are stored once, as report rows: rules.selectors.turn_result puts the whole back.
+        # The rest is encoded from the result itself (`to_dict(battles=False)` as JSON); `turn.result` is
+        # read back from the row if asked for.
+        row_save(turn, ["status", "error", "processed_at"], encoded={"result": result_json(result)})
         turn_create(campaign=campaign, number=turn.number + 1, now=now())
         # Missed turns and civil disorder, in this transaction; the results mail once it commits.
         lifecycle.turn_resolved(turn=turn)
