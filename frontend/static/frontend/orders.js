@@ -86,7 +86,8 @@
   }
 
   // The map: the origin highlighted, every region that is not a target greyed with its reason.
-  // Each region's area on the map carries its code (data-region); its code label is drawn above it.
+  // Each region's area on the map carries its code (data-region, from its label: site.js); its code label is
+  // drawn above it.
   function regionOf(code) { return svg && svg.querySelector('[data-region="' + cssEscape(code) + '"]'); }
   function mark() {
     if (!svg) return;
