@@ -90,26 +90,34 @@ def targets_legal(judged: dict[str, dict[str, Message | None]], kind: str | None
 
 def targets_compact(
     judged: dict[str, dict[str, dict[str, Message | None]]],
-) -> tuple[dict[str, dict[str, dict[str, int | str | None]]], list[str]]:
-    """`judged` (targets_judged) in the reader's language for the page's script, with each reason sent
-    once: a reason that names its target and origin is sent as a template, "{target} is not adjacent to
-    {origin}", in a list of the distinct templates that the targets point into by position; the script
-    fills them back in. On a 2,000-region map nearly every refusal is a different "X is not adjacent to
-    Y": a sixth of the page. Each template is also rendered once, with {target} and {origin} for the
-    codes: rendering every refusal was a fifth of a busy nation's page.
+) -> tuple[dict[str, dict[str, Any]], list[str]]:
+    """`judged` (targets_judged) in the reader's language for the page's script, each origin as
+    {"reach": [target, ...], "kinds": {kind: [verdict, ...]}}: its targets once, in code order, and for
+    each kind the verdict on each of them in that order (every kind of an origin judges the same targets:
+    a dict of targets per kind said each code three times, a third of the order data).
+
+    Each reason is sent once: a reason that names its target and origin is sent as a template, "{target}
+    is not adjacent to {origin}", in a list of the distinct templates that the verdicts point into by
+    position; the script fills them back in. On a 2,000-region map nearly every refusal is a different
+    "X is not adjacent to Y": a sixth of the page. Each template is also rendered once, with {target}
+    and {origin} for the codes: rendering every refusal was a fifth of a busy nation's page.
 
     A reason the script could not fill back exactly (braces or "%(" in its other parameters or in its
     words, a parameter that is not a plain code or number) is sent as it is, rendered."""
     templates: dict[str, int] = {}
     rendered: dict[tuple, str | None] = {}  # a reason with its codes as placeholders -> its template
-    compact: dict[str, dict[str, dict[str, int | str | None]]] = {}
+    compact: dict[str, dict[str, Any]] = {}
     for origin, kinds in judged.items():
-        compact[origin] = {}
+        reach = sorted(next(iter(kinds.values()), ()))
+        compact[origin] = {"reach": reach, "kinds": {}}
         for kind, by_target in kinds.items():
-            compact[origin][kind] = sent = {}
-            for target, why in by_target.items():
+            if sorted(by_target) != reach:
+                raise ValueError(f"the kinds of {origin} judge different targets")
+            compact[origin]["kinds"][kind] = sent = []
+            for target in reach:
+                why = by_target[target]
                 if why is None:
-                    sent[target] = None
+                    sent.append(None)
                     continue
                 template = None
                 general = _general(why, target=target, origin=origin)
@@ -117,10 +125,7 @@ def targets_compact(
                     if general not in rendered:
                         rendered[general] = _template(general)
                     template = rendered[general]
-                if template is None:
-                    sent[target] = said(why)
-                else:
-                    sent[target] = templates.setdefault(template, len(templates))
+                sent.append(said(why) if template is None else templates.setdefault(template, len(templates)))
     return compact, list(templates)
 
 

@@ -333,8 +333,7 @@ def _order_entry(
     )
     order_data = {
         "origins": {
-            c: {"left": {t: n for t, n in left.get(c, {}).items() if n > 0}, "kinds": kinds[c]}
-            for c in origin_codes
+            c: {"left": {t: n for t, n in left.get(c, {}).items() if n > 0}, **kinds[c]} for c in origin_codes
         },
         # A refusal is a position in this list of templates, filled with the target and origin.
         "reasons": reasons,
