@@ -24,6 +24,7 @@ from frontend.gm_selectors import turn_last_resolved
 from frontend.map_svg import map_svg
 from frontend.map_table import map_table_rows
 from frontend.order_targets import targets_compact, targets_judged, targets_legal
+from frontend.roster import roster_rows
 from frontend.selectors import (
     MapData,
     adjacency_of,
@@ -457,7 +458,7 @@ def _campaign_render(
         if form is not None:
             entry["form"] = form
         context.update(entry)
-        context["roster"] = _roster(data, viewer, unit_types, entry["left"])
+        context["roster"] = roster_rows(data, viewer.nation.code, unit_types, entry["left"])
         context["unit_heads"] = [unit_heading(t, dice) for t in unit_types]
         context["sodankaynti"] = player_panel(viewer)
     return render(request, "frontend/campaign.html", context, status=status)
@@ -485,28 +486,3 @@ def _order_links(slug: str, orders: list[dict[str, Any]]) -> list[dict[str, Any]
 def _first_own(data: MapData, viewer: Viewer) -> str | None:
     own = viewer.nation.pk if viewer.nation else None
     return next((r["code"] for r in data.regions if own is not None and r["owner_id"] == own), None)
-
-
-def _roster(data: MapData, viewer: Viewer, unit_types: list[str], left: dict[str, dict[str, int]]) -> dict:
-    """The nation's stacks by region, what is left after its orders, and totals per type. Each cell as it
-    reads, made here: its count ("" for none) and what of it is free ("2 free", "" when all are). In the
-    template a translation and a number's formatting for each cell were most of the roster's time."""
-    own = viewer.nation.code
-    free_words = _("%(count)s free")
-    rows, totals = [], dict.fromkeys(unit_types, 0)
-    for r in data.regions:
-        for counter in data.stacks.get(r["id"], ()):
-            if counter["nation"] != own:
-                continue
-            units = dict(counter["units"])
-            for t, c in units.items():
-                totals[t] = totals.get(t, 0) + c
-            cells = []
-            for t in unit_types:
-                count = units.get(t, 0)
-                free = left.get(r["code"], {}).get(t, count)
-                cells.append(
-                    {"count": str(count or ""), "free": "" if free == count else free_words % {"count": free}}
-                )
-            rows.append({"code": r["code"], "name": r["name"], "cells": cells})
-    return {"rows": rows, "totals": [totals[t] for t in unit_types]}
