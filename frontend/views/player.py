@@ -35,6 +35,7 @@ from frontend.selectors import (
     not_at_war_of,
     order_turn_number,
     own_stacks,
+    own_stacks_shown,
 )
 from frontend.sheets import battles_pending_rows
 from frontend.situation import after_turn, legend_rows, weather_words
@@ -265,6 +266,7 @@ def _order_entry(
     nations: dict[int, dict[str, Any]] | None = None,
     pick: bool = True,
     not_at_war: dict[frozenset[str], str] | None = None,
+    stacks: dict[int, dict[str, int]] | None = None,
 ) -> dict[str, Any]:
     """The order form with its choices: origins where the nation has units, targets within reach, and
     how many units of each type are left in each origin after the nation's other orders."""
@@ -279,7 +281,8 @@ def _order_entry(
         orders = order_rows(turn=turn, nation=viewer.nation)
     code_of = {r["id"]: r["code"] for r in regions}
     name_of = {r["code"]: r["name"] for r in regions}
-    stacks = own_stacks(nation=viewer.nation)
+    if stacks is None:
+        stacks = own_stacks(nation=viewer.nation)
     # What each origin has left after the nation's other orders (the one being edited left out), counted
     # as order entry counts it: holds and stand-downs take nothing.
     out_of: dict[str, list[tuple[str, dict[str, int]]]] = {}
@@ -419,6 +422,7 @@ def _campaign_render(
             nations=data.nations,
             pick=kind is None or kept is not None,
             not_at_war=not_at_war,
+            stacks=own_stacks_shown(data=data, nation=viewer.nation.code),
         )
     context: dict[str, Any] = {
         "bar": topbar(viewer, turn),
