@@ -23,7 +23,6 @@ import orjson
 from psycopg.types.json import Jsonb
 
 from rules.engine import TurnResult
-from rules.engine.state import json_data
 
 
 def json_bytes(value: Any) -> bytes:
@@ -50,11 +49,8 @@ def jsonb_encoded(encoded: bytes) -> Jsonb:
 
 def result_json(result: TurnResult) -> bytes:
     """`result.to_dict(battles=False)` as JSON, encoded from the result's dataclasses without building that
-    dict first: orjson writes a dataclass as its fields, as `json_data` does. The rejected orders, few,
-    take to_dict's own way, with their English reason."""
-    data = {name: value for name, value in vars(result).items() if name not in ("plan", "battles")}
-    data["rejected_orders"] = [{**json_data(r), "reason": r.reason} for r in result.rejected_orders]
+    dict first: orjson writes a dataclass as its fields, as `json_data` does."""
     try:
-        return orjson.dumps(data)
+        return orjson.dumps(result.stored_fields(battles=False))
     except TypeError:  # what orjson refuses (the module's docstring), or a mapping that is not a dict
         return json.dumps(result.to_dict(battles=False), ensure_ascii=False).encode()

@@ -162,8 +162,13 @@ class TurnResult:
     def to_dict(self, *, battles: bool = True) -> dict[str, Any]:
         """The whole result as plain JSON-serializable data (but the plan); without `battles`, all but the
         reports."""
+        return json_data(self.stored_fields(battles=battles))
+
+    def stored_fields(self, *, battles: bool = True) -> dict[str, Any]:
+        """What `to_dict` gives, its values as they are (dataclasses, tuples) for an encoder that writes
+        them itself (rules.json_fast); the rejected orders, few, are JSON data already."""
         left_out = ("plan",) if battles else ("plan", "battles")
-        data = {name: json_data(v) for name, v in vars(self).items() if name not in left_out}
+        data = {name: v for name, v in vars(self).items() if name not in left_out}
         # The English reason too, for readers of the stored result that do not render messages.
         data["rejected_orders"] = [{**json_data(r), "reason": r.reason} for r in self.rejected_orders]
         return data
