@@ -41,7 +41,7 @@ def aftermath_apply(phase: Phase) -> dict[str, str | None]:
         loser = world.owner[region]
         if loser is None:
             continue
-        units = phase.garrison.get(region, {}).pop(loser, {})
+        units = phase.garrison.take(region, loser)
         for unit_type, count in units.items():
             if count <= 0:
                 continue

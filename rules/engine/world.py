@@ -31,6 +31,9 @@ class World:
     not_at_war: dict[frozenset[str], str]  # pair -> peace or alliance; any other pair is at war (§2.2)
     weather: str
     gm_modifiers: dict[tuple[str, str], list]  # (region, nation) -> [GMModifier]
+    # region -> the input's stacks in it, in the input's order: the stacks after the turn of a region the
+    # turn left as it was are these objects (rules/engine/turn.py)
+    given: dict[str, list[Stack]] = field(default_factory=dict)
     _within: dict[tuple[str, int], dict[str, int]] = field(default_factory=dict)
 
     def at_war(self, a: str, b: str) -> bool:
@@ -88,13 +91,13 @@ def world_build(turn: TurnInput, ruleset: Ruleset) -> World:
             )
         regions[region.code] = region
 
-    # Lists, not sets, until the end: a list per region is cheaper to make and to add to, and a border
-    # given twice is counted once when each list is sorted into the region's neighbours.
-    neighbours: dict[str, list[str]] = {code: [] for code in regions}
+    # A dict per region as the set of its neighbours: a border given twice is counted once, and storing a
+    # key is cheaper than a list's append and the set made of the list to sort it after.
+    neighbours: dict[str, dict[str, None]] = {code: {} for code in regions}
     for a, b in turn.borders:
         try:  # an unknown region has no entry: a lookup, where asking first would be two more
-            neighbours[a].append(b)
-            neighbours[b].append(a)
+            neighbours[a][b] = None
+            neighbours[b][a] = None
         except KeyError:
             end = a if a not in regions else b
             raise TurnInputError(f"borders: [{a}, {b}] names the unknown region {end!r}") from None
@@ -102,6 +105,8 @@ def world_build(turn: TurnInput, ruleset: Ruleset) -> World:
             raise TurnInputError(f"borders: [{a}, {b}] joins a region to itself")
 
     units: dict[str, dict[str, Counts]] = {}
+    owned: dict[str, Counts] = {}  # region -> its owner's units: the one nation's entry in `units`
+    given: dict[str, list[Stack]] = {}
     unit_types = ruleset.unit_types
     for stack in turn.stacks:
         code, nation, unit_type, count = stack.region, stack.nation, stack.unit_type, stack.count
@@ -114,14 +119,15 @@ def world_build(turn: TurnInput, ruleset: Ruleset) -> World:
             raise TurnInputError(f"{_stack_named(stack)}: a count must be a whole number of 0 or more")
         if region.owner != nation:
             raise TurnInputError(f"{_stack_named(stack)}: units stand only in regions their nation owns")
-        # Not setdefault: that makes two empty dicts for every stack, which a turn has tens of thousands of.
-        by_nation = units.get(code)
-        if by_nation is None:
-            by_nation = units[code] = {}
-        counts = by_nation.get(nation)
+        # Units stand only in their owner's regions (above), so a region's units are one nation's. Not
+        # setdefault: that makes empty containers for every stack, which a turn has hundreds of thousands of.
+        counts = owned.get(code)
         if counts is None:
-            counts = by_nation[nation] = {}
+            counts = owned[code] = {}
+            units[code] = {nation: counts}
+            given[code] = []
         counts[unit_type] = counts.get(unit_type, 0) + count
+        given[code].append(stack)
 
     not_at_war: dict[frozenset[str], str] = {}
     for relation in turn.relations:
@@ -149,12 +155,13 @@ def world_build(turn: TurnInput, ruleset: Ruleset) -> World:
         nations=tuple(turn.nations),
         nation_index=nation_index,
         regions=regions,
-        adjacency={code: tuple(sorted(set(found))) for code, found in neighbours.items()},
+        adjacency={code: tuple(sorted(found)) for code, found in neighbours.items()},
         owner={code: region.owner for code, region in regions.items()},
         units=units,
         not_at_war=not_at_war,
         weather=turn.weather,
         gm_modifiers=gm_modifiers,
+        given=given,
     )
 
 
