@@ -81,7 +81,8 @@ def world_build(turn: TurnInput, ruleset: Ruleset) -> World:
             raise TurnInputError(f"regions.{region.code}.weather: unknown weather {region.weather!r}")
         if region.owner is not None and region.owner not in nation_index:
             raise TurnInputError(f"regions.{region.code}.owner: unknown nation {region.owner!r}")
-        if region.home is not None:
+        # One known nation, the common case, needs no more asking.
+        if region.home is not None and not (isinstance(region.home, str) and region.home in nation_index):
             for home in homes_of(region):
                 if home not in nation_index:
                     raise TurnInputError(f"regions.{region.code}.home: unknown nation {home!r}")
@@ -104,30 +105,32 @@ def world_build(turn: TurnInput, ruleset: Ruleset) -> World:
         if a == b:
             raise TurnInputError(f"borders: [{a}, {b}] joins a region to itself")
 
+    owner = {code: region.owner for code, region in regions.items()}
     units: dict[str, dict[str, Counts]] = {}
-    owned: dict[str, Counts] = {}  # region -> its owner's units: the one nation's entry in `units`
     given: dict[str, list[Stack]] = {}
     unit_types = ruleset.unit_types
+    here = None  # the region of the stack before, whose owner's units are `counts` and stacks `mine`
     for stack in turn.stacks:
         code, nation, unit_type, count = stack.region, stack.nation, stack.unit_type, stack.count
-        region = regions.get(code)
-        if region is None:
-            raise TurnInputError(f"{_stack_named(stack)}: unknown region")
-        if unit_type not in unit_types:
-            raise TurnInputError(f"{_stack_named(stack)}: unknown unit type")
-        if not isinstance(count, int) or count < 0:
-            raise TurnInputError(f"{_stack_named(stack)}: a count must be a whole number of 0 or more")
-        if region.owner != nation:
-            raise TurnInputError(f"{_stack_named(stack)}: units stand only in regions their nation owns")
-        # Units stand only in their owner's regions (above), so a region's units are one nation's. Not
-        # setdefault: that makes empty containers for every stack, which a turn has hundreds of thousands of.
-        counts = owned.get(code)
-        if counts is None:
-            counts = owned[code] = {}
-            units[code] = {nation: counts}
-            given[code] = []
+        if (
+            owner.get(code, _NOWHERE) != nation
+            or unit_type not in unit_types
+            or not isinstance(count, int)
+            or count < 0
+        ):
+            raise TurnInputError(_stack_fault(stack, regions, unit_types))
+        # Units stand only in their owner's regions, so a region's units are one nation's; and a region's
+        # stacks mostly come one after another, so its entries are looked up once for all of them.
+        if code != here:
+            here, mine = code, given.get(code)
+            if mine is None:
+                mine = given[code] = []
+                counts = {}
+                units[code] = {nation: counts}
+            else:
+                counts = units[code][nation]
         counts[unit_type] = counts.get(unit_type, 0) + count
-        given[code].append(stack)
+        mine.append(stack)
 
     not_at_war: dict[frozenset[str], str] = {}
     for relation in turn.relations:
@@ -156,7 +159,7 @@ def world_build(turn: TurnInput, ruleset: Ruleset) -> World:
         nation_index=nation_index,
         regions=regions,
         adjacency={code: tuple(sorted(found)) for code, found in neighbours.items()},
-        owner={code: region.owner for code, region in regions.items()},
+        owner=owner,
         units=units,
         not_at_war=not_at_war,
         weather=turn.weather,
@@ -172,8 +175,19 @@ def homes_of(region: Region) -> tuple[str, ...]:
     return tuple(region.home) if isinstance(region.home, list | tuple) else (region.home,)
 
 
-def _stack_named(stack: Stack) -> str:
-    return f"stacks: {stack.count} {stack.unit_type} of {stack.nation} in {stack.region}"
+_NOWHERE = object()  # the owner of a region that is not on the map: no nation's
+
+
+def _stack_fault(stack: Stack, regions: Mapping[str, Region], unit_types: Mapping[str, object]) -> str:
+    """What is wrong with a stack that world_build refused, spelled out only then."""
+    named = f"stacks: {stack.count} {stack.unit_type} of {stack.nation} in {stack.region}"
+    if stack.region not in regions:
+        return f"{named}: unknown region"
+    if stack.unit_type not in unit_types:
+        return f"{named}: unknown unit type"
+    if not isinstance(stack.count, int) or stack.count < 0:
+        return f"{named}: a count must be a whole number of 0 or more"
+    return f"{named}: units stand only in regions their nation owns"
 
 
 def counts_total(counts: Mapping[str, int], types: Iterable[str]) -> int:
