@@ -223,4 +223,6 @@ def test_the_stacks_after_are_the_garrisons_after_and_a_region_left_alone_keeps_
             assert [s for s in turn.stacks if s.region in left_alone] == [
                 s for s in stacks if s.region in left_alone
             ]
-            assert all(any(s is t for t in turn.stacks) for s in stacks if s.region in left_alone)
+            # and any stack that is as the input gave it is the input's object, wherever it stands
+            inputs = {(s.nation, s.region, s.unit_type, s.count): s for s in turn.stacks}
+            assert all(inputs.get((s.nation, s.region, s.unit_type, s.count), s) is s for s in stacks)
