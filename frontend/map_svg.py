@@ -10,6 +10,10 @@ Compact, because the map is most of the campaign page (a 2,000-region map was 90
 - the regions are grouped by owner, and the group carries the owner's code and colour;
 - the region codes and the stack counters are layers of their own above all the regions (so that no
   neighbour hides a counter), with the map's usual font size set once on the layer;
+- a region's area does not say its code: the areas of the regions layer and the labels of the codes layer
+  come in the same order (owner by owner), so the nth area is the region of the nth label, and the page's
+  script gives each area its data-region from there (site.js): on a 2,000-region map the attribute was a
+  sixth of the page;
 - only the regions the viewer can give orders from are links (?origin=CODE, which works without script);
   the page's script handles a click on any region by its data-region.
 The table view (?view=table) says the same in words: names, owners, terrain, forts, stacks.
@@ -20,6 +24,7 @@ from __future__ import annotations
 import math
 from collections import Counter, defaultdict
 from collections.abc import Collection
+from dataclasses import dataclass
 from functools import lru_cache
 from html import escape
 from typing import Any
@@ -61,33 +66,38 @@ def map_svg(
     x0, y0, x1, y1 = _bounds([r["outline"] for r in drawn])
     pad = 4
     view = f"{x0 - pad:g} {y0 - pad:g} {x1 - x0 + 2 * pad:g} {y1 - y0 + 2 * pad:g}"
+    placed = [_placed(r["outline"], r["terrain"], r["fort"]) for r in drawn]
     # The font of most regions, set once on the layers; a region of another size says its own.
-    font = Counter(_font(r["outline"]) for r in drawn).most_common(1)[0][0]
+    font = Counter(p.font for p in placed).most_common(1)[0][0]
     drawings: dict[str, str] = {}  # a drawing's markup -> its id in <defs>
-    by_owner: dict[int | None, list[str]] = defaultdict(list)
-    codes, stacks = [], []
+    # Owner by owner, each region's area and its code label, in the same order (the script pairs them).
+    by_owner: dict[int | None, tuple[list[str], list[str]]] = defaultdict(lambda: ([], []))
+    stacks = []
     pick = _("Give orders from %(region)s")
-    for region in drawn:
+    for region, place in zip(drawn, placed, strict=True):
         outline = region["outline"]
         code = escape(region["code"])
-        drawing = _drawing(outline, region["terrain"], region["fort"])
-        ref = drawings.get(drawing)
+        ref = drawings.get(place.drawing)
         if ref is None:
-            ref = drawings[drawing] = f"d{len(drawings)}"
-        lx, ly, code_y = _placed(outline)
+            ref = drawings[place.drawing] = f"d{len(drawings)}"
+        lx, ly = place.x, place.y
         changed = ' class="changed"' if region["code"] in marked else ""
-        area = f'<use href="#{ref}" x="{lx}" y="{ly}" data-region="{code}"{changed}/>'
+        area = f'<use href="#{ref}" x="{lx}" y="{ly}"{changed}/>'
         if region["code"] in links:
             label = escape(pick % {"region": region["code"]})
             area = f'<a href="?origin={code}#order" class="pick" aria-label="{label}">{area}</a>'
         owner = region["owner_id"] if region["owner_id"] in data.nations else None
-        by_owner[owner].append(area)
-        own_font = _font(outline)
+        areas, codes = by_owner[owner]
+        areas.append(area)
+        own_font = place.font
         size = "" if own_font == font else f' font-size="{_num(own_font)}"'
-        codes.append(f'<text x="{lx}" y="{code_y}"{size}>{code}</text>')
+        codes.append(f'<text x="{lx}" y="{place.code_y}"{size}>{code}</text>')
+        region_stacks = data.stacks.get(region["id"])
+        if not region_stacks:
+            continue
         size = "" if own_font == font else f' font-size="{_num(own_font * 0.64)}"'
         line = 0
-        for counter in data.stacks.get(region["id"], ()):
+        for counter in region_stacks:
             mark = f'<tspan fill="{escape(counter["color"])}">■</tspan> '
             for text in _lines(counter["label"], outline, own_font * 0.64):
                 y = _num(outline.label[1] + own_font * (0.85 + line * 0.8))
@@ -104,13 +114,14 @@ def map_svg(
         *(f'<g id="{ref}">{body}</g>' for body, ref in drawings.items()),
         '</defs><g class="regions">',
     ]
-    for owner, areas in by_owner.items():
+    for owner, (areas, _codes) in by_owner.items():
         nation = data.nations.get(owner)
         owner_code, fill = (
             ("", UNOWNED_COLOR) if nation is None else (escape(nation["code"]), escape(nation["color"]))
         )
         out.append(f'<g data-owner="{owner_code}" fill="{fill}">{"".join(areas)}</g>')
-    out.append(f'</g><g class="codes" font-size="{_num(font)}">{"".join(codes)}</g>')
+    codes = "".join(label for _areas, labels in by_owner.values() for label in labels)
+    out.append(f'</g><g class="codes" font-size="{_num(font)}">{codes}</g>')
     if stacks:
         out.append(f'<g class="stacks" font-size="{_num(font * 0.64)}">{"".join(stacks)}</g>')
     centres = {r["code"]: (*r["outline"].label, r["outline"].size) for r in drawn}
@@ -156,12 +167,25 @@ def _num(value: float) -> str:
     return f"{round(value, 2) + 0:g}"  # + 0: -0.0 becomes 0
 
 
+@dataclass(frozen=True)
+class Placed:
+    """What of a region's drawing changes only with the map, as the SVG says it: its drawing (_drawing),
+    its label point where the drawing is placed, its code's size and the code's baseline a little above."""
+
+    drawing: str
+    x: str
+    y: str
+    code_y: str
+    font: float
+
+
 @lru_cache(maxsize=100_000)
-def _placed(outline: Outline) -> tuple[str, str, str]:
-    """Where a region's drawing and its code go, as the SVG says them: its label point, and the code's
-    baseline a little above it. Made once per process."""
+def _placed(outline: Outline, terrain: str, fort: int) -> Placed:
+    """A region's Placed, made once per process: a region's shape, terrain and fort change only with the
+    map, and on a 2,000-region map making these for every region was a third of the map's time."""
     lx, ly = outline.label
-    return _num(lx), _num(ly), _num(ly - _font(outline) * 0.9)
+    font = _font(outline)
+    return Placed(_drawing(outline, terrain, fort), _num(lx), _num(ly), _num(ly - font * 0.9), font)
 
 
 def _font(outline: Outline) -> float:
@@ -169,11 +193,11 @@ def _font(outline: Outline) -> float:
     return max(1.5, outline.size / 7)
 
 
-@lru_cache(maxsize=100_000)
 def _drawing(outline: Outline, terrain: str, fort: int) -> str:
     """What of a region's drawing changes only with the map, relative to its label point: the polygon
     (filled with the owner's colour from the region's group), rough terrain's hatching, a city's tower,
-    the fort's rings. Made once per process; regions with the same drawing share one <defs> entry.
+    the fort's rings (made once per process, in _placed); regions with the same drawing share one <defs>
+    entry.
     The marks carry their own paint, so that the region's outline and opacity stay on the polygon."""
     lx, ly = outline.label
     points = " ".join(f"{_num(x - lx)},{_num(y - ly)}" for x, y in zip(outline.xs, outline.ys, strict=True))

@@ -188,6 +188,17 @@ def own_stacks(*, nation: Nation) -> dict[int, dict[str, int]]:
     return stacks
 
 
+def own_stacks_shown(*, data: MapData, nation: str) -> dict[int, dict[str, int]]:
+    """own_stacks from the map the page has loaded already (a nation always sees its own stacks): one
+    query fewer for the campaign page."""
+    return {
+        region_id: dict(counter["units"])
+        for region_id, counters in data.stacks.items()
+        for counter in counters
+        if counter["nation"] == nation
+    }
+
+
 def support_of(*, turn: Turn, nation_code: str) -> dict[str, list[dict[str, Any]]]:
     """The nation's own rows of the turn's support loss chances and rolls; never the rest of the result."""
     row = (

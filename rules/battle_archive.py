@@ -18,6 +18,7 @@ from datetime import datetime
 from typing import Any
 
 from campaign.models import Turn
+from rules import results_flow as flow
 from rules.engine.tabletop.settings import TabletopRuleset
 from rules.models import Battle, CombatRound, ResultVersion, TurnArchive
 
@@ -78,7 +79,8 @@ def version_fields(version: ResultVersion) -> dict[str, Any]:
         "warnings": version.warnings,
         "nation": version.nation.code if version.nation else None,
         "created_at": _when(version.created_at),
-        "reason": version.reason,
+        "reason": str(version.reason_message() or ""),  # in English; `decision` is the code and parameters
+        "decision": version.decision,
     }
 
 
@@ -184,8 +186,9 @@ def battles_carry(*, turn: Turn, battles: list[Battle], ruleset: TabletopRuleset
             author_id=entry["author"],
             created_at=now,
             decided_at=now,
-            reason=f"carried over: version {entry['number']} of the result rolled back at "
-            f"{old['archived_at'][:16].replace('T', ' ')} UTC",
+            decision=flow.decision(
+                "carried_over", number=entry["number"], archived_at=old["archived_at"][:16].replace("T", " ")
+            ),
         )
         rounds_restore(battle=battle, rounds=old["rounds"])
         carried += 1

@@ -24,6 +24,7 @@ from frontend.gm_selectors import turn_last_resolved
 from frontend.map_svg import map_svg
 from frontend.map_table import map_table_rows
 from frontend.order_targets import targets_compact, targets_judged, targets_legal
+from frontend.roster import roster_rows
 from frontend.selectors import (
     MapData,
     adjacency_of,
@@ -34,6 +35,7 @@ from frontend.selectors import (
     not_at_war_of,
     order_turn_number,
     own_stacks,
+    own_stacks_shown,
 )
 from frontend.sheets import battles_pending_rows
 from frontend.situation import after_turn, legend_rows, weather_words
@@ -264,6 +266,7 @@ def _order_entry(
     nations: dict[int, dict[str, Any]] | None = None,
     pick: bool = True,
     not_at_war: dict[frozenset[str], str] | None = None,
+    stacks: dict[int, dict[str, int]] | None = None,
 ) -> dict[str, Any]:
     """The order form with its choices: origins where the nation has units, targets within reach, and
     how many units of each type are left in each origin after the nation's other orders."""
@@ -278,7 +281,8 @@ def _order_entry(
         orders = order_rows(turn=turn, nation=viewer.nation)
     code_of = {r["id"]: r["code"] for r in regions}
     name_of = {r["code"]: r["name"] for r in regions}
-    stacks = own_stacks(nation=viewer.nation)
+    if stacks is None:
+        stacks = own_stacks(nation=viewer.nation)
     # What each origin has left after the nation's other orders (the one being edited left out), counted
     # as order entry counts it: holds and stand-downs take nothing.
     out_of: dict[str, list[tuple[str, dict[str, int]]]] = {}
@@ -333,8 +337,7 @@ def _order_entry(
     )
     order_data = {
         "origins": {
-            c: {"left": {t: n for t, n in left.get(c, {}).items() if n > 0}, "kinds": kinds[c]}
-            for c in origin_codes
+            c: {"left": {t: n for t, n in left.get(c, {}).items() if n > 0}, **kinds[c]} for c in origin_codes
         },
         # A refusal is a position in this list of templates, filled with the target and origin.
         "reasons": reasons,
@@ -419,6 +422,7 @@ def _campaign_render(
             nations=data.nations,
             pick=kind is None or kept is not None,
             not_at_war=not_at_war,
+            stacks=own_stacks_shown(data=data, nation=viewer.nation.code),
         )
     context: dict[str, Any] = {
         "bar": topbar(viewer, turn),
@@ -458,7 +462,7 @@ def _campaign_render(
         if form is not None:
             entry["form"] = form
         context.update(entry)
-        context["roster"] = _roster(data, viewer, unit_types, entry["left"])
+        context["roster"] = roster_rows(data, viewer.nation.code, unit_types, entry["left"])
         context["unit_heads"] = [unit_heading(t, dice) for t in unit_types]
         context["sodankaynti"] = player_panel(viewer)
     return render(request, "frontend/campaign.html", context, status=status)
@@ -486,28 +490,3 @@ def _order_links(slug: str, orders: list[dict[str, Any]]) -> list[dict[str, Any]
 def _first_own(data: MapData, viewer: Viewer) -> str | None:
     own = viewer.nation.pk if viewer.nation else None
     return next((r["code"] for r in data.regions if own is not None and r["owner_id"] == own), None)
-
-
-def _roster(data: MapData, viewer: Viewer, unit_types: list[str], left: dict[str, dict[str, int]]) -> dict:
-    """The nation's stacks by region, what is left after its orders, and totals per type. Each cell as it
-    reads, made here: its count ("" for none) and what of it is free ("2 free", "" when all are). In the
-    template a translation and a number's formatting for each cell were most of the roster's time."""
-    own = viewer.nation.code
-    free_words = _("%(count)s free")
-    rows, totals = [], dict.fromkeys(unit_types, 0)
-    for r in data.regions:
-        for counter in data.stacks.get(r["id"], ()):
-            if counter["nation"] != own:
-                continue
-            units = dict(counter["units"])
-            for t, c in units.items():
-                totals[t] = totals.get(t, 0) + c
-            cells = []
-            for t in unit_types:
-                count = units.get(t, 0)
-                free = left.get(r["code"], {}).get(t, count)
-                cells.append(
-                    {"count": str(count or ""), "free": "" if free == count else free_words % {"count": free}}
-                )
-            rows.append({"code": r["code"], "name": r["name"], "cells": cells})
-    return {"rows": rows, "totals": [totals[t] for t in unit_types]}

@@ -25,7 +25,7 @@ from rules.engine.state import Relation as EngineRelation
 from rules.engine.state import Stack as EngineStack
 from rules.engine.state import TurnInput
 from rules.models import Report
-from rules.selectors import turn_result
+from rules.selectors import turn_load, turn_result
 from rules.services import turn_process
 from rules.tasks import process_turn
 from tests.conftest import DEMO, twice_at_once
@@ -202,6 +202,24 @@ def test_it_takes_the_same_number_of_queries_for_50_and_2000_regions(db, place_o
         counts[regions, nations] = len(queries)
     assert len(set(counts.values())) == 1, counts
     assert counts[2000, 50] <= 25, counts
+
+
+def test_a_generated_turn_stores_what_the_engine_gave_as_json_reads_it_back(db, place_orders):
+    # The turn's writes encode their JSON with orjson (rules.json_fast); read back, the rows hold what
+    # Django's JSONField (json) would have stored of the engine's result, reports and the rest.
+    turn, _ = _campaign_with_orders("json-read-back", 300, 8, place_orders)
+    loaded = turn_load(turn=turn)
+    result = resolve_turn(loaded.turn_input, turn.campaign.ruleset(), turn.seed_value)
+    expected = json.loads(json.dumps(result.to_dict()))
+    assert expected["battles"] and expected["support_chances"]
+
+    processed = turn_process(turn_id=turn.pk)
+
+    assert processed.status == Turn.Status.RESOLVED, processed.error
+    assert processed.result == {k: v for k, v in expected.items() if k != "battles"}
+    processed.refresh_from_db()
+    assert turn_result(turn=processed) == expected
+    assert list(Report.objects.filter(turn=processed).values_list("data", flat=True)) == expected["battles"]
 
 
 def test_it_runs_the_task_locally_and_a_second_run_does_nothing(

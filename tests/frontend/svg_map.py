@@ -18,25 +18,33 @@ def map_svg_of(page: str) -> ET.Element:
 
 def map_regions(page: str) -> dict[str, dict]:
     """{code: {"owner", "fill", "classes", "x", "y", "drawing", "link"}} for every region on the map; the
-    drawing is the <defs> entry's elements, moved to where the region's <use> places them."""
+    drawing is the <defs> entry's elements, moved to where the region's <use> places them. Each area's
+    code is the nth label of the codes layer's, as the page's script reads it (site.js); that label must
+    stand where the region's code goes, at its label point's x and above it, within the region."""
     svg = map_svg_of(page)
     defs = {g.get("id"): g for g in svg.iter(f"{SVG}g") if g.get("id")}
+    labels = list(svg.find(f"{SVG}g[@class='codes']"))
+    areas = [(group, child) for group in svg.find(f"{SVG}g[@class='regions']") for child in group]
+    assert len(areas) == len(labels), "one code label for each area"
     regions = {}
-    for group in svg.find(f"{SVG}g[@class='regions']"):
-        for child in group:
-            link = child.get("href") if child.tag == f"{SVG}a" else None
-            use = child.find(f"{SVG}use") if link else child
-            x, y = float(use.get("x")), float(use.get("y"))
-            drawing = defs[use.get("href").lstrip("#")]
-            regions[use.get("data-region")] = {
-                "owner": group.get("data-owner"),
-                "fill": group.get("fill"),
-                "classes": set((use.get("class") or "").split()),
-                "x": x,
-                "y": y,
-                "drawing": [_moved(element, x, y) for element in drawing],
-                "link": link,
-            }
+    for (group, child), label in zip(areas, labels, strict=True):
+        link = child.get("href") if child.tag == f"{SVG}a" else None
+        use = child.find(f"{SVG}use") if link else child
+        assert use.get("data-region") is None, "the areas do not say their codes: the labels do"
+        x, y = float(use.get("x")), float(use.get("y"))
+        drawing = defs[use.get("href").lstrip("#")]
+        # The polygon's points are relative to the label point: the label is in the region's upper half.
+        above = -min(float(p.split(",")[1]) for p in drawing[0].get("points").split())
+        assert float(label.get("x")) == x and 0 < y - float(label.get("y")) < above, (label.text, x, y)
+        regions[label.text] = {
+            "owner": group.get("data-owner"),
+            "fill": group.get("fill"),
+            "classes": set((use.get("class") or "").split()),
+            "x": x,
+            "y": y,
+            "drawing": [_moved(element, x, y) for element in drawing],
+            "link": link,
+        }
     return regions
 
 

@@ -39,9 +39,15 @@ class _OrderData(HTMLParser):
             self.found = dict(attrs)["data-json"]
 
 
+def _verdict(data, origin, kind, target):
+    """The verdict on `target` for `kind` from `origin`: at the target's place in the origin's reach."""
+    judged = data["origins"][origin]
+    return judged["kinds"][kind][judged["reach"].index(target)]
+
+
 def _reason(data, origin, kind, target):
     """The reason the map's script shows (orders.js, reasonFor): a template from the list, filled in."""
-    why = data["origins"][origin]["kinds"][kind][target]
+    why = _verdict(data, origin, kind, target)
     return fill(data["reasons"][why], target=target, origin=origin) if isinstance(why, int) else why
 
 
@@ -163,12 +169,12 @@ def test_the_map_script_gets_the_engines_reasons_and_only_the_kinds_the_units_al
     data = _order_data(as_player.get(CAMPAIGN))
     n5 = data["origins"]["N5"]
     assert n5["left"] == {"JV": 4, "PA": 3, "TY": 1}
-    assert n5["kinds"]["attack"]["M2"] is None
+    assert _verdict(data, "N5", "attack", "M2") is None
     assert _reason(data, "N5", "attack", "N4") == "N4 is NOR's own region: move there instead of attacking"
     assert _reason(data, "N5", "attack", "K1") == "K1 is not adjacent to N5"
     # N5 has no IV: nothing to rebase, so a click on an own region there means a move.
     assert "rebase" not in n5["kinds"]
-    assert data["origins"]["N1"]["kinds"]["rebase"]["N5"] is None
+    assert _verdict(data, "N1", "rebase", "N5") is None
     assert data["picked"] is None
     assert data["kind_roles"]["attack"] == ["ground"]
 

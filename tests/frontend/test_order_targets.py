@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from django.utils import translation
 from hypothesis import given
 from hypothesis import strategies as st
@@ -21,15 +22,16 @@ def fill(template: str, **values: str) -> str:
 
 
 def _expanded(compact, reasons):
+    """Each kind's verdicts back by target (orders.js does so), their templates filled in."""
     return {
         origin: {
             kind: {
                 target: fill(reasons[why], target=target, origin=origin) if isinstance(why, int) else why
-                for target, why in by_target.items()
+                for target, why in zip(sent["reach"], verdicts, strict=True)
             }
-            for kind, by_target in kinds.items()
+            for kind, verdicts in sent["kinds"].items()
         }
-        for origin, kinds in compact.items()
+        for origin, sent in compact.items()
     }
 
 
@@ -63,7 +65,7 @@ def test_a_refusal_that_names_its_target_and_origin_is_sent_once() -> None:
         "{target} is not adjacent to {origin}",
         "{target} is NOR's own region: move there instead of attacking",
     ]
-    assert compact["N3"] == {"attack": {"K2": 0}, "move": {"K2": 0}}
+    assert compact["N3"] == {"reach": ["K2"], "kinds": {"attack": [0], "move": [0]}}
     assert _expanded(compact, reasons) == _plain(judged)
 
 
@@ -82,7 +84,7 @@ def test_a_reason_the_script_could_not_fill_back_is_sent_as_it_is() -> None:
     }
     compact, reasons = targets_compact(judged)
     assert reasons == []
-    assert compact["N5"]["attack"]["K1"] == "{origin} is at peace with SWE"
+    assert compact["N5"]["kinds"]["attack"][0] == "{origin} is at peace with SWE"
     assert _expanded(compact, reasons) == _plain(judged)
 
 
@@ -106,10 +108,12 @@ def _reasons(origin: str, target: str, nation: str, owner: str) -> list[Message]
 @given(
     st.dictionaries(
         codes,
-        st.dictionaries(
-            st.sampled_from(["attack", "move", "rebase"]),
-            st.dictionaries(codes, st.one_of(st.none(), st.integers(0, 5)), max_size=5),
-            max_size=3,
+        # The kinds an origin has units for, and for each target within its reach a verdict for each kind.
+        st.tuples(
+            st.sets(st.sampled_from(["attack", "move", "rebase"])),
+            st.dictionaries(
+                codes, st.lists(st.none() | st.integers(0, 5), min_size=3, max_size=3), max_size=5
+            ),
         ),
         max_size=4,
     ),
@@ -121,13 +125,19 @@ def test_every_reason_comes_back_as_the_engine_says_it(shape, nation, owner, lan
     judged = {
         origin: {
             kind: {
-                target: None if pick is None else _reasons(origin, target, nation, owner)[pick]
-                for target, pick in by_target.items()
+                target: None if picks[i] is None else _reasons(origin, target, nation, owner)[picks[i]]
+                for target, picks in by_target.items()
                 if target != origin
             }
-            for kind, by_target in kinds.items()
+            for i, kind in enumerate(sorted(kinds))
         }
-        for origin, kinds in shape.items()
+        for origin, (kinds, by_target) in shape.items()
     }
     with translation.override(language):
         assert _expanded(*targets_compact(judged)) == _plain(judged)
+
+
+def test_kinds_of_one_origin_that_judge_different_targets_are_refused() -> None:
+    # targets_judged judges every kind of an origin on the same targets; the compact form relies on it.
+    with pytest.raises(ValueError):
+        targets_compact({"N5": {"attack": {"K1": None}, "move": {"K2": None}}})

@@ -8,6 +8,16 @@
   var form = document.getElementById("order-form");
   if (!dataEl || !form) return;
   var data = JSON.parse(dataEl.dataset.json);
+  // Each origin's targets come once (reach), and each kind's verdicts on them in that order
+  // (frontend/order_targets.py, targets_compact): here, for each kind, a verdict by target's code.
+  Object.keys(data.origins).forEach(function (code) {
+    var o = data.origins[code], kinds = {};
+    Object.keys(o.kinds).forEach(function (k) {
+      kinds[k] = {};
+      o.reach.forEach(function (t, i) { kinds[k][t] = o.kinds[k][i]; });
+    });
+    o.kinds = kinds;
+  });
   var origin = form.querySelector("[data-origin-select]");
   var kind = form.querySelector("select[name=kind]");
   var target = form.querySelector("[data-target-select]");
@@ -86,7 +96,8 @@
   }
 
   // The map: the origin highlighted, every region that is not a target greyed with its reason.
-  // Each region's area on the map carries its code (data-region); its code label is drawn above it.
+  // Each region's area on the map carries its code (data-region, from its label: site.js); its code label is
+  // drawn above it.
   function regionOf(code) { return svg && svg.querySelector('[data-region="' + cssEscape(code) + '"]'); }
   function mark() {
     if (!svg) return;

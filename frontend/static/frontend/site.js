@@ -12,6 +12,16 @@
     }
   });
 
+  // A map's areas come without their codes (frontend/map_svg.py): the nth area of the regions layer is
+  // the region of the nth label of the codes layer. Each area gets its data-region here, first, for what
+  // follows and for orders.js.
+  document.querySelectorAll("svg.map").forEach(function (map) {
+    var areas = map.querySelectorAll(".regions use"), codes = map.querySelectorAll(".codes text");
+    for (var i = 0; i < areas.length && i < codes.length; i++) {
+      areas[i].setAttribute("data-region", codes[i].textContent);
+    }
+  });
+
   // A large map scrolls in its frame: start at one of the viewer's own regions.
   var focus = document.querySelector("svg.map[data-focus]");
   if (focus) {

@@ -206,7 +206,8 @@ def test_at_the_deadline_auto_resolve_confirms_an_agreed_version(
     with django_capture_on_commit_callbacks(execute=True):
         assert battles.battles_overdue(now=lambda: battle.deadline + timedelta(seconds=1)) == 1
     version.refresh_from_db()
-    assert version.state == ResultVersion.State.CONFIRMED and version.reason == "confirmed at the deadline"
+    assert version.state == ResultVersion.State.CONFIRMED
+    assert str(version.reason_message()) == "confirmed at the deadline"
     assert Turn.objects.get(pk=pending.pk).status == Turn.Status.RESOLVED
 
 
