@@ -37,11 +37,12 @@ def aftermath_apply(phase: Phase) -> dict[str, str | None]:
     # Judge every retreat on the map as it stands now, before any retreat is applied.
     ground_types = ruleset.ground_types
     retreats = []
-    for region in sorted(r for r in owners if owners[r] != world.owner[r]):
+    # A region changed hands only where the phase named a holder (above): those, not every region.
+    for region in sorted(r for r in phase.holders if owners[r] != world.owner[r]):
         loser = world.owner[region]
         if loser is None:
             continue
-        units = phase.garrison.get(region, {}).pop(loser, {})
+        units = phase.garrison.take(region, loser)
         for unit_type, count in units.items():
             if count <= 0:
                 continue

@@ -30,13 +30,41 @@ class AttackGroup:
         return sum(self.units.values())
 
 
+class Garrison(dict[str, dict[str, Counts]]):
+    """region -> nation -> units standing there (not attacking), starting from the world's (World.units).
+
+    A region the phase has not changed is the world's own dict, not a copy: a turn changes a few regions
+    in ten, and copying every region was a tenth of a turn. So the phase changes a region's units only
+    through `units_at` and `take`, which copy the region's the first time; everything else only reads."""
+
+    def __init__(self, units: Mapping[str, dict[str, Counts]]) -> None:
+        super().__init__(units)
+        self.copied: set[str] = set()  # the regions whose dicts are the phase's own
+
+    def units_at(self, region: str, nation: str) -> Counts:
+        """The nation's units in `region`, to change."""
+        return self._own(region).setdefault(nation, {})
+
+    def take(self, region: str, nation: str) -> Counts:
+        """Remove the nation's units from `region` and return them."""
+        if nation not in self.get(region, ()):
+            return {}
+        return self._own(region).pop(nation)
+
+    def _own(self, region: str) -> dict[str, Counts]:
+        if region not in self.copied:
+            self.copied.add(region)
+            self[region] = {nation: dict(units) for nation, units in self.get(region, {}).items()}
+        return self[region]
+
+
 @dataclass
 class Phase:
     world: World
     ruleset: Ruleset
     system: BattleSystem
     dice: DiceSource
-    garrison: dict[str, dict[str, Counts]]  # region -> nation -> units standing there (not attacking)
+    garrison: Garrison  # region -> nation -> units standing there (not attacking)
     groups: dict[str, list[AttackGroup]]  # target region -> attacks into it still under way
     supporting: dict[tuple[str, str, str], int]  # (nation, region, type) -> units supporting (§3)
     support_outcomes: dict[tuple[str, str, str], list[tuple[str, str]]] = field(default_factory=dict)
@@ -68,7 +96,7 @@ class Phase:
             self._supporters_at.setdefault(region, []).append((nation, unit_type, count))
 
     def units_at(self, region: str, nation: str) -> Counts:
-        return self.garrison.setdefault(region, {}).setdefault(nation, {})
+        return self.garrison.units_at(region, nation)
 
     def add_units(self, region: str, nation: str, units: Counts) -> None:
         here = self.units_at(region, nation)
@@ -199,10 +227,7 @@ def phase_start(
     seed: int = 0,
 ) -> Phase:
     """Apply the accepted orders' movement (§2 step 2) and take the support snapshot (§3)."""
-    garrison: dict[str, dict[str, Counts]] = {
-        region: {nation: dict(units) for nation, units in by_nation.items()}
-        for region, by_nation in world.units.items()
-    }
+    garrison = Garrison(world.units)
     groups: dict[tuple[str, str, str], AttackGroup] = {}
     standing_down: dict[tuple[str, str, str], int] = {}
     arrivals = []
@@ -214,7 +239,7 @@ def phase_start(
             continue
         if order.kind not in CONSUMING:
             continue
-        here = garrison[order.origin][order.nation]
+        here = garrison.units_at(order.origin, order.nation)
         for unit_type, count in order.units.items():
             here[unit_type] -= count
         if order.kind == OrderKind.ATTACK:
@@ -227,7 +252,7 @@ def phase_start(
         else:
             arrivals.append(order)
     for order in arrivals:
-        here = garrison.setdefault(order.target, {}).setdefault(order.nation, {})
+        here = garrison.units_at(order.target, order.nation)
         for unit_type, count in order.units.items():
             here[unit_type] = here.get(unit_type, 0) + count
 

@@ -31,6 +31,9 @@ class World:
     not_at_war: dict[frozenset[str], str]  # pair -> peace or alliance; any other pair is at war (§2.2)
     weather: str
     gm_modifiers: dict[tuple[str, str], list]  # (region, nation) -> [GMModifier]
+    # region -> the input's stacks in it, in the input's order: the stacks after the turn of a region the
+    # turn left as it was are these objects (rules/engine/turn.py)
+    given: dict[str, list[Stack]] = field(default_factory=dict)
     _within: dict[tuple[str, int], dict[str, int]] = field(default_factory=dict)
 
     def at_war(self, a: str, b: str) -> bool:
@@ -78,7 +81,8 @@ def world_build(turn: TurnInput, ruleset: Ruleset) -> World:
             raise TurnInputError(f"regions.{region.code}.weather: unknown weather {region.weather!r}")
         if region.owner is not None and region.owner not in nation_index:
             raise TurnInputError(f"regions.{region.code}.owner: unknown nation {region.owner!r}")
-        if region.home is not None:
+        # One known nation, the common case, needs no more asking.
+        if region.home is not None and not (isinstance(region.home, str) and region.home in nation_index):
             for home in homes_of(region):
                 if home not in nation_index:
                     raise TurnInputError(f"regions.{region.code}.home: unknown nation {home!r}")
@@ -88,40 +92,45 @@ def world_build(turn: TurnInput, ruleset: Ruleset) -> World:
             )
         regions[region.code] = region
 
-    # Lists, not sets, until the end: a list per region is cheaper to make and to add to, and a border
-    # given twice is counted once when each list is sorted into the region's neighbours.
-    neighbours: dict[str, list[str]] = {code: [] for code in regions}
+    # A dict per region as the set of its neighbours: a border given twice is counted once, and storing a
+    # key is cheaper than a list's append and the set made of the list to sort it after.
+    neighbours: dict[str, dict[str, None]] = {code: {} for code in regions}
     for a, b in turn.borders:
         try:  # an unknown region has no entry: a lookup, where asking first would be two more
-            neighbours[a].append(b)
-            neighbours[b].append(a)
+            neighbours[a][b] = None
+            neighbours[b][a] = None
         except KeyError:
             end = a if a not in regions else b
             raise TurnInputError(f"borders: [{a}, {b}] names the unknown region {end!r}") from None
         if a == b:
             raise TurnInputError(f"borders: [{a}, {b}] joins a region to itself")
 
+    owner = {code: region.owner for code, region in regions.items()}
     units: dict[str, dict[str, Counts]] = {}
+    given: dict[str, list[Stack]] = {}
     unit_types = ruleset.unit_types
+    here = None  # the region of the stack before, whose owner's units are `counts` and stacks `mine`
     for stack in turn.stacks:
         code, nation, unit_type, count = stack.region, stack.nation, stack.unit_type, stack.count
-        region = regions.get(code)
-        if region is None:
-            raise TurnInputError(f"{_stack_named(stack)}: unknown region")
-        if unit_type not in unit_types:
-            raise TurnInputError(f"{_stack_named(stack)}: unknown unit type")
-        if not isinstance(count, int) or count < 0:
-            raise TurnInputError(f"{_stack_named(stack)}: a count must be a whole number of 0 or more")
-        if region.owner != nation:
-            raise TurnInputError(f"{_stack_named(stack)}: units stand only in regions their nation owns")
-        # Not setdefault: that makes two empty dicts for every stack, which a turn has tens of thousands of.
-        by_nation = units.get(code)
-        if by_nation is None:
-            by_nation = units[code] = {}
-        counts = by_nation.get(nation)
-        if counts is None:
-            counts = by_nation[nation] = {}
+        if (
+            owner.get(code, _NOWHERE) != nation
+            or unit_type not in unit_types
+            or not isinstance(count, int)
+            or count < 0
+        ):
+            raise TurnInputError(_stack_fault(stack, regions, unit_types))
+        # Units stand only in their owner's regions, so a region's units are one nation's; and a region's
+        # stacks mostly come one after another, so its entries are looked up once for all of them.
+        if code != here:
+            here, mine = code, given.get(code)
+            if mine is None:
+                mine = given[code] = []
+                counts = {}
+                units[code] = {nation: counts}
+            else:
+                counts = units[code][nation]
         counts[unit_type] = counts.get(unit_type, 0) + count
+        mine.append(stack)
 
     not_at_war: dict[frozenset[str], str] = {}
     for relation in turn.relations:
@@ -149,12 +158,13 @@ def world_build(turn: TurnInput, ruleset: Ruleset) -> World:
         nations=tuple(turn.nations),
         nation_index=nation_index,
         regions=regions,
-        adjacency={code: tuple(sorted(set(found))) for code, found in neighbours.items()},
-        owner={code: region.owner for code, region in regions.items()},
+        adjacency={code: tuple(sorted(found)) for code, found in neighbours.items()},
+        owner=owner,
         units=units,
         not_at_war=not_at_war,
         weather=turn.weather,
         gm_modifiers=gm_modifiers,
+        given=given,
     )
 
 
@@ -165,8 +175,19 @@ def homes_of(region: Region) -> tuple[str, ...]:
     return tuple(region.home) if isinstance(region.home, list | tuple) else (region.home,)
 
 
-def _stack_named(stack: Stack) -> str:
-    return f"stacks: {stack.count} {stack.unit_type} of {stack.nation} in {stack.region}"
+_NOWHERE = object()  # the owner of a region that is not on the map: no nation's
+
+
+def _stack_fault(stack: Stack, regions: Mapping[str, Region], unit_types: Mapping[str, object]) -> str:
+    """What is wrong with a stack that world_build refused, spelled out only then."""
+    named = f"stacks: {stack.count} {stack.unit_type} of {stack.nation} in {stack.region}"
+    if stack.region not in regions:
+        return f"{named}: unknown region"
+    if stack.unit_type not in unit_types:
+        return f"{named}: unknown unit type"
+    if not isinstance(stack.count, int) or stack.count < 0:
+        return f"{named}: a count must be a whole number of 0 or more"
+    return f"{named}: units stand only in regions their nation owns"
 
 
 def counts_total(counts: Mapping[str, int], types: Iterable[str]) -> int:

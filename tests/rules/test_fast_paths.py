@@ -5,6 +5,7 @@ The plain versions live here, written the obvious way; the engine's must give th
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import json
 import math
@@ -15,15 +16,16 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rules.engine import TurnInput
+from rules.engine import Stack, TurnInput
 from rules.engine.phase import Phase, phase_start
 from rules.engine.seam import BattleSide, Force, SeededDice, Supporter
 from rules.engine.sharing import share
 from rules.engine.state import json_data
 from rules.engine.systems import system_get
+from rules.engine.turn import combat_phase, turn_complete
 from rules.engine.validation import orders_validate
 from rules.engine.world import world_build
-from tests.rules.test_properties import FAST, RULESETS, _resolve, turns
+from tests.rules.test_properties import FAST, RULESETS, TYPES, _resolve, turns
 
 
 def _json(value: Any) -> Any:
@@ -174,3 +176,53 @@ def test_the_seeded_dice_draw_what_random_randint_draws(seed: int, ranges: list[
     dice, plain = SeededDice(seed), random.Random(seed)
     for low, width in ranges:
         assert dice.randint(low, low + width) == plain.randint(low, low + width)
+
+
+def _given_otherwise(turn: TurnInput) -> TurnInput:
+    """The same units given otherwise: in reverse order, a stack split in two, an empty stack added."""
+    stacks = list(reversed(turn.stacks))
+    if stacks:
+        first = stacks.pop(0)
+        half = first.count // 2
+        stacks += [
+            dataclasses.replace(first, count=half),
+            dataclasses.replace(first, count=first.count - half),
+        ]
+        stacks.append(
+            dataclasses.replace(first, unit_type=next(t for t in TYPES if t != first.unit_type), count=0)
+        )
+    return dataclasses.replace(turn, stacks=tuple(stacks))
+
+
+@settings(FAST, max_examples=40)
+@given(turns())
+def test_the_stacks_after_are_the_garrisons_after_and_a_region_left_alone_keeps_the_inputs_stacks(
+    case: tuple[TurnInput, str, int],
+) -> None:
+    turn, ruleset_name, seed = case
+    ruleset = RULESETS[ruleset_name]
+    for variant in (turn, _given_otherwise(turn)):
+        world_units = copy.deepcopy(world_build(variant, ruleset).units)
+        phase, rejected = combat_phase(variant, ruleset, seed, SeededDice(seed))
+        stacks = turn_complete(phase, rejected).stacks
+        nations, types = list(variant.nations), list(ruleset.unit_types)
+        plain = sorted(
+            (
+                Stack(nation, region, unit_type, count)
+                for region, by_nation in phase.garrison.items()
+                for nation, units in by_nation.items()
+                for unit_type, count in units.items()
+                if count > 0
+            ),
+            key=lambda s: (s.region, nations.index(s.nation), types.index(s.unit_type)),
+        )
+        assert list(stacks) == plain
+        assert phase.world.units == world_units, "the phase changes copies of the world's units, never them"
+        if variant is turn:  # given as they come out: those of a region the phase left alone are the input's
+            left_alone = {s.region for s in turn.stacks} - phase.garrison.copied
+            assert [s for s in turn.stacks if s.region in left_alone] == [
+                s for s in stacks if s.region in left_alone
+            ]
+            # and any stack that is as the input gave it is the input's object, wherever it stands
+            inputs = {(s.nation, s.region, s.unit_type, s.count): s for s in turn.stacks}
+            assert all(inputs.get((s.nation, s.region, s.unit_type, s.count), s) is s for s in stacks)
