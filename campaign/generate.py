@@ -11,6 +11,7 @@ is orders.services.orders_place.
 
 from __future__ import annotations
 
+import argparse
 import math
 import random
 from typing import Any
@@ -21,6 +22,15 @@ from rules.engine.state import Terrain
 
 TERRAIN_WEIGHTS = {Terrain.OPEN.value: 6, Terrain.ROUGH.value: 3, Terrain.CITY.value: 1}
 CELL = 20
+
+
+def scenario_arguments_add(parser: argparse.ArgumentParser, *, nations: int, seed: int | None) -> None:
+    """A management command's arguments for scenario_generate: --regions, --nations and --seed, the last
+    left out (seed None) where the command seeds each of its scenarios itself."""
+    parser.add_argument("--regions", type=int, default=2000)
+    parser.add_argument("--nations", type=int, default=nations)
+    if seed is not None:
+        parser.add_argument("--seed", type=int, default=seed)
 
 
 def scenario_generate(*, regions: int, nations: int, seed: int = 0) -> dict[str, Any]:

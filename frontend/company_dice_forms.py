@@ -39,11 +39,15 @@ def _layout(ruleset: CompanyRuleset) -> dict[str, list[dict[str, Any]]]:
     support = [(s, s) for s in ruleset.get("fire_support.types")]
     advantage = [(s, s) for s in ruleset.get("dice.advantage_sources")]
     disadvantage = [(s, s) for s in ruleset.get("dice.disadvantage_sources")]
-    sources = [
-        _field("advantage", "sources", "advantage", _("Advantage"), advantage),
-        _field("disadvantage", "sources", "disadvantage", _("Disadvantage"), disadvantage),
-        _field("source_reason", "text", "source_reason", _("Why 'other'")),
-    ]
+
+    def sources(at: str = "") -> list[dict[str, Any]]:
+        """The sources of advantage and disadvantage (§8.3), in the inputs themselves or under `at`."""
+        return [
+            _field("advantage", "sources", f"{at}advantage", _("Advantage"), advantage),
+            _field("disadvantage", "sources", f"{at}disadvantage", _("Disadvantage"), disadvantage),
+            _field("source_reason", "text", f"{at}source_reason", _("Why 'other'")),
+        ]
+
     return {
         "roll": [_field("expression", "text", "expression", _("Dice, like 2d6+1"))],
         "test": [
@@ -51,7 +55,7 @@ def _layout(ruleset: CompanyRuleset) -> dict[str, list[dict[str, Any]]]:
             _field("stat", "choice", "stat", _("Stat"), STATS),
             _field("dc", "number", "dc", "DC"),
             _field("kind", "choice", "kind", _("Named test"), tests),
-            *sources,
+            *sources(),
         ],
         "opposed": [
             _field("active", "own", "active.unit", _("Active unit")),
@@ -63,9 +67,7 @@ def _layout(ruleset: CompanyRuleset) -> dict[str, list[dict[str, Any]]]:
             _field("attacker", "own", "attacker", _("Attacker")),
             _field("targets", "targets", "targets", _("Targets")),
             _field("cover", "choice", "targets.cover", _("Their cover"), covers),
-            _field("advantage", "sources", "targets.advantage", _("Advantage"), advantage),
-            _field("disadvantage", "sources", "targets.disadvantage", _("Disadvantage"), disadvantage),
-            _field("source_reason", "text", "targets.source_reason", _("Why 'other'")),
+            *sources(at="targets."),
         ],
         "damage": [
             _field("weapon", "own", "weapon", _("Weapon (its TI)")),
@@ -77,7 +79,7 @@ def _layout(ruleset: CompanyRuleset) -> dict[str, list[dict[str, Any]]]:
             _field("reason", "choice", "reason", _("Reason"), reasons),
             _field("dc", "number", "dc", _("DC (for 'other')")),
             _field("state", "choice", "state", _("Its state now"), STATES),
-            *sources,
+            *sources(),
         ],
         "recon": [
             _field("scout", "own", "scout", _("Scout")),

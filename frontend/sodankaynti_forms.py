@@ -26,15 +26,22 @@ def doctrines_offered(ruleset: Ruleset) -> list[dict[str, str]]:
 THE_DOCTRINES = ("", _("the doctrine's"))
 
 
+def _preset_number(label: Any, *, min_value: int) -> forms.IntegerField:
+    """A number that may be put over the doctrine's preset; left empty, the preset's stands."""
+    return forms.IntegerField(label=label, required=False, min_value=min_value, max_value=SMALL_COLUMN_MAX)
+
+
+def _preset_choice(label: Any, *choices: tuple[str, Any]) -> forms.ChoiceField:
+    """A choice that may be put over the doctrine's preset; its first, empty choice keeps the preset's."""
+    return forms.ChoiceField(label=label, choices=[THE_DOCTRINES, *choices], required=False)
+
+
 class DoctrineParamsForm(forms.Form):
     """The parameters a doctrine order or a standing doctrine may put over its preset (§4.1, §5, §10.1);
     an empty field keeps the preset's value."""
 
-    retreat_below = forms.IntegerField(
-        label=_("Retreat when your dice show under this % of the enemy's (empty: the doctrine's)"),
-        required=False,
-        min_value=0,
-        max_value=SMALL_COLUMN_MAX,
+    retreat_below = _preset_number(
+        _("Retreat when your dice show under this % of the enemy's (empty: the doctrine's)"), min_value=0
     )
     retreat_when_helpless = forms.TypedChoiceField(
         label=_("When no die can act"),
@@ -43,27 +50,18 @@ class DoctrineParamsForm(forms.Form):
         empty_value=None,
         required=False,
     )
-    sacrifice = forms.ChoiceField(
-        label=_("Sacrifice dice showing 1"),
-        choices=[
-            THE_DOCTRINES,
-            ("first", _("first, before attacking")),
-            ("when_needed", _("when no die can reach the enemy's highest")),
-            ("last", _("last, when no attack is left")),
-            ("never", _("never")),
-        ],
-        required=False,
+    sacrifice = _preset_choice(
+        _("Sacrifice dice showing 1"),
+        ("first", _("first, before attacking")),
+        ("when_needed", _("when no die can reach the enemy's highest")),
+        ("last", _("last, when no attack is left")),
+        ("never", _("never")),
     )
-    sacrifice_max_die = forms.IntegerField(
-        label=_("Sacrifice only dice of this size or smaller (empty: the doctrine's)"),
-        required=False,
-        min_value=1,
-        max_value=SMALL_COLUMN_MAX,
+    sacrifice_max_die = _preset_number(
+        _("Sacrifice only dice of this size or smaller (empty: the doctrine's)"), min_value=1
     )
-    attack_priority = forms.ChoiceField(
-        label=_("The best attack destroys"),
-        choices=[THE_DOCTRINES, ("value", _("the most value")), ("count", _("the most dice"))],
-        required=False,
+    attack_priority = _preset_choice(
+        _("The best attack destroys"), ("value", _("the most value")), ("count", _("the most dice"))
     )
 
 

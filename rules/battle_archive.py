@@ -18,25 +18,30 @@ from datetime import datetime
 from typing import Any
 
 from campaign.models import Turn
+from rules import results_flow as flow
 from rules.engine.tabletop.settings import TabletopRuleset
 from rules.models import Battle, CombatRound, ResultVersion, TurnArchive
+
+# A battle's columns the archive keeps as they are (its times, versions and rounds are kept as data).
+BATTLE_KEPT = ("key", "kind", "state", "position", "sheet", "fingerprint", "nations", "waits_for")
+# A saved round's columns as the archive, the export and the API give them, under their own names (its
+# settings as `settings`); and those only the archive and the export keep, to bring the round back.
+ROUND_SHOWN = ("sequence", "label", "game_turn", "battle_sides", "input", "output")
+ROUND_KEPT = ("dice_mode", "seed", "after_publication")
 
 
 def _when(moment: datetime | None) -> str | None:
     return moment.isoformat() if moment else None
 
 
+def _columns(row: Any, names: Iterable[str]) -> dict[str, Any]:
+    return {name: getattr(row, name) for name in names}
+
+
 def battle_data(battle: Battle) -> dict[str, Any]:
     """One battle as the archive keeps it: its sheet, every version with its answers, every round."""
     return {
-        "key": battle.key,
-        "kind": battle.kind,
-        "state": battle.state,
-        "position": battle.position,
-        "sheet": battle.sheet,
-        "fingerprint": battle.fingerprint,
-        "nations": battle.nations,
-        "waits_for": battle.waits_for,
+        **_columns(battle, BATTLE_KEPT),
         "opened_at": _when(battle.opened_at),
         "deadline": _when(battle.deadline),
         "versions": [
@@ -74,21 +79,14 @@ def version_fields(version: ResultVersion) -> dict[str, Any]:
         "warnings": version.warnings,
         "nation": version.nation.code if version.nation else None,
         "created_at": _when(version.created_at),
-        "reason": version.reason,
+        "reason": str(version.reason_message() or ""),  # in English; `decision` is the code and parameters
+        "decision": version.decision,
     }
 
 
 def round_fields(round_: CombatRound) -> dict[str, Any]:
     """What a saved round is, as the archive, the export and the API all give it."""
-    return {
-        "sequence": round_.sequence,
-        "label": round_.label,
-        "game_turn": round_.game_turn,
-        "battle_sides": round_.battle_sides,
-        "input": round_.input,
-        "settings": round_.settings_used,
-        "output": round_.output,
-    }
+    return {**_columns(round_, ROUND_SHOWN), "settings": round_.settings_used}
 
 
 def battle_rounds_export(*, turn: Turn) -> dict[str, list[dict[str, Any]]]:
@@ -103,11 +101,9 @@ def round_data(round_: CombatRound) -> dict[str, Any]:
     """A saved round as data: what the archive and the export keep, and what brings it back."""
     return {
         **round_fields(round_),
-        "dice_mode": round_.dice_mode,
-        "seed": round_.seed,
+        **_columns(round_, ROUND_KEPT),
         "author": round_.author_id,
         "created_at": _when(round_.created_at),
-        "after_publication": round_.after_publication,
     }
 
 
@@ -117,18 +113,10 @@ def rounds_restore(*, battle: Battle, rounds: Iterable[dict[str, Any]], authors:
     CombatRound.objects.bulk_create(
         CombatRound(
             battle=battle,
-            sequence=r["sequence"],
-            label=r["label"],
-            game_turn=r["game_turn"],
-            battle_sides=r["battle_sides"],
-            input=r["input"],
+            **{name: r[name] for name in (*ROUND_SHOWN, *ROUND_KEPT)},
             settings_used=r["settings"],
-            output=r["output"],
-            dice_mode=r["dice_mode"],
-            seed=r["seed"],
             author_id=r["author"] if authors else None,
             created_at=datetime.fromisoformat(r["created_at"]),
-            after_publication=r["after_publication"],
         )
         for r in rounds
     )
@@ -198,8 +186,9 @@ def battles_carry(*, turn: Turn, battles: list[Battle], ruleset: TabletopRuleset
             author_id=entry["author"],
             created_at=now,
             decided_at=now,
-            reason=f"carried over: version {entry['number']} of the result rolled back at "
-            f"{old['archived_at'][:16].replace('T', ' ')} UTC",
+            decision=flow.decision(
+                "carried_over", number=entry["number"], archived_at=old["archived_at"][:16].replace("T", " ")
+            ),
         )
         rounds_restore(battle=battle, rounds=old["rounds"])
         carried += 1

@@ -17,6 +17,7 @@ from typing import Any
 from django.utils import timezone
 
 from campaign.models import Turn
+from rules import results_flow as flow
 from rules.battle_archive import rounds_restore
 from rules.battles import battles_record, turn_state
 from rules.models import Battle, ResultVersion
@@ -52,7 +53,7 @@ def battles_replay(
                 fingerprint=entry.get("fingerprint", battle.fingerprint),
                 created_at=moment,
                 decided_at=moment,
-                reason="replayed from the campaign's export",
+                decision=flow.decision("replayed"),
             )
             given += 1
         if not given:

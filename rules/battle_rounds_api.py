@@ -29,7 +29,7 @@ from rules.battle_rounds import (
     rounds_visible,
 )
 from rules.battles_api import BattleScoped, errors_response
-from rules.models import CombatRound
+from rules.models import Battle, CombatRound
 from rules.results_flow import BattleError
 
 
@@ -63,14 +63,21 @@ def _round_entered(body: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-class BattleRounds(BattleScoped):
+class RoundsScoped(BattleScoped):
+    def rounds_battle_get(self) -> Battle:
+        """The battle whose rounds the viewer reads (its nations and the GM); a 404 for anyone else."""
+        battle, _ = self.battle_get()
+        if not rounds_readable(viewer=self.viewer, battle=battle):
+            raise Http404("no such battle")
+        return battle
+
+
+class BattleRounds(RoundsScoped):
     """The battle's saved close-combat rounds: read them (its nations and the GM), or save one."""
 
     @extend_schema(request=None, responses=dict, operation_id="battle_rounds_list")
     def get(self, request: Request, slug: str, number: int, key: str) -> Response:
-        battle, _ = self.battle_get()
-        if not rounds_readable(viewer=self.viewer, battle=battle):
-            raise Http404("no such battle")
+        battle = self.rounds_battle_get()
         return Response([round_shown(r) for r in rounds_visible(viewer=self.viewer, battle=battle)])
 
     @extend_schema(request=dict, responses=dict, operation_id="battle_round_save")
@@ -89,15 +96,13 @@ class BattleRounds(BattleScoped):
         return Response(round_shown(saved), status=status.HTTP_201_CREATED)
 
 
-class BattleRoundCorrect(BattleScoped):
+class BattleRoundCorrect(RoundsScoped):
     """Replace a saved round (B9): its author while the battle has no confirmed result, a seeded one the GM
     only, with its seed; the version replaced is kept with the round and in the audit log."""
 
     @extend_schema(request=dict, responses=dict, operation_id="battle_round_correct")
     def post(self, request: Request, slug: str, number: int, key: str, sequence: int) -> Response:
-        battle, _ = self.battle_get()
-        if not rounds_readable(viewer=self.viewer, battle=battle):
-            raise Http404("no such battle")
+        battle = self.rounds_battle_get()
         found = battle.rounds.filter(sequence=sequence).first()
         if found is None:
             raise Http404("no such round")

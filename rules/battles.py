@@ -111,11 +111,11 @@ def battles_record(
         battle.save(update_fields=None if battle.pk is None else [*PLANNED, *claims])
     for key in state.stale:
         if key in rows:
-            reason = "forces changed" if key in seen else "battle no longer exists"
+            why = flow.decision("forces_changed" if key in seen else "battle_gone")
             if (
                 rows[key]
                 .versions.filter(state=ResultVersion.State.CONFIRMED)
-                .update(state=ResultVersion.State.STALE, reason=reason, decided_at=now)
+                .update(state=ResultVersion.State.STALE, decision=why, decided_at=now)
             ):
                 battle_event_queue(battle_id=rows[key].pk, event="stale", old_sheet=sheets_before[key])
     for key, battle in rows.items():
@@ -152,7 +152,7 @@ def _set_aside(battle: Battle, fingerprint: str, now: datetime) -> int:
     return (
         battle.versions.filter(state__in=ResultVersion.LIVE[:3])
         .exclude(fingerprint=fingerprint)
-        .update(state=ResultVersion.State.STALE, reason="forces changed", decided_at=now)
+        .update(state=ResultVersion.State.STALE, decision=flow.decision("forces_changed"), decided_at=now)
     )
 
 
@@ -301,7 +301,9 @@ def battle_auto_resolve(
             created_at=moment,
             decided_at=moment,
             decided_by=viewer.user,
-            reason=f"auto-resolved by the GM{': ' + why if why else ''}",
+            decision=flow.decision("auto_resolved_by_gm_why", why=why)
+            if why
+            else flow.decision("auto_resolved_by_gm"),
         )
         battle_event_queue(battle_id=battle.pk, event="confirmed", version_id=version.pk)
         _advance(turn, ruleset, moment)
@@ -401,16 +403,13 @@ def _deadline_decide(battle: Battle, now: datetime) -> None:
         turn = _locked(battle)
         current = flow.current(battle)
         if current is not None and current.state == ResultVersion.State.AGREED:
-            current.state, current.decided_at, current.reason = (
-                ResultVersion.State.CONFIRMED,
-                now,
-                "confirmed at the deadline",
-            )
-            current.save(update_fields=["state", "decided_at", "reason"])
+            current.state, current.decided_at = ResultVersion.State.CONFIRMED, now
+            current.decision = flow.decision("confirmed_at_deadline")
+            current.save(update_fields=["state", "decided_at", "decision"])
         else:
             battle.versions.filter(state__in=ResultVersion.LIVE[:3]).update(
                 state=ResultVersion.State.SUPERSEDED,
-                reason="archived at the deadline: not agreed",
+                decision=flow.decision("not_agreed_at_deadline"),
                 decided_at=now,
             )
             ResultVersion.objects.create(
@@ -422,7 +421,7 @@ def _deadline_decide(battle: Battle, now: datetime) -> None:
                 fingerprint=battle.fingerprint,
                 created_at=now,
                 decided_at=now,
-                reason="auto-resolved at the deadline: no agreed result",
+                decision=flow.decision("auto_resolved_at_deadline"),
             )
         _advance(turn, turn.campaign.ruleset(), now)
 

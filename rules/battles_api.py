@@ -156,7 +156,14 @@ class BattleResultSave(BattleScoped):
         return Response(version_data(version), status=status.HTTP_201_CREATED)
 
 
-ACTIONS = ("withdraw", "agree", "dispute", "confirm", "void")
+# A version's actions: the workflow's function for each, and the text of the body it takes, if any.
+ACTIONS = {
+    "withdraw": (battle_result_withdraw, None),
+    "agree": (battle_result_agree, None),
+    "dispute": (battle_result_dispute, "comment"),
+    "confirm": (battle_result_confirm, None),
+    "void": (battle_result_void, "reason"),
+}
 
 
 class BattleResultAction(BattleScoped):
@@ -167,21 +174,12 @@ class BattleResultAction(BattleScoped):
     def post(self, request: Request, slug: str, number: int, key: str, version: int, action: str) -> Response:
         battle, _ = self.battle_get()
         found = self.version_get(battle, version)
+        if action not in ACTIONS:
+            raise Http404("no such action")
+        act, text = ACTIONS[action]
         body = request.data if isinstance(request.data, dict) else {}
-        viewer = self.viewer
         try:
-            if action == "withdraw":
-                battle_result_withdraw(viewer=viewer, version=found)
-            elif action == "agree":
-                battle_result_agree(viewer=viewer, version=found)
-            elif action == "dispute":
-                battle_result_dispute(viewer=viewer, version=found, comment=str(body.get("comment", "")))
-            elif action == "confirm":
-                battle_result_confirm(viewer=viewer, version=found)
-            elif action == "void":
-                battle_result_void(viewer=viewer, version=found, reason=str(body.get("reason", "")))
-            else:
-                raise Http404("no such action")
+            act(viewer=self.viewer, version=found, **({text: str(body.get(text, ""))} if text else {}))
         except BattleError as error:
             return errors_response(error)
         found.refresh_from_db()

@@ -6,8 +6,10 @@ from typing import Any
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import pgettext_lazy
 
 from campaign.models import Nation, Turn
+from rules.engine.messages import Message
 from rules.snapshot import input_read
 
 
@@ -151,10 +153,11 @@ class Battle(models.Model):
     """
 
     class State(models.TextChoices):
-        OPEN = "open"
-        WAITING = "waiting"
-        RESOLVED = "resolved"
-        GONE = "gone", "no longer a battle"  # a correction elsewhere made it disappear (A10.2)
+        OPEN = "open", pgettext_lazy("battle state", "Open")
+        WAITING = "waiting", pgettext_lazy("battle state", "Waiting")
+        RESOLVED = "resolved", pgettext_lazy("battle state", "Resolved")
+        # A correction elsewhere made it disappear (A10.2).
+        GONE = "gone", pgettext_lazy("battle state", "no longer a battle")
 
     turn = models.ForeignKey(Turn, on_delete=models.CASCADE, related_name="tabletop_battles")
     key = models.CharField(max_length=120, help_text='The battle key of A4.1, like "region:B".')
@@ -190,21 +193,21 @@ class ResultVersion(models.Model):
     """One saved result of a battle (A6.2): numbered per battle, every one kept."""
 
     class State(models.TextChoices):
-        PROPOSED = "proposed"
-        AGREED = "agreed"
-        DISPUTED = "disputed"
-        CONFIRMED = "confirmed"
-        SUPERSEDED = "superseded"
-        WITHDRAWN = "withdrawn"
-        VOIDED = "voided"
-        STALE = "stale"
+        PROPOSED = "proposed", pgettext_lazy("result version state", "Proposed")
+        AGREED = "agreed", pgettext_lazy("result version state", "Agreed")
+        DISPUTED = "disputed", pgettext_lazy("result version state", "Disputed")
+        CONFIRMED = "confirmed", pgettext_lazy("result version state", "Confirmed")
+        SUPERSEDED = "superseded", pgettext_lazy("result version state", "Superseded")
+        WITHDRAWN = "withdrawn", pgettext_lazy("result version state", "Withdrawn")
+        VOIDED = "voided", pgettext_lazy("result version state", "Voided")
+        STALE = "stale", pgettext_lazy("result version state", "Stale")
 
     class Origin(models.TextChoices):
-        PLAYER = "player"
-        GM = "gm"
-        DEADLINE = "deadline"
-        AUTO = "auto"
-        CARRIED = "carried"
+        PLAYER = "player", pgettext_lazy("result version origin", "Player")
+        GM = "gm", pgettext_lazy("result version origin", "GM")
+        DEADLINE = "deadline", pgettext_lazy("result version origin", "Deadline")
+        AUTO = "auto", pgettext_lazy("result version origin", "Auto")
+        CARRIED = "carried", pgettext_lazy("result version origin", "Carried")
 
     # The versions that still count for the battle: the current one, or its entry.
     LIVE = (State.PROPOSED, State.AGREED, State.DISPUTED, State.CONFIRMED)
@@ -232,7 +235,12 @@ class ResultVersion(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
     reason = models.CharField(
-        max_length=2000, blank=True, help_text="Why it was confirmed, voided, set aside."
+        max_length=2000, blank=True, help_text="The GM's own words for a void, as typed."
+    )
+    decision = models.JSONField(
+        null=True,
+        blank=True,
+        help_text="Why it was confirmed, set aside or reopened: a stored message (rules.results_flow).",
     )
 
     class Meta:
@@ -260,13 +268,20 @@ class ResultVersion(models.Model):
     def __str__(self) -> str:
         return f"{(self.battle or self.company_battle).key} v{self.number} ({self.state})"
 
+    def reason_message(self) -> Message | str | None:
+        """Why the version is in its state, to render in the reader's language (campaign.messages.said):
+        the stored decision, or the GM's own words for a void, as typed."""
+        if self.decision:
+            return Message.from_dict(self.decision)
+        return self.reason or None
+
 
 class ResultAnswer(models.Model):
     """A nation's answer to the current version (A6.2): agree, or dispute with a comment."""
 
     class Answer(models.TextChoices):
-        AGREE = "agree"
-        DISPUTE = "dispute"
+        AGREE = "agree", pgettext_lazy("answer to a result", "Agree")
+        DISPUTE = "dispute", pgettext_lazy("answer to a result", "Dispute")
 
     version = models.ForeignKey(ResultVersion, on_delete=models.CASCADE, related_name="answers")
     nation = models.ForeignKey(Nation, on_delete=models.CASCADE, related_name="+")

@@ -31,26 +31,62 @@ PREFIX = "results."
 
 messages_register(
     {
-        PREFIX + "comment_missing": gettext_noop("Say what is wrong with this result."),
-        PREFIX + "comment_too_long": gettext_noop("A comment is at most 2000 characters."),
-        PREFIX + "version_not_current": gettext_noop(
+        "comment_missing": gettext_noop("Say what is wrong with this result."),
+        "comment_too_long": gettext_noop("A comment is at most 2000 characters."),
+        "version_not_current": gettext_noop(
             "Version {number} of the battle of {place} is not the current one: answer the current version."
         ),
-        PREFIX + "withdraw_not_allowed": gettext_noop(
+        "withdraw_not_allowed": gettext_noop(
             "Only its author may withdraw a version, and only until it is agreed."
         ),
-        PREFIX + "gm_only": gettext_noop("Only the GM may do this."),
-        PREFIX + "reason_missing": gettext_noop("Give a reason: it is kept in the battle's history."),
-        PREFIX + "not_resolved": gettext_noop("The battle of {place} has no result to reopen."),
-        PREFIX + "deadline_not_future": gettext_noop("The new deadline must be later than now."),
-        PREFIX + "deadline_not_open": gettext_noop(
+        "gm_only": gettext_noop("Only the GM may do this."),
+        "reason_missing": gettext_noop("Give a reason: it is kept in the battle's history."),
+        "not_resolved": gettext_noop("The battle of {place} has no result to reopen."),
+        "deadline_not_future": gettext_noop("The new deadline must be later than now."),
+        "deadline_not_open": gettext_noop(
             "The battle of {place} has no deadline to move: it is not open for results."
         ),
-        PREFIX + "not_permitted": gettext_noop(
+        "not_permitted": gettext_noop(
             "Only the GM or a player of {nations} may enter the result of the battle of {place}."
         ),
-    }
+    },
+    prefix=PREFIX,
 )
+
+# Why a version came to its state (`ResultVersion.decision`): shown in its history, its mails and the API.
+DECIDED = PREFIX + "decided."
+messages_register(
+    {
+        "entered_by_gm": gettext_noop("entered by the GM"),
+        "agreed_by_all": gettext_noop("agreed by every nation of the battle"),
+        "confirmed_by_gm": gettext_noop("confirmed by the GM"),
+        "confirmed_not_agreed": gettext_noop("confirmed by the GM; not agreed by {missing}"),
+        "confirmed_disputed": gettext_noop("confirmed by the GM; disputed by {disputed}"),
+        "confirmed_not_agreed_disputed": gettext_noop(
+            "confirmed by the GM; not agreed by {missing}; disputed by {disputed}"
+        ),
+        "confirmed_at_deadline": gettext_noop("confirmed at the deadline"),
+        "not_agreed_at_deadline": gettext_noop("archived at the deadline: not agreed"),
+        "auto_resolved_at_deadline": gettext_noop("auto-resolved at the deadline: no agreed result"),
+        "auto_resolved_by_gm": gettext_noop("auto-resolved by the GM"),
+        "auto_resolved_by_gm_why": gettext_noop("auto-resolved by the GM: {why}"),
+        "reopened": gettext_noop("reopened: {why}"),
+        "battle_void": gettext_noop("battle void: {why}"),
+        "forces_changed": gettext_noop("forces changed"),
+        "battle_gone": gettext_noop("battle no longer exists"),
+        "replayed": gettext_noop("replayed from the campaign's export"),
+        "carried_over": gettext_noop(
+            "carried over: version {number} of the result rolled back at {archived_at} UTC"
+        ),
+    },
+    prefix=DECIDED,
+)
+
+
+def decision(code: str, **params: Any) -> dict[str, Any]:
+    """A version's `decision`, stored: the code (without its prefix) and its parameters."""
+    return Message(DECIDED + code, params).to_dict()
+
 
 # The versions that still count for a battle: the current one (the first three), or its entry.
 LIVE = ResultVersion.LIVE
@@ -146,9 +182,10 @@ def number_next(battle: Any) -> int:
     return (last or 0) + 1
 
 
-def supersede(battle: Any, now: datetime, reason: str = "") -> None:
+def supersede(battle: Any, now: datetime, why: dict[str, Any] | None = None) -> None:
+    """The current version set aside by a newer one, or (`why`, a stored decision) by what happened."""
     battle.versions.filter(state__in=CURRENT).update(
-        state=ResultVersion.State.SUPERSEDED, decided_at=now, reason=reason
+        state=ResultVersion.State.SUPERSEDED, decided_at=now, decision=why
     )
 
 
@@ -194,7 +231,7 @@ def result_save(
         created_at=now,
         decided_at=now if gm_entry else None,
         decided_by=viewer.user if gm_entry else None,
-        reason="entered by the GM" if gm_entry else "",
+        decision=decision("entered_by_gm") if gm_entry else None,
     )
     if not gm_entry:
         if not viewer.is_gm:
@@ -286,11 +323,11 @@ def _settle(table: Table, turn: Turn, version: ResultVersion, now: datetime) -> 
         state = ResultVersion.State.AGREED
         if not table.gm_confirms_agreed(turn):
             state = ResultVersion.State.CONFIRMED
-            version.reason, version.decided_at = "agreed by every nation of the battle", now
+            version.decision, version.decided_at = decision("agreed_by_all"), now
     else:
         state = ResultVersion.State.PROPOSED
     version.state = state
-    version.save(update_fields=["state", "reason", "decided_at"])
+    version.save(update_fields=["state", "decision", "decided_at"])
 
 
 @transaction.atomic
@@ -305,12 +342,11 @@ def result_confirm(table: Table, *, viewer: Viewer, version: ResultVersion, now:
     missing = [n for n in table.nations() if answers.get(n) != "agree"]
     disputed = [n for n, a in answers.items() if a == "dispute"]
     version.state, version.decided_at, version.decided_by = ResultVersion.State.CONFIRMED, now, viewer.user
-    version.reason = (
-        "confirmed by the GM"
-        + (f"; not agreed by {', '.join(missing)}" if missing else "")
-        + (f"; disputed by {', '.join(disputed)}" if disputed else "")
+    which = "confirmed" + ("_not_agreed" if missing else "") + ("_disputed" if disputed else "")
+    version.decision = decision(
+        which if missing or disputed else "confirmed_by_gm", missing=missing, disputed=disputed
     )
-    version.save(update_fields=["state", "decided_at", "decided_by", "reason"])
+    version.save(update_fields=["state", "decided_at", "decided_by", "decision"])
     table.told("confirmed", version)
     table.changed(turn, now)
 
@@ -321,13 +357,14 @@ def result_void(table: Table, *, viewer: Viewer, version: ResultVersion, reason:
     _gm_with_reason(viewer, reason)
     table.lock()
     _must_be_current(table, version)
-    version.state, version.reason, version.decided_at, version.decided_by = (
+    version.state, version.reason, version.decision, version.decided_at, version.decided_by = (
         ResultVersion.State.VOIDED,
         reason.strip(),
+        None,  # the GM's own words say why
         now,
         viewer.user,
     )
-    version.save(update_fields=["state", "reason", "decided_at", "decided_by"])
+    version.save(update_fields=["state", "reason", "decision", "decided_at", "decided_by"])
     table.told("voided", version)
 
 
@@ -342,19 +379,19 @@ def entry_reopen(table: Table, *, viewer: Viewer, reason: str, now: datetime) ->
         raise refuse("not_resolved", place=table.place())
     entry = table.battle.versions.filter(state=ResultVersion.State.CONFIRMED).first()
     if entry is not None:
-        why = f"reopened: {reason.strip()}"
+        why = decision("reopened", why=reason.strip())
         if table.reopens_to_draft:
             # A draft's approvals are its saver's (COMPANY.md §5.2): the others approve it again.
             entry.answers.exclude(nation=entry.nation).delete()
-            entry.state, entry.reason, entry.decided_at, entry.decided_by = (
+            entry.state, entry.decision, entry.decided_at, entry.decided_by = (
                 ResultVersion.State.PROPOSED,
                 why,
                 None,
                 None,
             )
         else:
-            entry.state, entry.reason, entry.decided_at = ResultVersion.State.VOIDED, why, now
-        entry.save(update_fields=["state", "reason", "decided_at", "decided_by"])
+            entry.state, entry.decision, entry.decided_at = ResultVersion.State.VOIDED, why, now
+        entry.save(update_fields=["state", "decision", "decided_at", "decided_by"])
         table.told("reopened", entry)
     table.changed(turn, now)
     return turn

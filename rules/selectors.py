@@ -12,8 +12,9 @@ from campaign.models import Border, GMModifier, Nation, Region, Relation, Stack,
 from orders.models import Order
 from rules.engine.state import TurnInput
 from rules.mapping import Rows, WorldIds, turn_input_from_rows, world_ids
-from rules.models import Battle, Report, ResultVersion
+from rules.models import Battle, Report
 from rules.snapshot import input_canonical, input_fingerprint
+from rules.system_shells import system_shell
 
 
 def turn_rows_load(*, turn: Turn) -> Rows:
@@ -86,22 +87,13 @@ def turns_results(*, turns: Iterable[Turn]) -> dict[int, dict[str, Any]]:
     }
 
 
-def tabletop_entries(*, turn: Turn) -> dict[str, dict]:
-    """The entries of a tabletop turn (TABLETOP.md A4.3): each battle's confirmed version, with the
-    fingerprint of the sheet it was entered against. One query."""
-    confirmed = ResultVersion.objects.filter(
-        battle__turn=turn, state=ResultVersion.State.CONFIRMED
-    ).values_list("battle__key", "payload", "fingerprint")
-    return {key: {**payload, "fingerprint": fingerprint} for key, payload, fingerprint in confirmed}
-
-
-def turn_input_with_entries(*, turn: Turn, turn_input: TurnInput) -> TurnInput:
-    """A tabletop turn's input carries its entries: they are part of what the turn is resolved from, so
-    processing, the GM's preview, replay and export all see them."""
-    if turn.campaign.battle_system != "tabletop":
+def turn_input_with_system_inputs(*, turn: Turn, turn_input: TurnInput) -> TurnInput:
+    """The input with what the turn's system resolves it from besides its rows, asked of the system's shell
+    (tabletop's entries, TABLETOP.md A4.3), so processing, the GM's preview, replay and export all see it."""
+    inputs = system_shell(turn.campaign.battle_system).turn_inputs
+    if inputs is None:
         return turn_input
-    entries = tabletop_entries(turn=turn)
-    return replace(turn_input, system_inputs={**turn_input.system_inputs, "entries": entries})
+    return replace(turn_input, system_inputs={**turn_input.system_inputs, **inputs(turn)})
 
 
 @dataclass(frozen=True)
@@ -120,7 +112,7 @@ def turn_load(*, turn: Turn) -> LoadedTurn:
     results workflow."""
     rows = turn_rows_load(turn=turn)
     ids = world_ids(rows)
-    turn_input = turn_input_with_entries(turn=turn, turn_input=turn_input_from_rows(rows, ids))
+    turn_input = turn_input_with_system_inputs(turn=turn, turn_input=turn_input_from_rows(rows, ids))
     canonical = input_canonical(turn_input, turn.seed_value)
     return LoadedTurn(rows, ids, turn_input, canonical, input_fingerprint(canonical))
 

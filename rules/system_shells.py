@@ -1,8 +1,11 @@
 """What turn processing does for a battle system beyond the engine's `resolve_turn`, by the system's name.
 
 The engine's registry (rules.engine.systems) holds what a system decides and stays free of Django; a system
-whose turn also keeps rows of its own names here the shell's functions that write them. A system without an
-entry here (Iron Fist, Sodankäynti, the toy system of tests/seam) needs nothing but the engine's registry.
+whose turn also reads or keeps rows of its own registers a `SystemShell` here, from a module beside its code
+(tabletop: rules.tabletop_shell; company_d20: rules.company.shell), which its app's `ready()` imports, as
+godip's variants are registered by name. This module names no system: turn processing, loading, rollback
+and export ask it by the campaign's `battle_system`. A system without a shell (Iron Fist, Sodankäynti, the
+toy system of tests/seam) needs nothing but the engine's registry.
 """
 
 from __future__ import annotations
@@ -12,9 +15,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from campaign.models import Turn
-from rules.battle_archive import battle_rounds_export, battles_archive
-from rules.battles import battles_record
-from rules.company.turn import company_snapshot_exists, company_turn_advance, company_world_restore
 
 
 @dataclass(frozen=True)
@@ -22,6 +22,10 @@ class SystemShell:
     # The system's own turn in the database, run in processing's transaction instead of the engine's:
     # (turn=, was=, now=), `was` the status the turn was claimed from (company_d20, COMPANY.md §4.3).
     turn_advance: Callable[..., None] | None = None
+    # What the turn is resolved from besides its rows, merged into `TurnInput.system_inputs` wherever the
+    # turn is loaded (processing, the GM's preview, replay, export): (turn) -> inputs (tabletop's
+    # confirmed entries, TABLETOP.md A4.3).
+    turn_inputs: Callable[[Turn], dict[str, Any]] | None = None
     # The battles of the result as rows, once the result is written or the turn waits for them:
     # (turn=, state=, ruleset=, now=), `state` the result's plan (tabletop, TABLETOP.md A4, A12).
     battles_record: Callable[..., None] | None = None
@@ -36,22 +40,17 @@ class SystemShell:
     export_fields: Callable[[Turn], dict[str, Any]] | None = None
 
 
-def _tabletop_export(turn: Turn) -> dict[str, Any]:
-    return {"battle_rounds": battle_rounds_export(turn=turn)}
-
-
-SHELLS: dict[str, SystemShell] = {
-    "tabletop": SystemShell(
-        battles_record=battles_record, rollback_keep=battles_archive, export_fields=_tabletop_export
-    ),
-    "company_d20": SystemShell(
-        turn_advance=company_turn_advance,
-        snapshot_exists=company_snapshot_exists,
-        world_restore=company_world_restore,
-    ),
-}
+_SHELLS: dict[str, SystemShell] = {}
 _ENGINE_ONLY = SystemShell()
 
 
+def shell_register(name: str, shell: SystemShell) -> None:
+    _SHELLS[name] = shell
+
+
+def shell_unregister(name: str) -> None:
+    _SHELLS.pop(name, None)
+
+
 def system_shell(name: str) -> SystemShell:
-    return SHELLS.get(name, _ENGINE_ONLY)
+    return _SHELLS.get(name, _ENGINE_ONLY)

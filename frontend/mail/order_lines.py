@@ -136,16 +136,7 @@ def _order_line(line: str) -> OrderDraft | str:
             "got %(line)r"
         ) % {"line": line}
     kind = "_".join(match["kind"].lower().split())
-    if kind not in KINDS:
-        return _("unknown kind of order %(kind)r: one of %(kinds)s") % {
-            "kind": match["kind"],
-            "kinds": ", ".join(sorted(KINDS)),
-        }
-    units = _units(match["units"])
-    if isinstance(units, str):
-        return units
-    target = match["target"].upper() if match["target"] else None
-    return OrderDraft(kind=kind, origin=match["origin"].upper(), target=target, units=units)
+    return _draft(match, kind if kind in KINDS else None, said=match["kind"], units=match["units"])
 
 
 def _forward_line(match: re.Match[str]) -> OrderDraft | str:
@@ -159,17 +150,22 @@ def _forward_line(match: re.Match[str]) -> OrderDraft | str:
             "text": rest
         }
     said = parts["kind"].strip(" ,")
-    kind = forward_words().get(" ".join(said.lower().split()))
+    return _draft(match, forward_words().get(" ".join(said.lower().split())), said=said, units=parts["units"])
+
+
+def _draft(match: re.Match[str], kind: str | None, *, said: str, units: str) -> OrderDraft | str:
+    """The order of a line of either syntax: `match` holds its origin and target, `kind` is None where the
+    words `said` name no kind of order."""
     if kind is None:
         return _("unknown kind of order %(kind)r: one of %(kinds)s") % {
             "kind": said,
             "kinds": ", ".join(sorted(KINDS)),
         }
-    units = _units(parts["units"])
-    if isinstance(units, str):
-        return units
+    counts = _units(units)
+    if isinstance(counts, str):
+        return counts
     target = match["target"].upper() if match["target"] else None
-    return OrderDraft(kind=kind, origin=match["origin"].upper(), target=target, units=units)
+    return OrderDraft(kind=kind, origin=match["origin"].upper(), target=target, units=counts)
 
 
 def _units(text: str) -> dict[str, int] | str:

@@ -350,7 +350,8 @@ def versions_of(battle: models.Battle) -> list[dict[str, Any]]:
             "fingerprint": v.fingerprint,
             "nation": v.nation.code if v.nation else None,
             "created_at": v.created_at.isoformat(),
-            "reason": v.reason,
+            "reason": str(v.reason_message() or ""),  # in English; `decision` is the code and parameters
+            "decision": v.decision,
             "answers": [
                 {"nation": a.nation.code, "answer": a.answer, "comment": a.comment} for a in v.answers.all()
             ],

@@ -7,3 +7,7 @@ class CompanyConfig(AppConfig):
     name = "rules.company"
     label = "company"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        # What company_d20's turns do in the database, under the system's name (rules.system_shells).
+        import rules.company.shell  # noqa: F401

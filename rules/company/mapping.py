@@ -24,28 +24,16 @@ RECORD = [f for f in engine_roster.UNIT_FIELDS if f not in ("id", "nation", "reg
 
 
 def unit_of(row: models.Unit, nation_code: str) -> engine_roster.Unit:
-    return engine_roster.Unit(
-        id=row.number,
-        type=row.type,
-        name=row.name,
-        nation=nation_code,
-        group=row.group,
+    """The engine unit of a row: `unit_columns` read back (its id is the row's number)."""
+    values = {name: getattr(row, name) for name in RECORD}
+    values.update(
         role=row.role or None,
-        tk_max=row.tk_max,
-        tk=row.tk,
-        m=row.m,
-        k=row.k,
-        xp=row.xp,
-        l=row.l,
-        s=row.s,
-        h=row.h,
-        ti=row.ti,
+        region=row.region or None,
         type_abilities=tuple(row.type_abilities),
         abilities=tuple(row.abilities),
-        region=row.region or None,
-        status=row.status,
         fell=row.fell,
     )
+    return engine_roster.Unit(id=row.number, nation=nation_code, **values)
 
 
 def unit_columns(unit: engine_roster.Unit) -> dict[str, Any]:

@@ -199,7 +199,7 @@ def company_battle_void(*, viewer: Viewer, battle: models.Battle, reason: str, n
         raise BattleError([Problem("battle_not_open", battle.key)])
     if turn.status != Turn.Status.BATTLES_PENDING:
         raise BattleError([Problem("turn_not_pending")])
-    flow.supersede(battle, moment, reason=f"battle void: {reason.strip()}")
+    flow.supersede(battle, moment, flow.decision("battle_void", why=reason.strip()))
     battle.status, battle.void_reason = Status.VOID, reason.strip()
     battle.save(update_fields=["status", "void_reason"])
     turn_complete_if_done(turn=turn, now=moment)

@@ -26,9 +26,11 @@ def gettext_noop(text: str) -> str:
 CATALOGUE: dict[str, str] = {}
 
 
-def messages_register(templates: Mapping[str, str]) -> None:
-    """Add codes and their English templates; a code is owned by one place only."""
+def messages_register(templates: Mapping[str, str], prefix: str = "") -> None:
+    """Add codes and their English templates; a code is owned by one place only. `prefix` begins every code
+    (a layer's own, like "results."), so that a catalogue names each code once, without it."""
     for code, template in templates.items():
+        code = prefix + code
         if CATALOGUE.get(code, template) != template:
             raise ValueError(f"message code {code!r} is registered twice with different texts")
         CATALOGUE[code] = template

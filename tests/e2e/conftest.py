@@ -65,6 +65,18 @@ def log_in(browser, base, username, *, width=1280, lands="demo", violations=CSP_
     return page
 
 
+def fill_in(page, fields: dict[str, str | bool]) -> None:
+    """Enter `fields` on `page` in their order, each by its selector: True ticks a box or picks a radio
+    button, a select takes the option of that value, and any other field has the value typed in."""
+    for selector, value in fields.items():
+        if value is True:
+            page.check(selector)
+        elif page.locator(selector).evaluate("e => e.tagName") == "SELECT":
+            page.select_option(selector, value)
+        else:
+            page.fill(selector, value)
+
+
 def shot(page, name) -> Path:
     """The whole page, for a human eye, in tests/e2e/screenshots/NAME.png."""
     path = SCREENSHOTS / f"{name}.png"

@@ -4,7 +4,7 @@ battle action by action, in English and in Finnish. Screenshots go to tests/e2e/
 
 from __future__ import annotations
 
-from tests.e2e.conftest import BROWSER_TEST, CSP_VIOLATIONS, log_in, shot
+from tests.e2e.conftest import BROWSER_TEST, CSP_VIOLATIONS, fill_in, log_in, shot
 from tests.sodankaynti.conftest import kal, poh, sampo, sampo_gm  # noqa: F401
 
 pytestmark = BROWSER_TEST
@@ -25,34 +25,27 @@ def test_it_plays_a_sodankaynti_turn_from_doctrine_to_report(
     assert "CAV d8" in page.inner_text("#roster")
     assert "never retreats while it can act" in page.inner_text("#sodankaynti")
     shot(page, "sodankaynti-01-campaign")
-    page.select_option("#id_doctrine-doctrine", "bold")
-    page.fill("#id_doctrine-region", "V2")
+    fill_in(page, {"#id_doctrine-doctrine": "bold", "#id_doctrine-region": "V2"})
     page.click("#sodankaynti form:first-of-type button[type=submit]")
     page.wait_for_selector(".messages")
     assert "Order saved: doctrine bold in battles in V2." in page.inner_text(".messages")
     page.click('[data-region="P2"]')
-    page.select_option("#id_kind", "attack")
-    page.select_option("#id_target", "V2")
-    page.fill("#id_units_CAV", "3")
-    page.fill("#id_units_LEVY", "2")
+    fill_in(page, {"#id_kind": "attack", "#id_target": "V2", "#id_units_CAV": "3", "#id_units_LEVY": "2"})
     page.click("#order-form button[type=submit]")
     assert "Order saved: P2 → V2: attack with 2 LEVY, 3 CAV." in page.inner_text(".messages")
     shot(page, "sodankaynti-02-orders")
 
     defender = log_in(browser, base, "kal", lands="sampo")
     defender.goto(f"{base}/c/sampo/")
-    defender.fill("#id_ambush-origin", "V2")
-    defender.fill("#id_ambush-target", "P2")
+    fill_in(defender, {"#id_ambush-origin": "V2", "#id_ambush-target": "P2"})
     defender.click("#sodankaynti form:nth-of-type(2) button[type=submit]")
     assert "Order saved: ambush in V2 facing P2." in defender.inner_text(".messages")
     defender.close()
 
     gm_page = log_in(browser, base, "gm", lands="sampo")
     gm_page.goto(f"{base}/c/sampo/gm/")
-    gm_page.select_option("#id_ratings-nation", "POH")
-    gm_page.fill("#id_ratings-politics", "5")
-    gm_page.fill("#id_ratings-tactics", "4")
-    gm_page.select_option("#id_ratings-doctrine", "steady")
+    ratings = {"nation": "POH", "politics": "5", "tactics": "4", "doctrine": "steady"}
+    fill_in(gm_page, {f"#id_ratings-{field}": value for field, value in ratings.items()})
     gm_page.click("#ratings button[type=submit]")
     assert "Pohjola: politics 5, tactics 4, doctrine steady." in gm_page.inner_text(".messages")
     shot(gm_page, "sodankaynti-03-gm-dashboard")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.conftest import BROWSER_TEST, SCREENSHOTS, log_in, shot
+from tests.e2e.conftest import BROWSER_TEST, SCREENSHOTS, fill_in, log_in, shot
 
 pytestmark = BROWSER_TEST
 
@@ -47,11 +47,16 @@ def test_two_players_agree_a_result_the_gm_confirms_and_the_turn_completes(brows
     page.click("text=Work out a round and save it to this battle")
     _side(page, 0, "Vikings", "Axes", wounds=4, full_ranks=2, charged=True)
     _side(page, 1, "Karelians", "Spears", wounds=1, full_ranks=3, discipline=7)
-    page.check("input[name=dice_mode][value=seeded]")
-    page.fill("input[name=label]", "Axes at the ford")
-    page.fill("input[name=game_turn]", "2")
-    page.select_option("select[name=battle_side-0]", "NOR")
-    page.select_option("select[name=battle_side-1]", "KAR")
+    fill_in(
+        page,
+        {
+            "input[name=dice_mode][value=seeded]": True,
+            "input[name=label]": "Axes at the ford",
+            "input[name=game_turn]": "2",
+            "select[name=battle_side-0]": "NOR",
+            "select[name=battle_side-1]": "KAR",
+        },
+    )
     page.click("button[value=preview]")
     page.wait_for_selector("text=Vikings wins the round by")
     shot(page, "25-battle-round-calculator")
@@ -59,11 +64,9 @@ def test_two_players_agree_a_result_the_gm_confirms_and_the_turn_completes(brows
     page.wait_for_selector("#rounds >> text=Axes at the ford")
     assert page.is_visible("#rounds >> text=Steadfast"), "the break test says why"
     page.locator("#rounds").screenshot(path=str(SCREENSHOTS / "26-battle-rounds.png"))
-    page.check("input[name=winner][value=NOR]")
-    page.check("input[name=decisive]")
-    page.fill("input[name=loss-NOR-JV]", "1")
-    page.fill("input[name=loss-KAR-JV]", "3")
-    page.fill("input[name=loss-KAR-PA]", "1")
+    losses = {"NOR-JV": "1", "KAR-JV": "3", "KAR-PA": "1"}
+    result = {"input[name=winner][value=NOR]": True, "input[name=decisive]": True}
+    fill_in(page, result | {f"input[name=loss-{key}]": count for key, count in losses.items()})
     page.fill("input[name=score]", "1450 – 820")
     shot(page, "22-result-form")
     page.click("button[value=save]")

@@ -4,7 +4,7 @@ shows it. Screenshots go to tests/e2e/screenshots/ (tabletop-preview-*, tabletop
 
 from __future__ import annotations
 
-from tests.e2e.conftest import BROWSER_TEST, log_in, shot
+from tests.e2e.conftest import BROWSER_TEST, fill_in, log_in, shot
 
 pytestmark = BROWSER_TEST
 
@@ -18,12 +18,13 @@ def test_the_gm_previews_the_turn_with_a_typed_result(browser, live_server, tabl
     gm.click("text=Preview the turn with hypothetical results")
     gm.wait_for_selector("text=The turn completes: 1 battle.")
     shot(gm, "tabletop-preview-auto")
-    gm.check("input[name='mode-region:K1'][value=result]")
-    gm.check("input[name='winner-region:K1'][value=NOR]")
-    gm.check("input[name='decisive-region:K1']")
-    gm.fill("input[name='loss-region:K1-NOR-JV']", "1")
-    gm.fill("input[name='loss-region:K1-KAR-JV']", "3")
-    gm.fill("input[name='loss-region:K1-KAR-PA']", "1")
+    result = {
+        "input[name='mode-region:K1'][value=result]": True,
+        "input[name='winner-region:K1'][value=NOR]": True,
+        "input[name='decisive-region:K1']": True,
+    }
+    losses = {"NOR-JV": "1", "KAR-JV": "3", "KAR-PA": "1"}
+    fill_in(gm, result | {f"input[name='loss-region:K1-{key}']": count for key, count in losses.items()})
     gm.click("text=Preview with these results")
     gm.wait_for_selector("text=Kaarnala: Karelian Republic → Kingdom of Nordmark")
     shot(gm, "tabletop-preview-result")

@@ -8,17 +8,17 @@ from campaign.models import Nation, Region, Stack, Turn
 from orders.models import Order
 from rules.models import Report, ReportNation
 from tests.campaign.test_turn_processing import ORDERS  # a busy first turn on the demo map
+from tests.history.test_replay import rows
 
 
 def world_rows(campaign) -> dict:
     """Every row turn processing may touch, without the ids that a rewrite may renumber."""
+    stacks = Stack.objects.filter(region__campaign=campaign)
+    orders = Order.objects.filter(turn__campaign=campaign)
+    nations = Nation.objects.filter(campaign=campaign)
     return {
-        "stacks": sorted(
-            Stack.objects.filter(region__campaign=campaign).values_list(
-                "nation_id", "region_id", "unit_type", "count"
-            )
-        ),
-        "owners": sorted(Region.objects.filter(campaign=campaign).values_list("id", "owner_id")),
+        "stacks": rows(stacks, "nation_id", "region_id", "unit_type", "count"),
+        "owners": rows(Region.objects.filter(campaign=campaign), "id", "owner_id"),
         "turns": list(
             Turn.objects.filter(campaign=campaign)
             .order_by("number")
@@ -34,16 +34,10 @@ def world_rows(campaign) -> dict:
                 "processed_at",
             )
         ),
-        "orders": sorted(
-            Order.objects.filter(turn__campaign=campaign).values_list(
-                "id", "turn_id", "nation_id", "kind", "origin_id", "target_id", "units", "sequence"
-            )
+        "orders": rows(
+            orders, "id", "turn_id", "nation_id", "kind", "origin_id", "target_id", "units", "sequence"
         ),
-        "nations": sorted(
-            Nation.objects.filter(campaign=campaign).values_list(
-                "id", "turns_missed", "turns_missed_in_row", "civil_disorder"
-            )
-        ),
+        "nations": rows(nations, "id", "turns_missed", "turns_missed_in_row", "civil_disorder"),
         "reports": Report.objects.filter(turn__campaign=campaign).count(),
         "report_nations": ReportNation.objects.filter(report__turn__campaign=campaign).count(),
     }

@@ -83,19 +83,18 @@ def played(demo, gm, nations, regions, place_orders):
     return demo
 
 
+def rows(queryset, *fields) -> list:
+    """The queryset's `fields`, sorted, so that no order of the database's choosing decides a comparison."""
+    return sorted(queryset.values_list(*fields))
+
+
 def world_by_code(campaign) -> dict:
+    stacks = Stack.objects.filter(region__campaign=campaign)
+    relations = Relation.objects.filter(nation_a__campaign=campaign)
     return {
-        "stacks": sorted(
-            Stack.objects.filter(region__campaign=campaign).values_list(
-                "region__code", "nation__code", "unit_type", "count"
-            )
-        ),
-        "owners": sorted(Region.objects.filter(campaign=campaign).values_list("code", "owner__code")),
-        "relations": sorted(
-            Relation.objects.filter(nation_a__campaign=campaign).values_list(
-                "nation_a__code", "nation_b__code", "kind"
-            )
-        ),
+        "stacks": rows(stacks, "region__code", "nation__code", "unit_type", "count"),
+        "owners": rows(Region.objects.filter(campaign=campaign), "code", "owner__code"),
+        "relations": rows(relations, "nation_a__code", "nation_b__code", "kind"),
         "turns": list(
             campaign.turns.order_by("number").values_list(
                 "number", "status", "seed", "weather", "region_weather"

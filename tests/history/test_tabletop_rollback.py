@@ -163,7 +163,7 @@ def test_back_to_orders_restores_the_turn_before_processing_and_archives_its_bat
     assert turn_result(turn=turn) == original
     [carried] = ResultVersion.objects.filter(battle__turn=turn)
     assert (carried.origin, carried.state) == ("carried", "confirmed")
-    assert carried.reason.startswith("carried over")
+    assert str(carried.reason_message()).startswith("carried over: version 1 of the result rolled back at ")
     assert CombatRound.objects.filter(battle__turn=turn).count() == 1
     replay = campaign_replay(data=campaign_export(campaign=demo, by=gm))
     assert replay.matched, [t.lines for t in replay.turns]

@@ -7,7 +7,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.rules.turns import play, units
+from tests.rules.turns import garrisoned, play, units
 
 
 def test_a_tie_for_smallest_makes_the_party_later_in_nation_id_order_the_smallest() -> None:
@@ -16,19 +16,10 @@ def test_a_tie_for_smallest_makes_the_party_later_in_nation_id_order_the_smalles
     # 12: wiped out), then RED 5 against GREEN 3 (10 to 6): RED wins and holds with 3 JV.
     result = play(
         nations=["RED", "GREEN", "YELLOW", "BLUE"],
-        regions={
-            "A": {"owner": "RED"},
-            "G": {"owner": "GREEN"},
-            "Y": {"owner": "YELLOW"},
-            "X": {"owner": "BLUE"},
-        },
+        **garrisoned(
+            A=("RED", {"JV": 6}), G=("GREEN", {"JV": 3}), Y=("YELLOW", {"JV": 3}), X=("BLUE", {"JV": 1})
+        ),
         borders=[["A", "X"], ["G", "X"], ["Y", "X"]],
-        units={
-            "A": {"RED": {"JV": 6}},
-            "G": {"GREEN": {"JV": 3}},
-            "Y": {"YELLOW": {"JV": 3}},
-            "X": {"BLUE": {"JV": 1}},
-        },
         orders=[
             {"nation": n, "kind": "attack", "from": o, "to": "X", "units": {"JV": c}}
             for n, o, c in (("RED", "A", 6), ("GREEN", "G", 3), ("YELLOW", "Y", 3))

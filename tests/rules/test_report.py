@@ -7,7 +7,7 @@ import random
 
 from rules.bench import random_turn
 from rules.engine import resolve_turn, ruleset_build
-from tests.rules.turns import battle, play
+from tests.rules.turns import battle, garrisoned, play
 
 KARELIA = {
     "seed": 4,
@@ -117,19 +117,10 @@ def test_dice_are_drawn_meeting_engagements_first_then_region_battles_in_region_
         seed=2026,
         ruleset={"kta_die": "1d6"},
         nations=["RED", "BLUE"],
-        regions={
-            "A": {"owner": "RED"},
-            "B": {"owner": "BLUE"},
-            "C": {"owner": "BLUE"},
-            "D": {"owner": "RED"},
-        },
+        **garrisoned(
+            A=("RED", {"JV": 4}), B=("BLUE", {"JV": 4}), C=("BLUE", {"JV": 2}), D=("RED", {"JV": 2})
+        ),
         borders=[["A", "B"], ["D", "C"]],
-        units={
-            "A": {"RED": {"JV": 4}},
-            "B": {"BLUE": {"JV": 4}},
-            "C": {"BLUE": {"JV": 2}},
-            "D": {"RED": {"JV": 2}},
-        },
         orders=[
             {"nation": "RED", "kind": "attack", "from": "D", "to": "C", "units": {"JV": 2}},
             {"nation": "BLUE", "kind": "attack", "from": "B", "to": "A", "units": {"JV": 4}},

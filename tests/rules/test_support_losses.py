@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.rules.turns import play
+from tests.rules.turns import garrisoned, play
 
 
 def test_a_units_chance_adds_up_over_the_phase_and_is_capped_at_100() -> None:
@@ -10,19 +10,13 @@ def test_a_units_chance_adds_up_over_the_phase_and_is_capped_at_100() -> None:
     result = play(
         ruleset={"support_loss": {"won_or_draw": 10, "lost": 40}},
         nations=["RED", "BLUE"],
-        regions={
-            "X": {"owner": "RED"},
-            "E1": {"owner": "BLUE"},
-            "E2": {"owner": "BLUE"},
-            "E3": {"owner": "BLUE"},
-        },
+        **garrisoned(
+            X=("RED", {"JV": 3, "IV": 2}),
+            E1=("BLUE", {"JV": 9}),
+            E2=("BLUE", {"JV": 9}),
+            E3=("BLUE", {"JV": 9}),
+        ),
         borders=[["X", "E1"], ["X", "E2"], ["X", "E3"]],
-        units={
-            "X": {"RED": {"JV": 3, "IV": 2}},
-            "E1": {"BLUE": {"JV": 9}},
-            "E2": {"BLUE": {"JV": 9}},
-            "E3": {"BLUE": {"JV": 9}},
-        },
         orders=[
             {"nation": "RED", "kind": "attack", "from": "X", "to": e, "units": {"JV": 1}}
             for e in ("E1", "E2", "E3")

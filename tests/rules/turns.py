@@ -18,11 +18,21 @@ def play(**case: Any) -> TurnResult:
     return resolve_turn(parsed.turn, parsed.ruleset, parsed.seed)
 
 
-def duel(attacker: dict, defender: dict, **extra: Any) -> TurnResult:
-    """RED in A attacks BLUE in B with everything it has; `extra` overrides any part of the case."""
+def garrisoned(**garrisons: tuple[str, dict[str, int]]) -> dict:
+    """The `regions` and `units` of a case whose every region is held by the one nation in it:
+    `garrisoned(A=("RED", {"JV": 6}))` is A, RED's, with 6 JV of RED's in it."""
+    return {
+        "regions": {region: {"owner": nation} for region, (nation, _) in garrisons.items()},
+        "units": {region: {nation: units} for region, (nation, units) in garrisons.items()},
+    }
+
+
+def duel_case(attacker: dict, defender: dict, *, attacking: dict | None = None, **extra: Any) -> dict:
+    """A case where RED in A attacks BLUE in B (both open) with `attacking` (by default all of `attacker`);
+    `extra` replaces whole regions and adds borders, units and orders after RED's attack, or any other key."""
     regions = {"A": {"terrain": "open", "owner": "RED"}, "B": {"terrain": "open", "owner": "BLUE"}}
     regions.update(extra.pop("regions", {}))
-    attacking = {t: c for t, c in attacker.items() if t in ("JV", "PA")}
+    attacking = dict(attacker) if attacking is None else attacking
     case = {
         "nations": ["RED", "BLUE"],
         "regions": regions,
@@ -32,7 +42,13 @@ def duel(attacker: dict, defender: dict, **extra: Any) -> TurnResult:
         + extra.pop("orders", []),
     }
     case.update(extra)
-    return play(**case)
+    return case
+
+
+def duel(attacker: dict, defender: dict, **extra: Any) -> TurnResult:
+    """RED in A attacks BLUE in B with all its ground units; `extra` overrides any part of the case."""
+    attacking = {t: c for t, c in attacker.items() if t in ("JV", "PA")}
+    return play(**duel_case(attacker, defender, attacking=attacking, **extra))
 
 
 def battle(result: TurnResult, index: int = 0) -> dict:

@@ -1,5 +1,6 @@
 """The seam holds: a toy battle system, registered by name and nothing else, plays a whole turn through the
-API and the pages. The larger side wins (a tie is a draw); each side loses one unit."""
+API and the pages. The larger side wins (a tie is a draw); each side loses one unit. A shell registered by
+the toy's name (rules.system_shells) gives its turns inputs read from the database: a nation's bonus."""
 
 from __future__ import annotations
 
@@ -31,7 +32,12 @@ def ruleset_of(name: str):
 
 
 def toy_fight(call: BattleCall) -> BattleOutcome:
-    sizes = [sum(side.counts(call.ruleset.ground_types).values()) for side in call.sides]
+    """The larger side wins, a side's size raised by its nations' `bonus` among the turn's system inputs."""
+    bonus = call.inputs.get("bonus", {})
+    sizes = [
+        sum(side.counts(call.ruleset.ground_types).values()) + sum(bonus.get(n, 0) for n in side.nations)
+        for side in call.sides
+    ]
     winner = None if sizes[0] == sizes[1] else (0 if sizes[0] > sizes[1] else 1)
     losses: dict[str, dict[str, int]] = {n: {} for side in call.sides for n in side.nations}
     for side in call.sides:
@@ -210,3 +216,39 @@ def test_the_gm_is_offered_only_systems_the_campaign_can_play(toy, demo, gm) -> 
     assert "company_d20" not in offered
     with pytest.raises(GMInputError, match="battle system company_d20 is not available"):
         battle_system_set(by=gm, campaign=demo, name="company_d20")
+
+
+@contextmanager
+def shell_registered(name: str, shell):
+    """The system `name`'s shell, registered while the block runs."""
+    from rules.system_shells import shell_register, shell_unregister
+
+    shell_register(name, shell)
+    try:
+        yield
+    finally:
+        shell_unregister(name)
+
+
+def test_a_systems_shell_gives_the_engine_inputs_read_from_the_turn(toy, demo, gm, place_orders) -> None:
+    from rules.selectors import turn_result
+    from rules.services import turn_process
+    from rules.system_shells import SystemShell, system_shell
+
+    def turn_inputs(turn: Turn) -> dict[str, Any]:
+        return {"bonus": {"NOR": 5 * turn.number}}
+
+    with shell_registered("toy", SystemShell(turn_inputs=turn_inputs)):
+        demo.battle_system = "toy"
+        demo.save(update_fields=["battle_system"])
+        turn = demo.turns.get(number=1)
+        place_orders(turn, [("NOR", "attack", "N3", "K1", {"JV": 2})])
+
+        turn_process(turn_id=turn.pk)
+
+        turn.refresh_from_db()
+        assert turn.status == Turn.Status.RESOLVED
+        battle = next(b for b in turn_result(turn=turn)["battles"] if b["region"] == "K1")
+        # NOR's 2 units and the shell's 5 against KAR's 4: without the shell's input KAR would hold.
+        assert battle["winner"] == "NOR"
+    assert system_shell("toy") == SystemShell(), "the toy system plays without a shell again"

@@ -9,6 +9,11 @@ import pytest
 SAMPO = Path(__file__).resolve().parents[2] / "campaign" / "scenarios" / "sodankaynti.yaml"
 
 
+def tactics_advantage(region: str, nation: str, dice: int, reason: str) -> dict:
+    """The GM's advantage of `dice` more tactics dice for `nation` in `region` (§6.4), as a turn holds it."""
+    return {"region": region, "nation": nation, "roll": "tactics", "dice": dice, "reason": reason}
+
+
 @pytest.fixture
 def sampo(db):
     from campaign.scenario import scenario_read

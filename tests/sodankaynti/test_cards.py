@@ -3,29 +3,17 @@
 from __future__ import annotations
 
 from frontend.cards_sodankaynti import sodankaynti_card
-from rules.engine.seam import ScriptedDice
-from rules.engine.sodankaynti.battle import battle_fight
-from rules.engine.sodankaynti.board import BattleSetup
 from rules.engine.sodankaynti.ruleset import ruleset_build
-from tests.rules.sodankaynti.battles import Force, side_setup
+from tests.rules.sodankaynti.battles import Force, battle_in_b, side_setup
 
 
 def test_a_battle_ended_by_politics_with_deserters_is_told_in_words() -> None:
     """§7 steps 4-5: RED's one politics success takes BLUE's only die, which deserts; the battle ends."""
     ruleset = ruleset_build({"politics": {"removed_fate": "deserted"}})
 
-    setup = BattleSetup(
-        kind="normal",
-        label="B",
-        terrain="open",
-        fort=0,
-        sides=(
-            side_setup("attacker", [Force("RED", "A", {"CAV": 1})], ruleset, {"RED": 1}),
-            side_setup("defender", [Force("BLUE", "B", {"JV": 1})], ruleset),
-        ),
-        nation_index={"RED": 0, "BLUE": 1},
-    )
-    report = battle_fight(setup, ruleset, ScriptedDice([6])).report
+    red = side_setup("attacker", [Force("RED", "A", {"CAV": 1})], ruleset, {"RED": 1})
+    blue = side_setup("defender", [Force("BLUE", "B", {"JV": 1})], ruleset)
+    report = battle_in_b(ruleset, red, blue, [6])
     assert (report["end"]["cause"], report["fates"]["BLUE/B/JV/1"]) == ("politics", "deserted")
     card = sodankaynti_card({"system": "sodankaynti", **report}, names={"RED": "Red", "BLUE": "Blue"})
     assert card["end"] == "Blue had no dice left after the politics roll: Red wins"

@@ -19,6 +19,7 @@ from rules.selectors import turn_result
 from rules.services import turn_process
 from tests.history.conftest import world_rows
 from tests.history.test_replay import world_as_scenario, world_by_code
+from tests.sodankaynti.conftest import tactics_advantage
 
 TURNS = 4
 
@@ -64,14 +65,8 @@ def played(sampo, sampo_gm):
                 by=sampo_gm, nation=sampo.nations.get(code="POH"), politics=1, tactics=6, doctrine="bold"
             )
         if number == 3:
-            turn_system_inputs_set(
-                by=sampo_gm,
-                turn=turn,
-                gm_advantages=[
-                    {"region": "V2", "nation": "KAL", "roll": "tactics", "dice": 3, "reason": "fog"}
-                ],
-                skip_politics=["V3"],
-            )
+            fog = tactics_advantage("V2", "KAL", 3, "fog")
+            turn_system_inputs_set(by=sampo_gm, turn=turn, gm_advantages=[fog], skip_politics=["V3"])
         _orders(sampo, turn, number)
         if number <= TURNS:
             processed = turn_process(turn_id=turn.pk)

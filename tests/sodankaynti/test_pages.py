@@ -20,6 +20,12 @@ def _client(user) -> Client:
     return client
 
 
+def _post(client, view: str, form: str, *, follow: bool = False, **fields: str):
+    """`fields` posted to the Sampo War's page "frontend:<view>" by their names in the form `form`."""
+    data = {f"{form}-{name}": value for name, value in fields.items()}
+    return client.post(reverse(f"frontend:{view}", args=["sampo"]), data, follow=follow)
+
+
 def _text(response) -> str:
     return re.sub(r"\s+", " ", response.content.decode())
 
@@ -36,28 +42,18 @@ def test_the_player_sees_units_as_dice_and_every_doctrine_explained(poh, sampo):
 
 def test_the_player_sets_a_doctrine_and_an_ambush_from_the_panel(poh, sampo):
     client = _client(poh)
-    response = client.post(
-        reverse("frontend:doctrine_create", args=["sampo"]),
-        {"doctrine-doctrine": "steady", "doctrine-region": "v2", "doctrine-retreat_below": "75"},
-        follow=True,
+    response = _post(
+        client, "doctrine_create", "doctrine", follow=True, doctrine="steady", region="v2", retreat_below="75"
     )
     assert "Order saved: doctrine steady (retreat_below=75) in battles in V2." in _text(response)
-    response = client.post(
-        reverse("frontend:ambush_create", args=["sampo"]),
-        {"ambush-origin": "P2", "ambush-target": "V2"},
-        follow=True,
-    )
+    response = _post(client, "ambush_create", "ambush", follow=True, origin="P2", target="V2")
     assert "Order saved: ambush in P2 facing V2." in _text(response)
     assert list(Order.objects.values_list("kind", flat=True)) == ["doctrine", "ambush"]
 
 
 def test_the_panel_says_why_the_rules_refuse_a_doctrine_or_ambush(poh, sampo):
     client = _client(poh)
-    response = client.post(
-        reverse("frontend:ambush_create", args=["sampo"]),
-        {"ambush-origin": "K1", "ambush-target": "K2"},
-        follow=True,
-    )
+    response = _post(client, "ambush_create", "ambush", follow=True, origin="K1", target="K2")
     assert "The order was not saved: K1 is not held by POH." in _text(response)
     response = client.post(
         reverse("frontend:order_create", args=["sampo"]),
@@ -72,24 +68,12 @@ def test_the_gm_sets_ratings_and_advantages_on_the_dashboard(sampo_gm, sampo):
     client = _client(sampo_gm)
     page = _text(client.get(reverse("frontend:gm", args=["sampo"])))
     assert "Nation ratings and doctrines" in page and "GM advantages this turn" in page
-    response = client.post(
-        reverse("frontend:gm_ratings", args=["sampo"]),
-        {
-            "ratings-nation": "KAL",
-            "ratings-politics": "5",
-            "ratings-tactics": "2",
-            "ratings-doctrine": "bold",
-            "ratings-reason": "Väinämöinen leads",
-        },
-        follow=True,
-    )
+    ratings = {"nation": "KAL", "politics": "5", "tactics": "2", "doctrine": "bold"}
+    response = _post(client, "gm_ratings", "ratings", follow=True, **ratings, reason="Väinämöinen leads")
     assert "Kalevala: politics 5, tactics 2, doctrine bold." in _text(response)
     assert sampo.nations.get(code="KAL").attributes == {"politics": 5, "tactics": 2, "doctrine": "bold"}
-    response = client.post(
-        reverse("frontend:gm_advantages", args=["sampo"]),
-        {"advantages-advantages": "V2 POH tactics 2 the Sampo\n", "advantages-skip_politics": "V1, V1|V2"},
-        follow=True,
-    )
+    advantages = {"advantages": "V2 POH tactics 2 the Sampo\n", "skip_politics": "V1, V1|V2"}
+    response = _post(client, "gm_advantages", "advantages", follow=True, **advantages)
     assert "Turn 1: 1 GM advantages, politics skipped in V1, V1|V2." in _text(response)
     turn = sampo.turns.get(number=1)
     assert turn.system_inputs == {
@@ -102,9 +86,7 @@ def test_the_gm_sets_ratings_and_advantages_on_the_dashboard(sampo_gm, sampo):
 
 
 def test_the_gm_form_refuses_an_advantage_the_turn_would_refuse(sampo_gm, sampo):
-    response = _client(sampo_gm).post(
-        reverse("frontend:gm_advantages", args=["sampo"]), {"advantages-advantages": "Z9 POH tactics 2 fog"}
-    )
+    response = _post(_client(sampo_gm), "gm_advantages", "advantages", advantages="Z9 POH tactics 2 fog")
     assert response.status_code == 400
     assert "gm_advantages[0].region: unknown region" in _text(response)
     assert sampo.turns.get(number=1).system_inputs == {}
@@ -113,14 +95,8 @@ def test_the_gm_form_refuses_an_advantage_the_turn_would_refuse(sampo_gm, sampo)
 @pytest.mark.parametrize("who", ["poh", "kal", "outsider", None])
 def test_only_the_gm_sets_ratings(request, sampo, who):
     user = request.getfixturevalue(who) if who else None
-    response = _client(user).post(
-        reverse("frontend:gm_ratings", args=["sampo"]),
-        {
-            "ratings-nation": "KAL",
-            "ratings-politics": "9",
-            "ratings-tactics": "9",
-            "ratings-doctrine": "bold",
-        },
+    response = _post(
+        _client(user), "gm_ratings", "ratings", nation="KAL", politics="9", tactics="9", doctrine="bold"
     )
     assert response.status_code in (302, 403, 404)
     if response.status_code == 302:
@@ -129,16 +105,14 @@ def test_only_the_gm_sets_ratings(request, sampo, who):
 
 
 def test_an_outsider_cannot_enter_a_doctrine(outsider, sampo):
-    response = _client(outsider).post(
-        reverse("frontend:doctrine_create", args=["sampo"]), {"doctrine-doctrine": "bold"}
-    )
+    response = _post(_client(outsider), "doctrine_create", "doctrine", doctrine="bold")
     assert response.status_code in (403, 404)
     assert not Order.objects.exists()
 
 
 def test_a_doctrine_is_listed_without_an_edit_link_and_its_edit_page_still_answers(poh, sampo):
     client = _client(poh)
-    client.post(reverse("frontend:doctrine_create", args=["sampo"]), {"doctrine-doctrine": "bold"})
+    _post(client, "doctrine_create", "doctrine", doctrine="bold")
     order = Order.objects.get()
     page = _text(client.get(reverse("frontend:campaign", args=["sampo"])))
     assert "doctrine bold in every battle" in page
@@ -174,33 +148,23 @@ def test_the_ambush_hint_says_the_campaigns_dice(poh, sampo):
 def test_every_doctrine_parameter_can_be_given_from_the_panel_and_the_dashboard(poh, sampo_gm, sampo):
     """§4.1: a doctrine order names a doctrine with optional parameters, any of §10.1's; §5: so does a
     nation's standing doctrine. An empty field keeps the preset's value."""
-    response = _client(poh).post(
-        reverse("frontend:doctrine_create", args=["sampo"]),
-        {
-            "doctrine-doctrine": "bold",
-            "doctrine-retreat_when_helpless": "true",
-            "doctrine-sacrifice": "last",
-            "doctrine-sacrifice_max_die": "8",
-            "doctrine-attack_priority": "value",
-        },
+    fields = {"retreat_when_helpless": "true", "sacrifice": "last", "sacrifice_max_die": "8"}
+    response = _post(
+        _client(poh),
+        "doctrine_create",
+        "doctrine",
         follow=True,
+        doctrine="bold",
+        **fields,
+        attack_priority="value",
     )
     assert "Order saved" in _text(response)
     params = Order.objects.get(kind="doctrine").params["params"]
     given = {"retreat_when_helpless": True, "sacrifice": "last", "sacrifice_max_die": 8}
     assert params == given | {"attack_priority": "value"}
-    _client(sampo_gm).post(
-        reverse("frontend:gm_ratings", args=["sampo"]),
-        {
-            "ratings-nation": "KAL",
-            "ratings-politics": "3",
-            "ratings-tactics": "4",
-            "ratings-doctrine": "cautious",
-            "ratings-retreat_when_helpless": "false",
-            "ratings-sacrifice_max_die": "12",
-            "ratings-reason": "the Sampo's guard",
-        },
-    )
+    ratings = {"nation": "KAL", "politics": "3", "tactics": "4", "doctrine": "cautious"}
+    params = {"retreat_when_helpless": "false", "sacrifice_max_die": "12"}
+    _post(_client(sampo_gm), "gm_ratings", "ratings", **ratings, **params, reason="the Sampo's guard")
     doctrine = sampo.nations.get(code="KAL").attributes["doctrine"]
     assert doctrine == {"name": "cautious", "retreat_when_helpless": False, "sacrifice_max_die": 12}
 

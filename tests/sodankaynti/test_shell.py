@@ -10,6 +10,7 @@ from campaign.models import AuditEntry
 from orders.services import OrderDraft, OrderError, order_change, order_describe, order_submit
 from rules.models import Report
 from rules.services import turn_process
+from tests.sodankaynti.conftest import tactics_advantage
 
 
 def _doctrine(name, region="", **params):
@@ -109,14 +110,10 @@ def test_the_gm_refuses_advantages_in_an_iron_fist_campaign(gm, demo):
 
 
 def test_a_turn_is_fought_with_the_ratings_doctrines_advantages_and_ambush(sampo_gm, poh, kal, sampo_turn):
+    advantage = tactics_advantage("V2", "POH", 2, "the Sampo")
+    bards = "the bards sing of it"
     turn_system_inputs_set(
-        by=sampo_gm,
-        turn=sampo_turn,
-        gm_advantages=[
-            {"region": "V2", "nation": "POH", "roll": "tactics", "dice": 2, "reason": "the Sampo"}
-        ],
-        skip_politics=["V2"],
-        reason="the bards sing of it",
+        by=sampo_gm, turn=sampo_turn, gm_advantages=[advantage], skip_politics=["V2"], reason=bards
     )
     order_submit(user=poh, turn=sampo_turn, draft=OrderDraft("attack", "P2", "V2", {"CAV": 3, "LEVY": 2}))
     order_submit(user=poh, turn=sampo_turn, draft=_doctrine("bold", "V2"))

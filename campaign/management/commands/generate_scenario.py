@@ -3,16 +3,14 @@ import sys
 
 from django.core.management.base import BaseCommand
 
-from campaign.generate import scenario_generate
+from campaign.generate import scenario_arguments_add, scenario_generate
 
 
 class Command(BaseCommand):
     help = "Write a large random scenario (JSON, in the scenario file format) for benchmarks and load tests."
 
     def add_arguments(self, parser):
-        parser.add_argument("--regions", type=int, default=2000)
-        parser.add_argument("--nations", type=int, default=50)
-        parser.add_argument("--seed", type=int, default=0)
+        scenario_arguments_add(parser, nations=50, seed=0)
         parser.add_argument("-o", "--output", help="file to write (default: standard output)")
 
     def handle(self, *args, regions, nations, seed, output, **options):

@@ -22,7 +22,7 @@ from django.core.servers.basehttp import WSGIRequestHandler, WSGIServer, get_int
 from django.db import DEFAULT_DB_ALIAS, connection, connections
 from django.test import Client, override_settings
 
-from campaign.generate import orders_generate, scenario_generate
+from campaign.generate import orders_generate, scenario_arguments_add, scenario_generate
 from campaign.models import Campaign
 from campaign.scenario import scenario_parse
 from campaign.services import membership_set, scenario_import
@@ -84,9 +84,7 @@ class Command(BaseCommand):
     help = "Time the campaign, turn and GM pages of a generated campaign over one HTTP connection."
 
     def add_arguments(self, parser):
-        parser.add_argument("--regions", type=int, default=2000)
-        parser.add_argument("--nations", type=int, default=50)
-        parser.add_argument("--seed", type=int, default=1)
+        scenario_arguments_add(parser, nations=50, seed=1)
         parser.add_argument("--repeat", type=int, default=10)
         parser.add_argument("--keep", action="store_true", help="keep the campaign instead of deleting it")
 

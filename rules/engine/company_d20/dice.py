@@ -138,7 +138,7 @@ PART_TEMPLATES = {
     "ability": gettext_noop("{ability} {value:+d}"),
     "modifier": gettext_noop("{modifier} {value:+d}"),
 }
-messages_register({f"{PREFIX}part.{code}": template for code, template in PART_TEMPLATES.items()})
+messages_register(PART_TEMPLATES, prefix=PREFIX + "part.")
 
 
 def part_message(resolved: Mapping[str, Any]) -> Message:

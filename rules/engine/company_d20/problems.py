@@ -197,5 +197,5 @@ def edit_invalid(field: str, why: str | Message, **params: Any) -> Problem:
     return Problem("edit_invalid", field, {"reason": reason})
 
 
-messages_register({PREFIX + code: template for code, template in TEMPLATES.items()})
-messages_register({PREFIX + "edit." + code: template for code, template in EDIT_WHY.items()})
+messages_register(TEMPLATES, prefix=PREFIX)
+messages_register(EDIT_WHY, prefix=PREFIX + "edit.")

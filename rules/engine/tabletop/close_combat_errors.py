@@ -50,7 +50,7 @@ TEMPLATES = {
     "dice_missing": gettext_noop("The break test of {U} needs more dice."),
     "dice_unused": gettext_noop("{N} dice were not used."),
 }
-messages_register({MESSAGE_PREFIX + code: template for code, template in TEMPLATES.items()})
+messages_register(TEMPLATES, prefix=MESSAGE_PREFIX)
 
 # The parameters of each code, in the order they appear in `code:param:param` (B7).
 CODE_PARAMS = {

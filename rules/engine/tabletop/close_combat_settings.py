@@ -7,7 +7,7 @@ every value; an unknown key or a value of the wrong kind raises `RulesetError` n
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass
+from dataclasses import Field, asdict, dataclass, field, fields
 from typing import Any
 
 from rules.engine.ruleset import RulesetError
@@ -16,13 +16,17 @@ PREFIX = "tabletop.close_combat."
 # The terms a destroyed or cleared_contacts unit may still give (B3); flank and rear never: they count only
 # between two engaged units.
 UNIT_TERMS = ("wounds", "overkill", "charge", "ranks", "standards", "battle_standard")
-CHOICES = {
-    "rank_bonus_counts": ("full_ranks", "ranks"),
-    "battle_standard_counts": ("once_per_side", "per_bearer"),
-    "flank_and_rear_count": ("engaged", "charged_this_round"),
-}
-# The lowest value of each whole-number setting; a bonus of 0 switches its term off.
-MINIMUMS = {"discipline_dice": 1, "full_rank_models": 1}
+
+
+def one_of(*choices: str) -> Any:
+    """A setting that is one of `choices`, the first by default (shared by the `tabletop` blocks)."""
+    return field(default=choices[0], metadata={"choices": choices})
+
+
+def at_least(minimum: int, *, default: int) -> Any:
+    """A whole-number setting whose lowest value is `minimum`; any other's is 0 (a bonus of 0 switches its
+    term off)."""
+    return field(default=default, metadata={"minimum": minimum})
 
 
 @dataclass(frozen=True)
@@ -31,23 +35,23 @@ class CloseCombatSettings:
     charge_bonus: int = 1
     rank_bonus_per_rank: int = 1
     rank_bonus_cap: int = 3
-    rank_bonus_counts: str = "full_ranks"
+    rank_bonus_counts: str = one_of("full_ranks", "ranks")
     standard_bonus: int = 1
     battle_standard_bonus: int = 1
-    battle_standard_counts: str = "once_per_side"
+    battle_standard_counts: str = one_of("once_per_side", "per_bearer")
     flank_bonus: int = 1
     flank_bonus_with_full_rank: int = 2
     rear_bonus: int = 2
     rear_bonus_with_full_rank: int = 3
     full_ranks_for_flank_rear_extra: int = 1
-    flank_and_rear_count: str = "engaged"
+    flank_and_rear_count: str = one_of("engaged", "charged_this_round")
     steadfast: bool = True
     disrupting_full_ranks: int = 2
     destroyed_unit_counts: tuple[str, ...] = ("wounds", "overkill")
     cleared_unit_counts: tuple[str, ...] = ("wounds", "overkill")
-    discipline_dice: int = 2
+    discipline_dice: int = at_least(1, default=2)
     discipline_range: tuple[int, int] = (0, 10)
-    full_rank_models: int = 5
+    full_rank_models: int = at_least(1, default=5)
 
     def counts(self, state: str) -> frozenset[str]:
         """The terms a unit in `state` contributes to its side's result (B3)."""
@@ -64,6 +68,7 @@ class CloseCombatSettings:
 
 
 DEFAULTS = CloseCombatSettings()
+SETTINGS = {f.name: f for f in fields(CloseCombatSettings)}
 
 
 def close_combat_settings_build(overrides: Mapping[str, Any] | None = None) -> CloseCombatSettings:
@@ -72,43 +77,35 @@ def close_combat_settings_build(overrides: Mapping[str, Any] | None = None) -> C
         return DEFAULTS
     if not isinstance(overrides, Mapping):
         raise RulesetError(f"{PREFIX[:-1]}: expected a mapping of settings")
-    defaults = DEFAULTS.to_dict()
     values: dict[str, Any] = {}
     for key, value in overrides.items():
-        if key not in defaults:
+        if key not in SETTINGS:
             raise RulesetError(f"{PREFIX}{key}: not a setting")
-        values[key] = _checked(str(key), value, defaults[key])
+        values[key] = _checked(str(key), value, SETTINGS[key])
     return CloseCombatSettings(**{**asdict(DEFAULTS), **values})
 
 
-def setting_checked(
-    prefix: str,
-    key: str,
-    value: Any,
-    default: Any,
-    *,
-    choices: Mapping[str, tuple[str, ...]],
-    minimums: Mapping[str, int],
-) -> tuple[bool, Any]:
-    """A choice, a yes-or-no or a whole-number setting of the block `prefix` checked against its default's
-    kind, from the block's tables; (False, None) for a setting of another kind, which its block checks
-    itself. Shared by the `tabletop` blocks."""
+def setting_checked(prefix: str, key: str, value: Any, setting: Field) -> tuple[bool, Any]:
+    """A choice (`one_of`), a yes-or-no or a whole-number setting (`at_least`) of the block `prefix` checked
+    against its declaration and its default's kind; (False, None) for a setting of another kind, which its
+    block checks itself. Shared by the `tabletop` blocks."""
     name = prefix + key
-    if key in choices:
-        if value not in choices[key]:
-            raise RulesetError(f"{name}: expected one of {', '.join(choices[key])}, got {value!r}")
+    choices = setting.metadata.get("choices")
+    if choices:
+        if value not in choices:
+            raise RulesetError(f"{name}: expected one of {', '.join(choices)}, got {value!r}")
         return True, value
-    if isinstance(default, bool):
+    if isinstance(setting.default, bool):
         if not isinstance(value, bool):
             raise RulesetError(f"{name}: expected true or false, got {value!r}")
         return True, value
-    if isinstance(default, int):
-        return True, _whole(name, value, minimums.get(key, 0))
+    if isinstance(setting.default, int):
+        return True, _whole(name, value, setting.metadata.get("minimum", 0))
     return False, None
 
 
-def _checked(key: str, value: Any, default: Any) -> Any:
-    done, checked = setting_checked(PREFIX, key, value, default, choices=CHOICES, minimums=MINIMUMS)
+def _checked(key: str, value: Any, setting: Field) -> Any:
+    done, checked = setting_checked(PREFIX, key, value, setting)
     if done:
         return checked
     name = PREFIX + key

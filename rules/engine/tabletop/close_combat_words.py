@@ -15,26 +15,25 @@ from .close_combat_errors import MESSAGE_PREFIX
 
 messages_register(
     {
-        MESSAGE_PREFIX + "steadfast.more_full_ranks": gettext_noop(
+        "steadfast.more_full_ranks": gettext_noop(
             "Steadfast: {full_ranks} full ranks, more than any enemy unit (most: {units}, {most})."
         ),
-        MESSAGE_PREFIX + "steadfast.more_full_ranks_alone": gettext_noop(
+        "steadfast.more_full_ranks_alone": gettext_noop(
             "Steadfast: {full_ranks} full ranks, and no enemy unit is still fighting."
         ),
-        MESSAGE_PREFIX + "steadfast.not_more_full_ranks": gettext_noop(
+        "steadfast.not_more_full_ranks": gettext_noop(
             "Not Steadfast: {full_ranks} full ranks, not more than {unit}'s {most}."
         ),
-        MESSAGE_PREFIX + "steadfast.not_more_full_ranks_alone": gettext_noop("Not Steadfast: no full ranks."),
-        MESSAGE_PREFIX + "steadfast.disrupted.flank": gettext_noop(
+        "steadfast.not_more_full_ranks_alone": gettext_noop("Not Steadfast: no full ranks."),
+        "steadfast.disrupted.flank": gettext_noop(
             "Steadfast lost: {unit} ({full_ranks} full ranks) fights it in the flank."
         ),
-        MESSAGE_PREFIX + "steadfast.disrupted.rear": gettext_noop(
+        "steadfast.disrupted.rear": gettext_noop(
             "Steadfast lost: {unit} ({full_ranks} full ranks) fights it in the rear."
         ),
-        MESSAGE_PREFIX + "steadfast.off": gettext_noop(
-            "Not Steadfast: this campaign plays without Steadfast."
-        ),
-    }
+        "steadfast.off": gettext_noop("Not Steadfast: this campaign plays without Steadfast."),
+    },
+    prefix=MESSAGE_PREFIX,
 )
 
 

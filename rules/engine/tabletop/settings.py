@@ -8,7 +8,7 @@ the wrong kind raises `RulesetError` naming the key.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields
+from dataclasses import Field, dataclass, field, fields
 from typing import Any
 
 from ..iron_fist.ruleset import IronFistRuleset, iron_fist_ruleset_build
@@ -16,18 +16,14 @@ from ..ruleset import RulesetError
 from .close_combat_settings import (
     CloseCombatSettings,
     _whole,  # one check of a whole-number setting for the whole block
+    at_least,
     close_combat_settings_build,
+    one_of,
     setting_checked,
 )
 
 PREFIX = "tabletop."
 DECISIVE_TEXT = "Decisive: the enemy army was destroyed or routed from the field, or conceded the battle."
-CHOICES = {
-    "result_entry": ("players_then_gm", "gm_only"),
-    "on_missing_result": ("gm_decides", "auto_resolve"),
-    "control_battles": ("table", "auto"),
-}
-MINIMUMS = {"result_deadline_hours": 1, "reminder_hours_before": 0}
 
 
 @dataclass(frozen=True)
@@ -45,16 +41,19 @@ class TabletopSettings:
     decisive_text: str = DECISIVE_TEXT
     sheet_notes_text: str = ""
     sheet_points: SheetPoints | None = None
-    result_entry: str = "players_then_gm"
+    result_entry: str = one_of("players_then_gm", "gm_only")
     gm_confirms_agreed: bool = True
     players_may_enter_after_deadline: bool = True
-    result_deadline_hours: int = 168
+    result_deadline_hours: int = at_least(1, default=168)
     reminder_hours_before: int = 24
-    on_missing_result: str = "gm_decides"
-    control_battles: str = "table"
+    on_missing_result: str = one_of("gm_decides", "auto_resolve")
+    control_battles: str = one_of("table", "auto")
     complete_automatically: bool = True
     carry_results_on_rollback: bool = True
     close_combat: CloseCombatSettings = field(default_factory=CloseCombatSettings)
+
+
+SETTINGS = {f.name: f for f in fields(TabletopSettings)}
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -80,19 +79,19 @@ def tabletop_settings_build(block: Any, base: IronFistRuleset) -> TabletopSettin
     values: dict[str, Any] = {}
     for key, value in block.items():
         key = str(key)
-        if key not in {f.name for f in fields(TabletopSettings)}:
+        if key not in SETTINGS:
             raise RulesetError(f"{PREFIX}{key}: not a setting")
         if key == "close_combat":
             values[key] = close_combat_settings_build(value)
         elif key == "sheet_points":
             values[key] = _sheet_points(value, base)
         else:
-            values[key] = _checked(key, value, getattr(defaults, key))
+            values[key] = _checked(key, value, SETTINGS[key])
     return TabletopSettings(**{**{f.name: getattr(defaults, f.name) for f in fields(defaults)}, **values})
 
 
-def _checked(key: str, value: Any, default: Any) -> Any:
-    done, checked = setting_checked(PREFIX, key, value, default, choices=CHOICES, minimums=MINIMUMS)
+def _checked(key: str, value: Any, setting: Field) -> Any:
+    done, checked = setting_checked(PREFIX, key, value, setting)
     if done:
         return checked
     if not isinstance(value, str):

@@ -26,7 +26,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from django.db import connection, transaction
 
-from campaign.generate import orders_generate, scenario_generate
+from campaign.generate import orders_generate, scenario_arguments_add, scenario_generate
 from campaign.models import Campaign, Turn
 from campaign.scenario import scenario_parse
 from campaign.services import membership_set, scenario_import
@@ -42,8 +42,7 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("--campaigns", type=int, default=20)
-        parser.add_argument("--regions", type=int, default=2000)
-        parser.add_argument("--nations", type=int, default=20)
+        scenario_arguments_add(parser, nations=20, seed=None)
         parser.add_argument("--rounds", type=int, default=2, help="runs of each worker count; best of them")
         parser.add_argument("--timeout", type=int, default=900, help="seconds to wait for one run's turns")
 

@@ -10,8 +10,10 @@ from rules.engine import TurnResult, resolve_turn
 from rules.engine import ruleset_build as system_ruleset_build
 from rules.engine.casefile import case_turn
 from rules.engine.seam import ScriptedDice
+from rules.engine.sodankaynti.battle import battle_fight
 from rules.engine.sodankaynti.board import Advantage, BattleSetup, SideSetup
 from rules.engine.sodankaynti.ruleset import ruleset_build
+from tests.rules.turns import duel_case
 
 NATIONS = ("RED", "BLUE", "GREEN")
 INDEX = {n: i for i, n in enumerate(NATIONS)}
@@ -52,6 +54,13 @@ def turn_resolved(turn: dict, inputs: dict, rolls: list, **overrides) -> TurnRes
     return result
 
 
+def meeting_case(red: dict, blue: dict, blue_attacking: dict, *orders: dict, **extra) -> dict:
+    """`duel_case` with BLUE attacking A with `blue_attacking` as RED attacks B: a meeting A|B (§12), then
+    `orders`; `extra` as for `duel_case`."""
+    counter = {"nation": "BLUE", "kind": "attack", "from": "B", "to": "A", "units": blue_attacking}
+    return duel_case(red, blue, orders=[counter, *orders], **extra)
+
+
 def side_setup(
     role: str, forces: list[Force], ruleset, ratings: dict[str, int] | None = None, doctrine: str = "steady"
 ) -> SideSetup:
@@ -65,6 +74,23 @@ def side_setup(
         doctrines={n: ruleset.doctrines[doctrine] for n in nations},
         ratings={n: {"politics": ratings.get(n, 0), "tactics": ratings.get(n, 0)} for n in nations},
     )
+
+
+def battle_in_b(ruleset, attacker: SideSetup, defender: SideSetup, rolls: list) -> dict:
+    """The report of a normal battle in B (open, no fort) of `attacker` against `defender`, of the nations RED
+    and BLUE, with scripted dice: every roll drawn, and no more."""
+    setup = BattleSetup(
+        kind="normal",
+        label="B",
+        terrain="open",
+        fort=0,
+        sides=(attacker, defender),
+        nation_index={"RED": 0, "BLUE": 1},
+    )
+    dice = ScriptedDice(rolls)
+    report = battle_fight(setup, ruleset, dice).report
+    dice.finish()
+    return report
 
 
 units = st.dictionaries(st.sampled_from(TYPES), st.integers(1, 4), min_size=1, max_size=4)

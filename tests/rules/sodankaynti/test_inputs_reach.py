@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import yaml
 
-from tests.rules.sodankaynti.battles import turn_resolved
+from tests.rules.sodankaynti.battles import meeting_case, turn_resolved
 
 NO_RATINGS = {"politics": 0, "tactics": 0}
 
@@ -14,20 +14,10 @@ def _battles(turn: dict, inputs: dict, rolls: list, **overrides) -> list[dict]:
     return list(turn_resolved(turn, inputs, rolls, **overrides).battles)
 
 
-MEETING = yaml.safe_load("""
-nations: [RED, BLUE]
-regions:
-  A: {terrain: open, owner: RED}
-  B: {terrain: open, owner: BLUE}
-borders: [[A, B]]
-units:
-  A: {RED: {CAV: 2}}
-  B: {BLUE: {JV: 3}}
-orders:
-  - {nation: RED, kind: attack, from: A, to: B, units: {CAV: 2}}
-  - {nation: BLUE, kind: attack, from: B, to: A, units: {JV: 2}}
-  - {nation: RED, kind: doctrine, doctrine: bold, region: B}
-""")
+# RED attacks B as BLUE attacks A, with an order for the battles in B.
+MEETING = meeting_case(
+    {"CAV": 2}, {"JV": 3}, {"JV": 2}, {"nation": "RED", "kind": "doctrine", "doctrine": "bold", "region": "B"}
+)
 
 
 def test_a_doctrine_order_for_a_region_follows_the_nation_into_a_meeting_towards_it() -> None:

@@ -4,28 +4,20 @@ from __future__ import annotations
 
 import json
 
-import yaml
-
 from rules.engine import resolve_turn, ruleset_build
 from rules.engine.casefile import case_turn
 from rules.engine.messages import CATALOGUE, Message
 from rules.engine.seam import ScriptedDice
+from tests.rules.sodankaynti.battles import meeting_case
 
 # A meeting A|B that RED wins, then the region battle in B (shared case 26, with a fort and rough terrain).
-TURN = yaml.safe_load("""
-nations: [RED, BLUE]
-regions:
-  A: {terrain: open, owner: RED}
-  B: {terrain: rough, owner: BLUE, fort: 1}
-borders: [[A, B]]
-units:
-  A: {RED: {LEVY: 1, CAV: 1}}
-  B: {BLUE: {JV: 1, CAV: 2}}
-orders:
-  - {nation: RED, kind: attack, from: A, to: B, units: {LEVY: 1, CAV: 1}}
-  - {nation: BLUE, kind: attack, from: B, to: A, units: {JV: 1, CAV: 1}}
-  - {nation: RED, kind: doctrine, doctrine: bold, params: {attack_priority: value}}
-""")
+TURN = meeting_case(
+    {"LEVY": 1, "CAV": 1},
+    {"JV": 1, "CAV": 2},
+    {"JV": 1, "CAV": 1},
+    {"nation": "RED", "kind": "doctrine", "doctrine": "bold", "params": {"attack_priority": "value"}},
+    regions={"B": {"terrain": "rough", "owner": "BLUE", "fort": 1}},
+)
 INPUTS = {
     "nation_attributes": {"RED": {"politics": 1, "tactics": 1}, "BLUE": {"politics": 1, "tactics": 0}},
     "gm_advantages": [{"region": "B", "nation": "RED", "roll": "tactics", "dice": 1, "reason": "scouts"}],

@@ -4,16 +4,10 @@ changes the battle or the turn the way its section says. Every battle here is sm
 
 from __future__ import annotations
 
-import yaml
-
-from rules.engine.seam import ScriptedDice
-from rules.engine.sodankaynti.battle import battle_fight
-from rules.engine.sodankaynti.board import BattleSetup, SideSetup
+from rules.engine.sodankaynti.board import SideSetup
 from rules.engine.sodankaynti.inputs import inputs_build
 from rules.engine.sodankaynti.ruleset import ruleset_build
-from tests.rules.sodankaynti.battles import Force, side_setup, turn_resolved
-
-INDEX = {"RED": 0, "BLUE": 1}
+from tests.rules.sodankaynti.battles import Force, battle_in_b, meeting_case, side_setup, turn_resolved
 
 
 def _fight(overrides: dict, red: dict[str, int], blue: dict[str, int], rolls: list, ratings=(1, 0)):
@@ -24,21 +18,9 @@ def _fight(overrides: dict, red: dict[str, int], blue: dict[str, int], rolls: li
         forces = [Force(nation, origin, units)]
         return side_setup(role, forces, ruleset, {nation: rating}, doctrine=ruleset.default_doctrine)
 
-    setup = BattleSetup(
-        kind="normal",
-        label="B",
-        terrain="open",
-        fort=0,
-        sides=(
-            side("attacker", "RED", "A", red, ratings[0]),
-            side("defender", "BLUE", "B", blue, ratings[1]),
-        ),
-        nation_index=INDEX,
-    )
-    dice = ScriptedDice(rolls)
-    result = battle_fight(setup, ruleset, dice)
-    dice.finish()  # every scripted roll was drawn, and no more
-    return result.report
+    attacker = side("attacker", "RED", "A", red, ratings[0])
+    defender = side("defender", "BLUE", "B", blue, ratings[1])
+    return battle_in_b(ruleset, attacker, defender, rolls)
 
 
 def test_politics_enabled_false_skips_every_politics_roll() -> None:
@@ -111,19 +93,9 @@ def test_default_doctrine_and_default_rating_apply_to_a_nation_without_attribute
     assert inputs.doctrine("BLUE", "B").name == "bold" and inputs.doctrine("RED", "B").name == "bold"
 
 
-MEETING = yaml.safe_load("""
-nations: [RED, BLUE]
-regions:
-  A: {terrain: open, owner: RED}
-  B: {terrain: rough, owner: BLUE, fort: 2}
-borders: [[A, B]]
-units:
-  A: {RED: {CAV: 2}}
-  B: {BLUE: {JV: 3}}
-orders:
-  - {nation: RED, kind: attack, from: A, to: B, units: {CAV: 2}}
-  - {nation: BLUE, kind: attack, from: B, to: A, units: {JV: 2}}
-""")
+MEETING = meeting_case(
+    {"CAV": 2}, {"JV": 3}, {"JV": 2}, regions={"B": {"terrain": "rough", "owner": "BLUE", "fort": 2}}
+)
 # Shared case 13's meeting: RED wins it with a bonus action, then BLUE retreats (no politics: ratings 0).
 MEETING_INPUTS = {
     "nation_attributes": {"RED": {"politics": 0, "tactics": 1}, "BLUE": {"politics": 0, "tactics": 0}}

@@ -3,8 +3,6 @@ small enough to check by hand, and `advantages.fort` read by fort level (§6.4).
 
 from __future__ import annotations
 
-import yaml
-
 from rules.engine.seam import ScriptedDice
 from rules.engine.sodankaynti.battle import battle_fight
 from rules.engine.sodankaynti.board import DESTROYED, BattleSetup, Side, SideSetup
@@ -13,6 +11,7 @@ from rules.engine.sodankaynti.fates import fates_settle
 from rules.engine.sodankaynti.ruleset import ruleset_build
 from rules.engine.sodankaynti.skills import politics_roll
 from tests.rules.sodankaynti.battles import Force, side_setup, turn_resolved
+from tests.rules.turns import duel_case
 
 INDEX = {"RED": 0, "BLUE": 1, "GREEN": 2}
 RULESET = ruleset_build({})
@@ -118,18 +117,7 @@ def test_veterans_draw_nation_by_nation_in_nation_id_order() -> None:
     assert [e["roll"] for e in report["veterans"]["RED"] + report["veterans"]["GREEN"]] == [7, 1]
 
 
-FORT = yaml.safe_load("""
-nations: [RED, BLUE]
-regions:
-  A: {terrain: open, owner: RED}
-  B: {terrain: open, owner: BLUE, fort: 2}
-borders: [[A, B]]
-units:
-  A: {RED: {CAV: 1}}
-  B: {BLUE: {JV: 1}}
-orders:
-  - {nation: RED, kind: attack, from: A, to: B, units: {CAV: 1}}
-""")
+FORT = duel_case({"CAV": 1}, {"JV": 1}, regions={"B": {"terrain": "open", "owner": "BLUE", "fort": 2}})
 
 
 def test_the_fort_advantage_is_read_by_the_regions_fort_level() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import UTC, timedelta
 
 import pytest
+from django.utils import timezone
 
 from campaign.models import Turn
 from campaign.selectors import viewer_get
@@ -20,6 +21,19 @@ def pending(tabletop_turn):
 
 def _viewer(user, campaign):
     return viewer_get(user=user, campaign=campaign)
+
+
+def _tabletop_set(campaign, **settings) -> None:
+    """The campaign's `tabletop` ruleset keys, `settings` and no others."""
+    campaign.ruleset_overrides = {"tabletop": settings}
+    campaign.save(update_fields=["ruleset_overrides"])
+
+
+def _entered(user, campaign, battle, *, now=timezone.now, **changes) -> ResultVersion:
+    """The result `tabletop_result(battle, **changes)` that `user` enters for `battle`, at `now`."""
+    return battles.battle_result_save(
+        viewer=_viewer(user, campaign), battle=battle, result=tabletop_result(battle, **changes), now=now
+    )
 
 
 def _codes(error: battles.BattleError) -> list[str]:
@@ -40,9 +54,7 @@ def test_players_propose_and_agree_the_gm_confirms_and_the_turn_completes(
     pending, demo, player, karelian, gm, django_capture_on_commit_callbacks
 ) -> None:
     battle = Battle.objects.get(turn=pending, key="region:K1")
-    version = battles.battle_result_save(
-        viewer=_viewer(player, demo), battle=battle, result=tabletop_result(battle)
-    )
+    version = _entered(player, demo, battle)
     assert version.state == ResultVersion.State.PROPOSED
     battles.battle_result_agree(viewer=_viewer(karelian, demo), version=version)
     version.refresh_from_db()
@@ -66,24 +78,20 @@ def test_players_propose_and_agree_the_gm_confirms_and_the_turn_completes(
 def test_a_player_of_a_nation_not_in_the_battle_may_not_propose(pending, demo, rival) -> None:
     battle = Battle.objects.get(turn=pending, key="region:K1")
     with pytest.raises(battles.BattleError) as refused:
-        battles.battle_result_save(viewer=_viewer(rival, demo), battle=battle, result=tabletop_result(battle))
+        _entered(rival, demo, battle)
     assert _codes(refused.value) == ["not_permitted"]
 
 
 def test_a_result_against_an_old_sheet_is_stale(pending, demo, player) -> None:
     battle = Battle.objects.get(turn=pending, key="region:K1")
     with pytest.raises(battles.BattleError) as refused:
-        battles.battle_result_save(
-            viewer=_viewer(player, demo), battle=battle, result=tabletop_result(battle, fingerprint="0" * 64)
-        )
+        _entered(player, demo, battle, fingerprint="0" * 64)
     assert _codes(refused.value) == ["stale_sheet"]
 
 
 def test_a_dispute_needs_a_comment_and_blocks_agreement(pending, demo, player, karelian) -> None:
     battle = Battle.objects.get(turn=pending, key="region:K1")
-    version = battles.battle_result_save(
-        viewer=_viewer(player, demo), battle=battle, result=tabletop_result(battle)
-    )
+    version = _entered(player, demo, battle)
     with pytest.raises(battles.BattleError) as refused:
         battles.battle_result_dispute(viewer=_viewer(karelian, demo), version=version, comment="  ")
     assert _codes(refused.value) == ["comment_missing"]
@@ -99,15 +107,9 @@ def test_a_dispute_needs_a_comment_and_blocks_agreement(pending, demo, player, k
 
 def test_a_new_version_supersedes_and_clears_the_answers(pending, demo, player, karelian) -> None:
     battle = Battle.objects.get(turn=pending, key="region:K1")
-    first = battles.battle_result_save(
-        viewer=_viewer(player, demo), battle=battle, result=tabletop_result(battle)
-    )
+    first = _entered(player, demo, battle)
     battles.battle_result_dispute(viewer=_viewer(karelian, demo), version=first, comment="Wrong losses.")
-    second = battles.battle_result_save(
-        viewer=_viewer(karelian, demo),
-        battle=battle,
-        result=tabletop_result(battle, winner="KAR", decisive=False),
-    )
+    second = _entered(karelian, demo, battle, winner="KAR", decisive=False)
     first.refresh_from_db()
     assert first.state == ResultVersion.State.SUPERSEDED
     assert second.number == 2 and second.state == ResultVersion.State.PROPOSED
@@ -121,9 +123,7 @@ def test_only_the_author_withdraws_and_the_gm_voids_with_a_reason(
     pending, demo, player, karelian, gm
 ) -> None:
     battle = Battle.objects.get(turn=pending, key="region:K1")
-    version = battles.battle_result_save(
-        viewer=_viewer(player, demo), battle=battle, result=tabletop_result(battle)
-    )
+    version = _entered(player, demo, battle)
     with pytest.raises(battles.BattleError):
         battles.battle_result_withdraw(viewer=_viewer(karelian, demo), version=version)
     with pytest.raises(battles.BattleError) as refused:
@@ -142,12 +142,9 @@ def test_only_the_author_withdraws_and_the_gm_voids_with_a_reason(
 def test_the_gm_enters_a_result_confirmed_at_once_and_may_reopen_it(
     pending, demo, gm, django_capture_on_commit_callbacks
 ) -> None:
-    demo.ruleset_overrides = {"tabletop": {"complete_automatically": False}}
-    demo.save(update_fields=["ruleset_overrides"])
+    _tabletop_set(demo, complete_automatically=False)
     battle = Battle.objects.get(turn=pending, key="region:K1")
-    version = battles.battle_result_save(
-        viewer=_viewer(gm, demo), battle=battle, result=tabletop_result(battle)
-    )
+    version = _entered(gm, demo, battle)
     assert version.state == ResultVersion.State.CONFIRMED and version.origin == "gm"
     battle.refresh_from_db()
     assert battle.state == Battle.State.RESOLVED
@@ -196,12 +193,9 @@ def test_at_the_deadline_gm_decides_marks_the_battle_overdue_once_and_changes_no
 @pytest.fixture
 def auto_resolving(pending, demo, player) -> ResultVersion:
     """The player's result of K1, proposed in a campaign whose battles auto-resolve at their deadline."""
-    demo.ruleset_overrides = {"tabletop": {"on_missing_result": "auto_resolve"}}
-    demo.save(update_fields=["ruleset_overrides"])
+    _tabletop_set(demo, on_missing_result="auto_resolve")
     battle = Battle.objects.get(turn=pending, key="region:K1")
-    return battles.battle_result_save(
-        viewer=_viewer(player, demo), battle=battle, result=tabletop_result(battle)
-    )
+    return _entered(player, demo, battle)
 
 
 def test_at_the_deadline_auto_resolve_confirms_an_agreed_version(
@@ -212,7 +206,8 @@ def test_at_the_deadline_auto_resolve_confirms_an_agreed_version(
     with django_capture_on_commit_callbacks(execute=True):
         assert battles.battles_overdue(now=lambda: battle.deadline + timedelta(seconds=1)) == 1
     version.refresh_from_db()
-    assert version.state == ResultVersion.State.CONFIRMED and version.reason == "confirmed at the deadline"
+    assert version.state == ResultVersion.State.CONFIRMED
+    assert str(version.reason_message()) == "confirmed at the deadline"
     assert Turn.objects.get(pk=pending.pk).status == Turn.Status.RESOLVED
 
 
@@ -282,27 +277,17 @@ def test_after_the_deadline_players_still_enter_unless_the_campaign_says_not(
     (default true); with false they get deadline_passed, and the GM still enters."""
     battle = Battle.objects.get(turn=pending, key="region:K1")
     late = battle.deadline + timedelta(minutes=1)
-    version = battles.battle_result_save(
-        viewer=_viewer(player, demo), battle=battle, result=tabletop_result(battle), now=lambda: late
-    )
+    version = _entered(player, demo, battle, now=lambda: late)
     assert version.state == ResultVersion.State.PROPOSED
-    demo.ruleset_overrides = {"tabletop": {"players_may_enter_after_deadline": False}}
-    demo.save(update_fields=["ruleset_overrides"])
+    _tabletop_set(demo, players_may_enter_after_deadline=False)
     with pytest.raises(battles.BattleError) as refused:
-        battles.battle_result_save(
-            viewer=_viewer(player, demo), battle=battle, result=tabletop_result(battle), now=lambda: late
-        )
+        _entered(player, demo, battle, now=lambda: late)
     assert _codes(refused.value) == ["deadline_passed"]
     before = battle.deadline - timedelta(minutes=1)
-    assert (
-        battles.battle_result_save(
-            viewer=_viewer(player, demo), battle=battle, result=tabletop_result(battle), now=lambda: before
-        ).number
-        == 2
-    ), "before the deadline the setting changes nothing"
-    entered = battles.battle_result_save(
-        viewer=_viewer(gm, demo), battle=battle, result=tabletop_result(battle), now=lambda: late
+    assert _entered(player, demo, battle, now=lambda: before).number == 2, (
+        "before the deadline the setting changes nothing"
     )
+    entered = _entered(gm, demo, battle, now=lambda: late)
     assert entered.state == ResultVersion.State.CONFIRMED
 
 
@@ -348,12 +333,9 @@ def test_without_gm_confirms_agreed_the_agreement_of_every_nation_confirms_the_v
     pending, demo, player, karelian, django_capture_on_commit_callbacks
 ) -> None:
     """A6.2 item 4: with gm_confirms_agreed false an agreed version is confirmed at once."""
-    demo.ruleset_overrides = {"tabletop": {"gm_confirms_agreed": False}}
-    demo.save(update_fields=["ruleset_overrides"])
+    _tabletop_set(demo, gm_confirms_agreed=False)
     battle = Battle.objects.get(turn=pending, key="region:K1")
-    version = battles.battle_result_save(
-        viewer=_viewer(player, demo), battle=battle, result=tabletop_result(battle)
-    )
+    version = _entered(player, demo, battle)
     assert version.state == ResultVersion.State.PROPOSED, "the other nation has not agreed yet"
     with django_capture_on_commit_callbacks(execute=True):
         battles.battle_result_agree(viewer=_viewer(karelian, demo), version=version)
@@ -366,8 +348,7 @@ def test_a_battle_s_deadline_is_result_deadline_hours_after_it_opened(tabletop_o
     """A8.1: the deadline is the moment the battle became open + tabletop.result_deadline_hours."""
     from rules.services import turn_process
 
-    demo.ruleset_overrides = {"tabletop": {"result_deadline_hours": 48}}
-    demo.save(update_fields=["ruleset_overrides"])
+    _tabletop_set(demo, result_deadline_hours=48)
     turn_process(turn_id=tabletop_ordered.pk)
     battle = Battle.objects.get(turn=tabletop_ordered, key="region:K1")
     assert battle.deadline - battle.opened_at == timedelta(hours=48)

@@ -1,0 +1,42 @@
+"""Tabletop's shell (TABLETOP.md), registered under the system's name (rules.system_shells) when the rules
+app is ready: a turn's confirmed entries are part of what it is resolved from (A4.3), its plan's battles
+become rows (A4, A12), a rollback to the orders keeps them (A10.4), and an export carries their rounds."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from campaign.models import Turn
+from rules.battle_archive import battle_rounds_export, battles_archive
+from rules.battles import battles_record
+from rules.engine.tabletop import SYSTEM
+from rules.models import ResultVersion
+from rules.system_shells import SystemShell, shell_register
+
+
+def tabletop_entries(*, turn: Turn) -> dict[str, dict]:
+    """The entries of a tabletop turn (A4.3): each battle's confirmed version, with the fingerprint of the
+    sheet it was entered against. One query."""
+    confirmed = ResultVersion.objects.filter(
+        battle__turn=turn, state=ResultVersion.State.CONFIRMED
+    ).values_list("battle__key", "payload", "fingerprint")
+    return {key: {**payload, "fingerprint": fingerprint} for key, payload, fingerprint in confirmed}
+
+
+def _turn_inputs(turn: Turn) -> dict[str, Any]:
+    return {"entries": tabletop_entries(turn=turn)}
+
+
+def _export_fields(turn: Turn) -> dict[str, Any]:
+    return {"battle_rounds": battle_rounds_export(turn=turn)}
+
+
+shell_register(
+    SYSTEM.name,
+    SystemShell(
+        turn_inputs=_turn_inputs,
+        battles_record=battles_record,
+        rollback_keep=battles_archive,
+        export_fields=_export_fields,
+    ),
+)
