@@ -1,5 +1,6 @@
-"""Plain SQL for the few statements on the hot path of every request, where the ORM's cost shows; the
-campaign app's own (the API's viewer lookup), and the helpers orders/sql.py shares.
+"""Plain SQL for the few statements on the hot path of every request, where the ORM's cost shows: the
+campaign app's own (the API's viewer lookup, and with a token under a campaign the token read in the
+same statement), and the helpers orders/sql.py shares.
 
 Building a queryset's SQL costs the ORM about 1 ms on the benchmark machine, four times a simple
 statement's round trip (`manage.py bench_api`). The API's viewer lookup and order entry therefore run
@@ -166,7 +167,7 @@ def _parts_sql(models: Sequence[type[Model]], aliases: str) -> str:
 
 
 def _parts(row: Sequence[Any], models: Sequence[type[Model]]) -> dict[type[Model], Model | None]:
-    """The row of `_parts_sql(models, ...)` as one instance a model (None for a missing outer join's)."""
+    """The row of `_parts_sql(models, ...)` as an instance per model (None for a missing outer join's)."""
     found = {}
     for model in models:
         width = len(model._meta.concrete_fields)

@@ -80,6 +80,8 @@ class OrderSerializer(serializers.Serializer):
     def to_representation(self, order: Order) -> dict:
         return order_json(order, slug=self.context["slug"], request=self.context["request"])
 
+    # The fields' own way, DRF's Serializer.to_representation, needs these two: the plain path that
+    # tests/api/test_order_json.py holds order_json to.
     def get_description(self, order: Order) -> str:
         return str(order_describe(order))  # English, as the API writes its messages
 
