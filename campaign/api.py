@@ -12,6 +12,7 @@ from functools import cached_property
 from django.http import Http404
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import generics
+from rest_framework.authentication import TokenAuthentication
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -24,6 +25,7 @@ from campaign.selectors import (
     regions_changed_hands,
     regions_of,
     stacks_visible,
+    token_viewer_of,
     turns_of,
     viewer_of,
 )
@@ -59,12 +61,46 @@ class IsPlayerToWrite(BasePermission):
         return request.method in SAFE_METHODS or view.viewer.nation is not None
 
 
+class SeatTokenAuthentication(TokenAuthentication):
+    """DRF's token authentication, which under a campaign reads the user's seat in it (viewer_of) in the
+    same statement as the token: one statement for both, on the path of every order a script enters.
+    A token it does not accept (unknown, or its user inactive) it leaves to DRF's, to refuse in its words."""
+
+    def __init__(self, slug: str) -> None:
+        self.slug = slug
+        self.read = False  # whether `seat` was read with the token
+        self.seat: tuple[Viewer, Turn | None] | None = None  # None: the user is not in the campaign
+
+    def authenticate_credentials(self, key: str):
+        found = token_viewer_of(key=key, slug=self.slug)
+        if found is None or not found[0].user.is_active:
+            return super().authenticate_credentials(key)  # a 401, as DRF says it
+        token, self.seat = found
+        self.read = True
+        return token.user, token
+
+
 class CampaignScoped(generics.GenericAPIView):
     """An endpoint under /api/campaigns/<slug>/: the viewer is a member, or the whole campaign is a 404."""
 
+    def get_authenticators(self) -> list:
+        """The configured authenticators, the token's reading the viewer with the token."""
+        authenticators = super().get_authenticators()
+        if "slug" not in self.kwargs:
+            # The schema's generator, looking at the view without a request: it is DRF's token to a client.
+            return authenticators
+        slug = self.kwargs["slug"]
+        return [
+            SeatTokenAuthentication(slug) if type(a) is TokenAuthentication else a for a in authenticators
+        ]
+
     @cached_property
     def _seat(self) -> tuple[Viewer, Turn | None]:
-        found = viewer_of(user=self.request.user, slug=self.kwargs["slug"])
+        authenticator = self.request.successful_authenticator
+        if isinstance(authenticator, SeatTokenAuthentication) and authenticator.read:
+            found = authenticator.seat
+        else:  # a session (the API browser), or no one
+            found = viewer_of(user=self.request.user, slug=self.kwargs["slug"])
         if found is None:
             raise Http404("no such campaign")
         return found

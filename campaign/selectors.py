@@ -10,9 +10,10 @@ from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Exists, Q, QuerySet
+from rest_framework.authtoken.models import Token
 
 from campaign.models import Border, Campaign, Membership, Nation, Region, Stack, Turn
-from campaign.sql import viewer_rows
+from campaign.sql import User, token_viewer_rows, viewer_rows
 from orders.models import Order
 from rules.company.models import OrderSet
 from rules.models import Report
@@ -152,8 +153,23 @@ def viewer_of(*, user: AbstractBaseUser | AnonymousUser, slug: str) -> tuple[Vie
     if not user.is_authenticated:
         return None
     found = viewer_rows(user_id=user.pk, slug=slug)
+    return _seat(found, user) if found is not None else None
+
+
+def token_viewer_of(*, key: str, slug: str) -> tuple[Token, tuple[Viewer, Turn | None] | None] | None:
+    """The API token `key` (its user as `token.user`), and what viewer_of gives for that user in campaign
+    `slug`, in one statement; None for a key that is no token. The token's authentication under a
+    campaign (campaign.api.SeatTokenAuthentication) reads the two together."""
+    found = token_viewer_rows(key=key, slug=slug)
     if found is None:
         return None
+    token = found[Token]
+    token.user = found[User]
+    return token, _seat(found, token.user) if found[Membership] is not None else None
+
+
+def _seat(found: dict, user: AbstractBaseUser) -> tuple[Viewer, Turn | None]:
+    """The viewer and the turn in play from the instances campaign.sql read."""
     membership = found[Membership]
     membership.campaign, membership.nation = found[Campaign], found[Nation]
     turn = found[Turn]

@@ -1,5 +1,6 @@
-"""Plain SQL for the few statements on the hot path of every request, where the ORM's cost shows; the
-campaign app's own (the API's viewer lookup), and the helpers orders/sql.py shares.
+"""Plain SQL for the few statements on the hot path of every request, where the ORM's cost shows: the
+campaign app's own (the API's viewer lookup, and with a token under a campaign the token read in the
+same statement), and the helpers orders/sql.py shares.
 
 Building a queryset's SQL costs the ORM about 1 ms on the benchmark machine, four times a simple
 statement's round trip (`manage.py bench_api`). The API's viewer lookup and order entry therefore run
@@ -15,12 +16,15 @@ from collections.abc import Iterable, Sequence
 from functools import cache, lru_cache
 from typing import Any, TypeVar
 
+from django.contrib.auth import get_user_model
 from django.db import connection
 from django.db.models import Model
+from rest_framework.authtoken.models import Token
 
 from campaign.models import Campaign, Membership, Nation, Turn
 
 M = TypeVar("M", bound=Model)
+User = get_user_model()
 
 
 class _Table:
@@ -108,16 +112,16 @@ def _columns(model: type[Model], names: Sequence[str] | None) -> list[str]:
 # --- The API's viewer lookup (campaign.selectors.viewer_of) ---------------------------------------------
 
 VIEWER_PARTS = (Membership, Campaign, Nation, Turn)
+TOKEN_PARTS = (Token, User)
 
 
 def viewer_rows(*, user_id: int, slug: str) -> dict[type[Model], Model | None] | None:
     """The user's membership of campaign `slug`, its campaign, nation and unresolved turn, each a model
     instance (None where there is none), in one statement; None when the user is not in the campaign."""
-    columns = ", ".join(columns_sql(model, alias) for model, alias in zip(VIEWER_PARTS, "mcnt", strict=True))
     rows = sql_rows(
         sql_format(
             f"""
-            SELECT {columns}
+            SELECT {_parts_sql(VIEWER_PARTS, "mcnt")}
             FROM {{Membership}} m
             JOIN {{Campaign}} c ON c.{{Campaign.id}} = m.{{Membership.campaign}}
             LEFT JOIN {{Nation}} n ON n.{{Nation.id}} = m.{{Membership.nation}}
@@ -128,10 +132,44 @@ def viewer_rows(*, user_id: int, slug: str) -> dict[type[Model], Model | None] |
         ),
         [Turn.Status.RESOLVED, user_id, slug],
     )
-    if not rows:
-        return None
-    row, found = rows[0], {}
-    for model in VIEWER_PARTS:
+    return _parts(rows[0], VIEWER_PARTS) if rows else None
+
+
+def token_viewer_rows(*, key: str, slug: str) -> dict[type[Model], Model | None] | None:
+    """The API token `key` and its user, and what viewer_rows reads of the user in campaign `slug` (all
+    None when the user is not in it), in one statement: a token's request under a campaign needs both.
+    None when there is no such token."""
+    rows = sql_rows(
+        sql_format(
+            f"""
+            SELECT {_parts_sql(TOKEN_PARTS + VIEWER_PARTS, "kumcnt")}
+            FROM {{Token}} k
+            JOIN {{User}} u ON u.{{User.id}} = k.{{Token.user}}
+            LEFT JOIN {{Membership}} m ON m.{{Membership.user}} = k.{{Token.user}}
+                AND m.{{Membership.campaign}} = (
+                    SELECT g.{{Campaign.id}} FROM {{Campaign}} g WHERE g.{{Campaign.slug}} = %s
+                )
+            LEFT JOIN {{Campaign}} c ON c.{{Campaign.id}} = m.{{Membership.campaign}}
+            LEFT JOIN {{Nation}} n ON n.{{Nation.id}} = m.{{Membership.nation}}
+            LEFT JOIN {{Turn}} t ON t.{{Turn.campaign}} = c.{{Campaign.id}} AND t.{{Turn.status}} <> %s
+            WHERE k.{{Token.key}} = %s
+            """,
+            *TOKEN_PARTS,
+            *VIEWER_PARTS,
+        ),
+        [slug, Turn.Status.RESOLVED, key],
+    )
+    return _parts(rows[0], TOKEN_PARTS + VIEWER_PARTS) if rows else None
+
+
+def _parts_sql(models: Sequence[type[Model]], aliases: str) -> str:
+    return ", ".join(columns_sql(model, alias) for model, alias in zip(models, aliases, strict=True))
+
+
+def _parts(row: Sequence[Any], models: Sequence[type[Model]]) -> dict[type[Model], Model | None]:
+    """The row of `_parts_sql(models, ...)` as an instance per model (None for a missing outer join's)."""
+    found = {}
+    for model in models:
         width = len(model._meta.concrete_fields)
         values, row = row[:width], row[width:]
         found[model] = instance_from_row(model, values) if values[0] is not None else None

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import pytest
 from django.db import transaction
+from rest_framework.test import APIClient
 
 from campaign.models import Turn
 from orders.models import Order
 from rules.models import Report
-from tests.api.conftest import ROLES
+from tests.api.conftest import ROLES, client_for
 
 # Who gets what, in the order of ROLES: gm, player, rival, outsider, anonymous, other_gm.
 MEMBERS_READ = (200, 200, 200, 404, 401, 404)
@@ -115,3 +116,26 @@ def test_it_tells_an_anonymous_client_how_to_authenticate(world, clients) -> Non
 
     assert response.status_code == 401
     assert response["WWW-Authenticate"] == "Token"
+
+
+def test_a_token_it_does_not_accept_is_a_401_in_drfs_words_under_a_campaign_too(world, player) -> None:
+    # Under a campaign the token is read with the viewer (campaign.api.SeatTokenAuthentication).
+    client = client_for(player)
+    assert client.get(f"{A}/orders/").status_code == 200
+    player.is_active = False
+    player.save()
+    for path in (f"{A}/orders/", "/api/campaigns/"):
+        refused = client.get(path)
+        assert refused.status_code == 401 and refused.json()["detail"] == "User inactive or deleted."
+    client.credentials(HTTP_AUTHORIZATION="Token 0123456789abcdef")
+    for path in (f"{A}/orders/", "/api/campaigns/"):
+        refused = client.get(path)
+        assert refused.status_code == 401 and refused.json()["detail"] == "Invalid token."
+
+
+def test_a_session_still_finds_its_viewer_under_a_campaign(world, player) -> None:
+    client = APIClient()
+    client.force_login(player)  # the API browser's way in
+
+    assert client.get(f"{A}/orders/").status_code == 200
+    assert [o["nation"] for o in client.get(f"{A}/orders/").json()] == ["NOR"]

@@ -103,3 +103,15 @@ def test_the_campaign_list_costs_the_same_queries_for_one_campaign_or_many(
 
     with django_assert_max_num_queries(len(one)):
         assert len(api.get("/api/campaigns/").json()) == 6
+
+
+def test_a_token_and_its_viewer_are_read_in_one_statement_when_an_order_is_submitted(
+    db, demo, player
+) -> None:
+    api = client_for(player)
+    body = {"kind": "hold", "origin": "N2", "units": {"JV": 1}}
+    with CaptureQueriesContext(connection) as queries:
+        assert api.post("/api/campaigns/demo/orders/", body, format="json").status_code == 201
+
+    reading_tokens = [q["sql"] for q in queries if "authtoken_token" in q["sql"]]
+    assert len(reading_tokens) == 1 and "campaign_membership" in reading_tokens[0]
