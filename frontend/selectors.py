@@ -344,11 +344,15 @@ def battles_overdue_of(*, turn: Turn | None, now: Any) -> list[dict[str, Any]]:
     order, each with its current version (None when it has none)."""
     if turn is None or turn.status != Turn.Status.BATTLES_PENDING:
         return []
-    live = (ResultVersion.State.PROPOSED, ResultVersion.State.AGREED, ResultVersion.State.DISPUTED)
     battles = Battle.objects.filter(turn=turn, state=Battle.State.OPEN, deadline__lt=now).prefetch_related(
         "versions"
     )
     return [
-        {"battle": b, "current": next((v for v in reversed(list(b.versions.all())) if v.state in live), None)}
+        {
+            "battle": b,
+            "current": next(
+                (v for v in reversed(list(b.versions.all())) if v.state in ResultVersion.CURRENT), None
+            ),
+        }
         for b in battles
     ]

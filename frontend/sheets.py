@@ -178,7 +178,9 @@ def battles_pending_rows(*, viewer: Viewer, turn: Turn) -> list[dict[str, Any]]:
     now = timezone.now()
     rows = []
     for battle in battles_visible(viewer=viewer, turn=turn):
-        current = battle.versions.filter(state__in=LIVE_VERSIONS).prefetch_related("answers__nation").last()
+        current = (
+            battle.versions.filter(state__in=ResultVersion.CURRENT).prefetch_related("answers__nation").last()
+        )
         rows.append(
             {
                 "battle": battle,
@@ -191,9 +193,6 @@ def battles_pending_rows(*, viewer: Viewer, turn: Turn) -> list[dict[str, Any]]:
             }
         )
     return rows
-
-
-LIVE_VERSIONS = (ResultVersion.State.PROPOSED, ResultVersion.State.AGREED, ResultVersion.State.DISPUTED)
 
 
 def _battle_regions(key: str) -> list[str]:

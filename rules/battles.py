@@ -150,7 +150,7 @@ def _set_aside(battle: Battle, fingerprint: str, now: datetime) -> int:
     """A current version made against other forces is stale: set aside, its answers with it (A10.3).
     Returns how many were."""
     return (
-        battle.versions.filter(state__in=ResultVersion.LIVE[:3])
+        battle.versions.filter(state__in=ResultVersion.CURRENT)
         .exclude(fingerprint=fingerprint)
         .update(state=ResultVersion.State.STALE, decision=flow.decision("forces_changed"), decided_at=now)
     )
@@ -407,7 +407,7 @@ def _deadline_decide(battle: Battle, now: datetime) -> None:
             current.decision = flow.decision("confirmed_at_deadline")
             current.save(update_fields=["state", "decided_at", "decision"])
         else:
-            battle.versions.filter(state__in=ResultVersion.LIVE[:3]).update(
+            battle.versions.filter(state__in=ResultVersion.CURRENT).update(
                 state=ResultVersion.State.SUPERSEDED,
                 decision=flow.decision("not_agreed_at_deadline"),
                 decided_at=now,

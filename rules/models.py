@@ -209,8 +209,9 @@ class ResultVersion(models.Model):
         AUTO = "auto", pgettext_lazy("result version origin", "Auto")
         CARRIED = "carried", pgettext_lazy("result version origin", "Carried")
 
-    # The versions that still count for the battle: the current one, or its entry.
+    # The versions that still count for the battle: the current one (CURRENT), or its entry (confirmed).
     LIVE = (State.PROPOSED, State.AGREED, State.DISPUTED, State.CONFIRMED)
+    CURRENT = LIVE[:3]
 
     # The battle it is a result of: a tabletop battle, or a company battle (COMPANY.md §5.2), never both.
     battle = models.ForeignKey(

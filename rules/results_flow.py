@@ -88,9 +88,9 @@ def decision(code: str, **params: Any) -> dict[str, Any]:
     return Message(DECIDED + code, params).to_dict()
 
 
-# The versions that still count for a battle: the current one (the first three), or its entry.
+# The versions that still count for a battle: the current one, or its entry (ResultVersion says which).
 LIVE = ResultVersion.LIVE
-CURRENT = LIVE[:3]
+CURRENT = ResultVersion.CURRENT
 
 
 # The refusals that say who may act, not what is wrong with the input: the API answers them with a 403.

@@ -72,7 +72,7 @@ def battle_reminder_send(*, battle_id: int, now: Callable[[], datetime] = timezo
     if left <= timedelta(0) or battle.turn.status != Turn.Status.BATTLES_PENDING:
         return 0
     current = (
-        battle.versions.filter(state__in=ResultVersion.LIVE[:3])
+        battle.versions.filter(state__in=ResultVersion.CURRENT)
         .select_related("nation")
         .prefetch_related("answers__nation")
         .order_by("-number")

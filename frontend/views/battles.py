@@ -29,7 +29,6 @@ from rules.results_flow import refuse
 from rules.selectors import battle_sheet_for, battles_visible
 
 INTEGER = re.compile(r"^[+-]?[0-9]+$")
-LIVE = (ResultVersion.State.PROPOSED, ResultVersion.State.AGREED, ResultVersion.State.DISPUTED)
 
 
 def _turn(viewer: Viewer, number: int) -> Turn:
@@ -43,7 +42,7 @@ def battle_list(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     now = timezone.now()
     rows = []
     for battle in battles_visible(viewer=viewer, turn=turn):
-        current = battle.versions.filter(state__in=(*LIVE, ResultVersion.State.CONFIRMED)).last()
+        current = battle.versions.filter(state__in=ResultVersion.LIVE).last()
         rows.append(
             {
                 "battle": battle,
@@ -159,7 +158,7 @@ def battle_page(request: HttpRequest, slug: str, number: int, key: str) -> HttpR
         if full
         else []
     )
-    current = next((v for v in reversed(versions) if v.state in LIVE), None)
+    current = next((v for v in reversed(versions) if v.state in ResultVersion.CURRENT), None)
     names = {n.code: n.name for n in viewer.campaign.nations.all()}
     battle.turn = turn
     calculator = reverse("frontend:battle_round", args=[viewer.campaign.slug, turn.number, battle.key])
