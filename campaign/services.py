@@ -14,6 +14,7 @@ from rest_framework.authtoken.models import Token
 
 from campaign.models import Border, Campaign, Membership, Nation, Region, Relation, Stack, Turn, turn_seed
 from campaign.scenario import Scenario
+from campaign.sql import tables_analyze
 from rules.engine.systems import DEFAULT_SYSTEM, system_get
 
 
@@ -108,6 +109,8 @@ def scenario_import(
         for region, nation, unit_type, count in scenario.units
     )
     turn_create(campaign=campaign, number=1, now=now())
+    # A bulk load: the planner learns of the campaign once it is committed (campaign.sql.tables_analyze).
+    transaction.on_commit(lambda: tables_analyze(Campaign, Nation, Region, Border, Relation, Stack, Turn))
     return campaign
 
 

@@ -68,6 +68,18 @@ def row_lock_sql(*, of: str = "", share: bool = False) -> str:
     return f"FOR {'KEY SHARE' if share else 'NO KEY UPDATE'}{f' OF {of}' if of else ''}"
 
 
+def tables_analyze(*models: type[Model]) -> None:
+    """Have PostgreSQL gather the statistics of the models' tables now (nothing on SQLite).
+
+    Its planner estimates a campaign's rows from them. Autovacuum gathers them again only once a tenth of
+    a table has changed, so on a server with other campaigns a new one can go unseen for weeks: PostgreSQL
+    then takes it for a handful of rows, re-plans order entry's statements on every order (2 ms each) and
+    walks every stack of the nation instead of the two regions asked for."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(f"ANALYZE {', '.join(model._meta.db_table for model in models)}")
+
+
 def columns_sql(model: type[Model], alias: str, names: Sequence[str] | None = None) -> str:
     """`alias.column, ...` for the model's fields named (by attribute name), or all of them."""
     return ", ".join(f"{alias}.{column}" for column in _columns(model, names))

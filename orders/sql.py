@@ -149,15 +149,17 @@ def consuming_rows(
                 SELECT g.{{Region.id}} FROM {{Region}} g
                 WHERE g.{{Region.campaign}} = %s AND g.{{Region.code}} = %s
               )
-            ORDER BY o.{{Order.sequence}}
             """
         ),
         [turn_id, nation.pk, *kind_params, nation.campaign_id, origin],
     )
     units_field = Order._meta.get_field("units")
+    # Sorted here, not by ORDER BY: asked for the order of the turn's places, PostgreSQL read the whole
+    # turn's orders in that index whenever its statistics did not know the turn yet (they learn of a turn's
+    # orders only when autovacuum analyzes the table), instead of the few out of this origin.
     return [
         (pk, sequence, kind, target, dict(units_field.from_db_value(units, None, connection)))
-        for pk, sequence, kind, target, units in rows
+        for pk, sequence, kind, target, units in sorted(rows, key=lambda row: row[1])
     ]
 
 

@@ -7,6 +7,7 @@ from datetime import timedelta
 import pytest
 
 from orders.models import Order
+from orders.selectors import orders_consuming
 from orders.services import (
     OrderDraft,
     OrderError,
@@ -172,3 +173,23 @@ def test_a_deleted_orders_place_is_not_given_again(player, turn) -> None:
     again = order_submit(user=player, turn=turn, draft=draft(JV=1))
 
     assert (first.sequence, again.sequence) == (1, 3)
+
+
+def test_a_nations_orders_out_of_a_region_are_judged_in_their_places_order(player, turn, nations) -> None:
+    # Written out of order, as an order changed in place is rewritten after the ones placed after it.
+    origin = turn.campaign.regions.get(code="N5")
+    targets = {code: turn.campaign.regions.get(code=code) for code in ("M2", "N2", "N4")}
+    for place, code in ((3, "M2"), (1, "N2"), (2, "N4")):
+        Order.objects.create(
+            turn=turn,
+            nation=nations["NOR"],
+            kind="move",
+            origin=origin,
+            target=targets[code],
+            units={"JV": 1},
+            sequence=place,
+        )
+
+    earlier = orders_consuming(turn_id=turn.pk, nation=nations["NOR"], origin="N5")
+
+    assert [(o.ref, o.target) for o in earlier] == [(1, "N2"), (2, "N4"), (3, "M2")]
