@@ -307,8 +307,8 @@ class Turn(models.Model):
     fault = models.JSONField(default=dict, blank=True, editable=False, help_text="A Message: code, params.")
     fault_at = models.DateTimeField(null=True, blank=True, editable=False)
     reminded_at = models.DateTimeField(null=True, blank=True, help_text="When its reminders went out.")
-    # Order entry's counter of places in the submission order (orders.services): updating it is what
-    # locks the turn while an order is written.
+    # Order entry's counter of places in the submission order on SQLite (orders/sql.py, lock 3); PostgreSQL
+    # draws places from a sequence instead, which locks nothing.
     orders_placed = models.PositiveIntegerField(default=0, editable=False)
     # Whether a nation with a player and no orders missed this turn (campaign.lifecycle): so when the deadline
     # processes it; when the GM processes it early by hand, only if the GM says so (campaign.gm.processing).

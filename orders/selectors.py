@@ -49,6 +49,13 @@ def orders_of(*, turn: Turn, nation: Nation) -> QuerySet[Order]:
     )
 
 
+def order_number(*, turn_id: int, nation_id: int, sequence: int) -> int:
+    """The number a player reads for the order in place `sequence`: its place in its own nation's list for
+    the turn, 1 for the first. Places in the turn's submission order skip numbers and count every
+    nation's orders, which are not the player's to know."""
+    return Order.objects.filter(turn_id=turn_id, nation_id=nation_id, sequence__lte=sequence).count()
+
+
 def spots_by_code(*, nation: Nation, origin: str, codes: Iterable[str]) -> dict[str, Spot]:
     """The campaign's regions named by `codes` (unknown codes are simply missing), in one statement.
 

@@ -65,7 +65,10 @@ class OrderSerializer(serializers.Serializer):
     id = serializers.IntegerField(read_only=True)
     turn = serializers.IntegerField(source="turn.number")
     nation = serializers.CharField(source="nation.code")
-    sequence = serializers.IntegerField(help_text="The order's place in the turn's submission order.")
+    sequence = serializers.IntegerField(
+        help_text="The order's place in the turn's submission order: places rise in the order orders were "
+        "given, and skip numbers."
+    )
     kind = serializers.ChoiceField(choices=Order.Kind.choices)
     origin = serializers.CharField(source="origin.code", allow_null=True, default=None)
     target = serializers.CharField(source="target.code", allow_null=True, default=None)

@@ -19,7 +19,7 @@ from django.utils import timezone
 from campaign.messages import status_word
 from campaign.models import Nation, Turn
 from orders.models import KINDS, Order
-from orders.selectors import Spot, order_world_load, orders_consuming, spots_by_code
+from orders.selectors import Spot, order_number, order_world_load, orders_consuming, spots_by_code
 from orders.sql import db_moment, nation_player_lock, order_insert, turn_hold
 from rules.engine import Order as EngineOrder
 from rules.engine import OrderKind, TurnInputError, orders_check
@@ -274,7 +274,8 @@ def _judge(
         if problem.order.ref == subject:
             raise InputError(problem.field or "non_field_errors", problem.message)
         if problem.order.ref not in already:
-            raise InputError.of("units", "spoils_order", number=problem.order.ref, reason=problem.message)
+            number = order_number(turn_id=turn.pk, nation_id=nation.pk, sequence=problem.order.ref)
+            raise InputError.of("units", "spoils_order", number=number, reason=problem.message)
 
 
 def _unitless_judged(turn: Turn, nation: Nation, draft: OrderDraft, order: Order) -> Order:

@@ -19,12 +19,16 @@ The lock protocol of order entry, the one place it is written
    refer to the nation takes (processing writes every nation's stacks); processing's update of every
    nation's row (missed turns) waits for it, and cannot deadlock with it, because the order took the turn
    (1) before the nation and processing claims the turn before it touches a nation.
-3. The place (`order_insert`): a new order takes the next place in the turn's submission order by
-   updating the turn's counter (`Turn.orders_placed`), only while the turn is open and before its
-   deadline, and writes the order in the same statement (PostgreSQL; SQLite, with no UPDATE in a WITH
-   clause, takes two and runs one writer at a time anyway). The update's row lock is one the key-share
-   locks of (1) allow. The place is never below the last place taken, so orders written without a place
-   (orders.services.orders_place: an import, a benchmark) are not given one twice.
+3. The place (`order_insert`): a new order takes the next place in the turn's submission order, and is
+   written in the same statement, only while the turn is open and before its deadline. On PostgreSQL the
+   place is the next value of a sequence (`PLACES`): it takes no lock, so the nations' orders are written
+   side by side. The turn's counter it replaced held the turn's row from the place to COMMIT, and under
+   load every order of the turn queued there (a third of order entry's throughput). Places therefore
+   rise in the order they were taken but skip numbers (an order rolled back, another campaign's); what a
+   player reads is the number of the order in its own nation's list. SQLite, which lets one writer in
+   at a time anyway, moves the turn's counter (`Turn.orders_placed`). Either way the place is never below
+   the turn's last, so orders written with places of their own (orders.services.orders_place: an
+   import, a benchmark) are not given one twice.
 On SQLite there are no row locks (campaign.sql.row_lock_sql is empty): it lets one writer in at a time.
 """
 
@@ -165,29 +169,41 @@ def consuming_rows(
 
 # --- (3) The place --------------------------------------------------------------------------------------
 
-# The place is the turn's counter, read as the row's lock is granted, and never below the last place
-# taken; only while the turn is open and its deadline not past (or frozen by a pause).
-_PLACE_SQL = """
-    UPDATE {Turn} SET {Turn.orders_placed} = %(greatest)s(
-        {Turn.orders_placed},
-        (SELECT COALESCE(MAX({Order.sequence}), 0) FROM {Order} WHERE {Order.turn} = %%s)
-    ) + 1
-    WHERE {Turn.id} = %%s AND {Turn.status} = %%s AND (
-        {Turn.deadline} > %%s
+# The sequence places are drawn from on PostgreSQL (orders/migrations/0006_order_place_sequence.py).
+PLACES = f"{Order._meta.db_table}_place"
+
+# Only while the turn is open and its deadline not past (or frozen by a pause).
+_OPEN_SQL = """
+    {Turn}.{Turn.id} = %s AND {Turn}.{Turn.status} = %s AND (
+        {Turn}.{Turn.deadline} > %s
         OR EXISTS (
             SELECT 1 FROM {Campaign} c
             WHERE c.{Campaign.id} = {Turn}.{Turn.campaign} AND c.{Campaign.paused_at} IS NOT NULL
         )
     )
-    RETURNING {Turn.orders_placed}
 """
-_INSERT_SQL = """
-    INSERT INTO {Order} (
-        {Order.turn}, {Order.nation}, {Order.kind}, {Order.origin}, {Order.target}, {Order.units},
-        {Order.params}, {Order.sequence}, {Order.submitted_at}
-    )
-    SELECT %s, %s, %s, %s, %s, %s, %s, place.{Turn.orders_placed}, %s FROM place
-    RETURNING {Order.id}, {Order.sequence}
+# Never below the turn's last place: a place written by hand (orders_place, a test) is not taken again.
+_AFTER_LAST_SQL = "(SELECT COALESCE(MAX({Order.sequence}), 0) + 1 FROM {Order} WHERE {Order.turn} = %s)"
+_COLUMNS_SQL = """
+    {Order.turn}, {Order.nation}, {Order.kind}, {Order.origin}, {Order.target}, {Order.units},
+    {Order.params}, {Order.submitted_at}, {Order.sequence}
+"""
+# PostgreSQL: the next value of the sequence, which takes no lock and is never handed out twice.
+_INSERT_DRAWN_SQL = f"""
+    INSERT INTO {{Order}} ({_COLUMNS_SQL})
+    SELECT %s, %s, %s, %s, %s, %s, %s, %s, GREATEST(nextval('{PLACES}'), {_AFTER_LAST_SQL})
+    FROM {{Turn}} WHERE {_OPEN_SQL}
+    RETURNING {{Order.id}}, {{Order.sequence}}
+"""
+# SQLite: the turn's counter, which one writer at a time moves on.
+_COUNTER_SQL = f"""
+    UPDATE {{Turn}} SET {{Turn.orders_placed}} = MAX({{Turn.orders_placed}} + 1, {_AFTER_LAST_SQL})
+    WHERE {_OPEN_SQL}
+    RETURNING {{Turn.orders_placed}}
+"""
+_INSERT_COUNTED_SQL = f"""
+    INSERT INTO {{Order}} ({_COLUMNS_SQL}) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)
+    RETURNING {{Order.id}}, {{Order.sequence}}
 """
 
 
@@ -195,7 +211,6 @@ def order_insert(*, order: Order, moment: Any) -> tuple[int, int] | None:
     """Write the order in the next place of its turn's submission order: its id and place; None when the
     turn is not open for orders any more (it closed while the order was judged). `moment`: db_moment."""
     turn_id = order.turn_id
-    place = [turn_id, turn_id, Turn.Status.OPEN, moment]
     row = [
         turn_id,
         order.nation_id,
@@ -206,15 +221,14 @@ def order_insert(*, order: Order, moment: Any) -> tuple[int, int] | None:
         Order._meta.get_field("params").get_db_prep_save(order.params, connection),
         Order._meta.get_field("submitted_at").get_db_prep_save(order.submitted_at, connection),
     ]
-    insert = _sql(_INSERT_SQL)
+    is_open = [turn_id, Turn.Status.OPEN, moment]
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":
-            update = _sql(_PLACE_SQL) % {"greatest": "GREATEST"}
-            cursor.execute(f"WITH place AS ({update}) {insert}", place + row)
+            cursor.execute(_sql(_INSERT_DRAWN_SQL), [*row, turn_id, *is_open])
             return cursor.fetchone()
-        cursor.execute(_sql(_PLACE_SQL) % {"greatest": "MAX"}, place)
+        cursor.execute(_sql(_COUNTER_SQL), [turn_id, *is_open])
         placed = cursor.fetchone()
         if placed is None:
             return None
-        cursor.execute(_sql(f"WITH place AS (SELECT %s AS {{Turn.orders_placed}}) {insert}"), [*placed, *row])
+        cursor.execute(_sql(_INSERT_COUNTED_SQL), [*row, *placed])
         return cursor.fetchone()

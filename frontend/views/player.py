@@ -44,7 +44,7 @@ from frontend.views.common import topbar, viewer_and_turn, viewer_for
 from frontend.views.sodankaynti import SYSTEM as SODANKAYNTI
 from frontend.views.sodankaynti import player_panel
 from orders.models import Order
-from orders.selectors import orders_of
+from orders.selectors import order_number, orders_of
 from orders.services import UNITLESS, OrderError, order_change, order_delete, order_describe, order_submit
 from rules.engine.messages import CATALOGUE
 from rules.engine.validation import KIND_ROLES, units_left
@@ -128,6 +128,7 @@ def order_edit(request: HttpRequest, slug: str, order_id: int) -> HttpResponse:
     context = {
         "bar": topbar(viewer, turn),
         "order": order,
+        "number": order_number(turn_id=turn.pk, nation_id=order.nation_id, sequence=order.sequence),
         "describe": _describe(order),
         **entry,
     }
@@ -475,13 +476,13 @@ def _order_links(slug: str, orders: list[dict[str, Any]]) -> list[dict[str, Any]
     edit, delete = (
         reverse(name, args=[slug, 0]) for name in ("frontend:order_edit", "frontend:order_delete")
     )
-    for order in orders:
+    for number, order in enumerate(orders, start=1):  # as the list numbers them
         place = f"/orders/{order['id']}/"
         # A doctrine or an ambush is changed by deleting it and giving another (its own form).
         order["edit_url"] = "" if order["kind"] in UNITLESS else edit.replace("/orders/0/", place)
         order["delete_url"] = delete.replace("/orders/0/", place)
         order["delete_label"] = _("Delete order %(number)s: %(order)s") % {
-            "number": order["sequence"],
+            "number": number,
             "order": order["describe"],
         }
     return orders

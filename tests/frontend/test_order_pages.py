@@ -89,6 +89,7 @@ def test_a_hold_takes_no_units_from_the_form_or_the_roster(as_player, turn1):
 def test_it_changes_an_order_in_place_and_says_from_what_to_what(as_player, turn1):
     as_player.post(CREATE, {"origin": "N5", "kind": "attack", "target": "M2", "units_JV": "4"})
     order = Order.objects.get(turn=turn1)
+    place = order.sequence
     url = reverse("frontend:order_edit", args=["demo", order.pk])
     assert as_player.get(url).context["form"]["target"].value() == "M2"
     response = as_player.post(
@@ -96,7 +97,7 @@ def test_it_changes_an_order_in_place_and_says_from_what_to_what(as_player, turn
     )
     assert _messages(response) == ["Order changed: N5 → M2: attack with 4 JV; now N5 → M1: attack with 3 JV."]
     order.refresh_from_db()
-    assert (order.target.code, order.units, order.sequence) == ("M1", {"JV": 3}, 1)
+    assert (order.target.code, order.units, order.sequence) == ("M1", {"JV": 3}, place)
 
 
 def test_it_deletes_an_order_and_says_the_units_hold(as_player, turn1):
@@ -179,3 +180,18 @@ def test_it_says_so_when_the_nation_has_no_units_left(as_player, turn1, nations)
     page = as_player.get(CAMPAIGN).content.decode()
     assert "Your nation has no units left to give orders to." in page
     assert 'id="order-form"' not in page
+
+
+def test_a_player_reads_the_numbers_of_its_own_list_not_the_turns_places(as_player, rival, turn1):
+    from orders.services import OrderDraft, order_submit
+
+    for _ in range(2):  # the rival's orders take the turn's first places
+        order_submit(user=rival, turn=turn1, draft=OrderDraft("hold", "E1", None, {"JV": 1}))
+    as_player.post(CREATE, {"origin": "N5", "kind": "attack", "target": "M2", "units_JV": "4"})
+    order = Order.objects.get(turn=turn1, nation__code="NOR")
+
+    page = as_player.get(reverse("frontend:campaign", args=["demo"])).content.decode()
+    edit = as_player.get(reverse("frontend:order_edit", args=["demo", order.pk])).content.decode()
+
+    assert "Delete order 1: N5 → M2: attack with 4 JV" in page
+    assert "<h1>Edit order #1</h1>" in edit
