@@ -183,7 +183,11 @@ _OPEN_SQL = """
     )
 """
 # Never below the turn's last place: a place written by hand (orders_place, a test) is not taken again.
-_AFTER_LAST_SQL = "(SELECT COALESCE(MAX({Order.sequence}), 0) + 1 FROM {Order} WHERE {Order.turn} = %s)"
+# The last place as the first of the turn's places from the top, not MAX(): asked for a MAX, PostgreSQL
+# counted through the turn's every order whenever its statistics did not know the turn's orders yet.
+_AFTER_LAST_SQL = """COALESCE((
+    SELECT {Order.sequence} FROM {Order} WHERE {Order.turn} = %s ORDER BY {Order.sequence} DESC LIMIT 1
+), 0) + 1"""
 _COLUMNS_SQL = """
     {Order.turn}, {Order.nation}, {Order.kind}, {Order.origin}, {Order.target}, {Order.units},
     {Order.params}, {Order.submitted_at}, {Order.sequence}
