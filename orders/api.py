@@ -1,4 +1,4 @@
-"""Order entry through the API: the same service as the order form, with its errors as 400s by field.
+"""Order entry through the API: the same service as the order form, its refusals in the API's error envelope.
 
 A player lists, submits, changes and deletes its own nation's orders; the GM reads every nation's. Another
 nation's order is not in the viewer's queryset, so by id it is a 404, for reading and for writing.
@@ -16,11 +16,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from campaign.api import SLUG, CampaignScoped, IsPlayerToWrite
-from campaign.api_errors import refusal
 from campaign.selectors import orders_visible, turns_of
 from orders.models import Order
 from orders.serializers import OrderInputSerializer, OrderSerializer
-from orders.services import OrderDraft, OrderError, order_change, order_delete, order_submit
+from orders.services import OrderDraft, order_change, order_delete, order_submit
 from rules.engine.messages import InputError
 
 TURN = OpenApiParameter(
@@ -51,7 +50,7 @@ class OrderList(CampaignScoped, generics.ListCreateAPIView):
             # ASCII digits only ("²".isdigit() is true) and no more than the column holds.
             turn = turns_of(campaign=self.viewer.campaign).filter(number=int(number)).first()
         else:
-            raise refusal(InputError.of("turn", "turn_number_expected"))
+            raise InputError.of("turn", "turn_number_expected")
         if turn is None:
             return Order.objects.none()
         return orders_visible(viewer=self.viewer, turn=turn)
@@ -61,11 +60,8 @@ class OrderList(CampaignScoped, generics.ListCreateAPIView):
         entered.is_valid(raise_exception=True)
         turn = self.turn_current
         if turn is None:
-            raise refusal(InputError.of("turn", "no_turn_open"))
-        try:
-            order = order_submit(user=request.user, turn=turn, draft=entered.draft())
-        except OrderError as error:
-            raise refusal(error) from error
+            raise InputError.of("turn", "no_turn_open")
+        order = order_submit(user=request.user, turn=turn, draft=entered.draft())
         data = self.get_serializer(order).data
         return Response(data, status=status.HTTP_201_CREATED, headers={"Location": data["url"]})
 
@@ -109,16 +105,10 @@ class OrderDetail(CampaignScoped, generics.RetrieveUpdateDestroyAPIView):
             entered = OrderInputSerializer(data=request.data)
         entered.is_valid(raise_exception=True)
         draft: OrderDraft = entered.draft()
-        try:
-            order = order_change(user=request.user, order=order, draft=draft)
-        except OrderError as error:
-            raise refusal(error) from error
+        order = order_change(user=request.user, order=order, draft=draft)
         return Response(self.get_serializer(order).data)
 
     def destroy(self, request: Request, *args, **kwargs) -> Response:
         order = self.get_object()
-        try:
-            order_delete(user=request.user, order=order)
-        except OrderError as error:
-            raise refusal(error) from error
+        order_delete(user=request.user, order=order)
         return Response(status=status.HTTP_204_NO_CONTENT)

@@ -1,9 +1,9 @@
 """The English templates of what order entry says (orders.services), each marked for the translators;
-rendered in the reader's language at the edge (frontend.terms.said), in English for the API's `message`."""
+rendered in the reader's language at the edge (frontend.terms.said), and the API's envelope."""
 
 from __future__ import annotations
 
-from rules.engine.messages import gettext_noop, messages_register
+from rules.engine.messages import ErrorKind, gettext_noop, kinds_register, messages_register
 
 messages_register(
     {
@@ -30,3 +30,9 @@ messages_register(
         "spoils_order": gettext_noop("this would leave your order #{number} invalid: {reason}"),
     }
 )
+# The turn's state refuses these, not the order (the API's 409); giving orders is a player's (403).
+kinds_register(
+    ErrorKind.CONFLICT,
+    ("no_turn_open", "orders_closed", "orders_wait_for_battles", "deadline_passed", "turn_not_open"),
+)
+kinds_register(ErrorKind.REFUSED, ("not_a_player", "civil_disorder"))

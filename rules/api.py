@@ -21,7 +21,7 @@ from campaign.models import Turn
 from campaign.queue import turn_queue, turn_retry
 from campaign.selectors import reports_visible
 from campaign.serializers import TurnQueuedSerializer, TurnStatusSerializer
-from rules.engine.messages import Message
+from rules.engine.messages import InputError
 from rules.models import Report
 from rules.serializers import ReportSerializer, ReportSummarySerializer
 
@@ -73,8 +73,8 @@ class TurnProcess(_TurnQueueing):
     def post(self, request: Request, slug: str, number: int) -> Response:
         turn = self.turn_get()
         if turn.status != Turn.Status.OPEN:
-            return _conflict(
-                Message("process_not_open", {"number": turn.number, "status": status_word(turn.status)})
+            raise InputError.of(
+                "turn", "process_not_open", number=turn.number, status=status_word(turn.status)
             )
         turn_queue(turn_id=turn.pk)
         return _queued(request, slug, turn)
@@ -87,8 +87,8 @@ class TurnRetry(_TurnQueueing):
     def post(self, request: Request, slug: str, number: int) -> Response:
         turn = self.turn_get()
         if not turn_retry(turn_id=turn.pk):
-            return _conflict(
-                Message("retry_not_failed", {"number": turn.number, "status": status_word(turn.status)})
+            raise InputError.of(
+                "turn", "retry_not_failed", number=turn.number, status=status_word(turn.status)
             )
         return _queued(request, slug, turn)
 
@@ -125,10 +125,3 @@ class ReportDetail(TurnScoped, generics.RetrieveAPIView):
 
     def get_queryset(self):
         return reports_visible(viewer=self.viewer, turn=self.turn_get()).prefetch_related("nations")
-
-
-def _conflict(message: Message) -> Response:
-    """A 409 about the turn, shaped as the API's 400s: a stable code beside the English message."""
-    return Response(
-        {"turn": [{"code": message.code, "message": str(message)}]}, status=status.HTTP_409_CONFLICT
-    )

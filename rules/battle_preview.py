@@ -21,7 +21,7 @@ from typing import Any
 from campaign.gm.access import User, gm_check
 from campaign.messages import status_word
 from campaign.models import Turn
-from rules.engine.messages import InputError, gettext_noop, messages_register
+from rules.engine.messages import ErrorKind, InputError, gettext_noop, kinds_register, messages_register
 from rules.engine.tabletop import BattlesPending, Complete, plan
 from rules.engine.tabletop.results import Entrant, EntryError, result_check
 from rules.selectors import turn_load
@@ -38,6 +38,7 @@ messages_register(
         ),
     }
 )
+kinds_register(ErrorKind.CONFLICT, ("tabletop.preview_not_pending",))
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,6 @@ from typing import Any
 
 from django.utils.translation import gettext
 from drf_spectacular.utils import extend_schema
-from rest_framework import status
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -16,7 +15,7 @@ from rest_framework.response import Response
 from campaign.api import IsGM
 from rules.api import TurnScoped
 from rules.battle_preview import AUTO, BattlesPreview, turn_battles_preview
-from rules.engine.messages import InputError, Message
+from rules.engine.messages import Fault, Message, Refusal
 from rules.models import Battle
 
 
@@ -59,14 +58,7 @@ class TurnBattlesPreview(TurnScoped):
         if not isinstance(hypotheses, Mapping) or not all(
             value == AUTO or isinstance(value, Mapping) for value in hypotheses.values()
         ):
-            message = Message("tabletop.hypotheses_shape").render(translate=gettext)
-            return Response(
-                {"errors": [_error("hypotheses_shape", "hypotheses", message)]},
-                status=status.HTTP_400_BAD_REQUEST,
-            )
-        try:
-            preview = turn_battles_preview(turn_id=turn.pk, by=request.user, hypotheses=dict(hypotheses))
-        except InputError as error:
-            found = _error(error.code, error.field, error.message.render(translate=gettext))
-            return Response({"errors": [found]}, status=status.HTTP_409_CONFLICT)
+            shape = Message("tabletop.hypotheses_shape")
+            raise Refusal([Fault("hypotheses_shape", shape, field="hypotheses")])
+        preview = turn_battles_preview(turn_id=turn.pk, by=request.user, hypotheses=dict(hypotheses))
         return Response(preview_data(preview))

@@ -28,9 +28,8 @@ from rules.battle_rounds import (
     rounds_readable,
     rounds_visible,
 )
-from rules.battles_api import BattleScoped, errors_response
+from rules.battles_api import BattleScoped
 from rules.models import Battle, CombatRound
-from rules.results_flow import BattleError
 
 
 def round_shown(round_: CombatRound) -> dict[str, Any]:
@@ -84,15 +83,12 @@ class BattleRounds(RoundsScoped):
     def post(self, request: Request, slug: str, number: int, key: str) -> Response:
         battle, _ = self.battle_get()
         body = _body(request)
-        try:
-            saved = close_combat_round_save(
-                viewer=self.viewer,
-                battle=battle,
-                label=str(body.get("label") or ""),
-                **_round_entered(body),
-            )
-        except BattleError as error:
-            return errors_response(error)
+        saved = close_combat_round_save(
+            viewer=self.viewer,
+            battle=battle,
+            label=str(body.get("label") or ""),
+            **_round_entered(body),
+        )
         return Response(round_shown(saved), status=status.HTTP_201_CREATED)
 
 
@@ -107,14 +103,11 @@ class BattleRoundCorrect(RoundsScoped):
         if found is None:
             raise Http404("no such round")
         body = _body(request)
-        try:
-            corrected = close_combat_round_correct(
-                viewer=self.viewer,
-                round_=found,
-                reason=str(body.get("reason") or ""),
-                label=str(body["label"]) if "label" in body else None,
-                **_round_entered(body),
-            )
-        except BattleError as error:
-            return errors_response(error)
+        corrected = close_combat_round_correct(
+            viewer=self.viewer,
+            round_=found,
+            reason=str(body.get("reason") or ""),
+            label=str(body["label"]) if "label" in body else None,
+            **_round_entered(body),
+        )
         return Response(round_shown(corrected))

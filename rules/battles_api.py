@@ -1,6 +1,6 @@
 """Tabletop battles through the API (TABLETOP.md A12): the turn's battles, a battle's sheet and history, and
-the results workflow. Same services as the pages (rules.battles); a refused action is a 400 with
-`{"errors": [{"code", "ref", "message"}]}` (BATTLE_SYSTEMS.md, results entry). A battle's sheet is JSON,
+the results workflow. Same services as the pages (rules.battles); a refused action answers the
+error envelope of BATTLE_SYSTEMS.md (campaign.api_errors). A battle's sheet is JSON,
 DRF's HTML, or plain text (`?format=text` or `Accept: text/plain`): the text of the sheet mail, A11.3.
 """
 
@@ -11,7 +11,6 @@ from typing import Any
 
 from django.http import Http404
 from django.utils.dateparse import parse_datetime
-from django.utils.translation import gettext
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.permissions import IsAuthenticated
@@ -21,11 +20,11 @@ from rest_framework.response import Response
 from rest_framework.settings import api_settings
 
 from campaign.api import IsGM
+from campaign.api_errors import invalid
 from frontend.mail.tabletop import battle_sheet_text
 from rules.api import TurnScoped
 from rules.battle_archive import version_fields
 from rules.battles import (
-    BattleError,
     battle_auto_resolve,
     battle_deadline_move,
     battle_reopen,
@@ -37,20 +36,7 @@ from rules.battles import (
     battle_result_withdraw,
 )
 from rules.models import Battle, ResultVersion
-from rules.results_flow import refusal_status
 from rules.selectors import battle_sheet_for, battles_visible
-
-
-def errors_response(error: BattleError) -> Response:
-    return Response(
-        {
-            "errors": [
-                {"code": e.code, "ref": ":".join(e.ref), "message": e.message.render(translate=gettext)}
-                for e in error.errors
-            ]
-        },
-        status=refusal_status(error.errors),
-    )
 
 
 def battle_summary(battle: Battle) -> dict[str, Any]:
@@ -146,13 +132,8 @@ class BattleResultSave(BattleScoped):
     def post(self, request: Request, slug: str, number: int, key: str) -> Response:
         battle, _ = self.battle_get()
         if not isinstance(request.data, dict):
-            return Response(
-                {"errors": [{"code": "not_a_mapping", "ref": "", "message": "send a JSON object"}]}, 400
-            )
-        try:
-            version = battle_result_save(viewer=self.viewer, battle=battle, result=dict(request.data))
-        except BattleError as error:
-            return errors_response(error)
+            raise invalid("", "not_a_mapping")
+        version = battle_result_save(viewer=self.viewer, battle=battle, result=dict(request.data))
         return Response(version_data(version), status=status.HTTP_201_CREATED)
 
 
@@ -178,10 +159,7 @@ class BattleResultAction(BattleScoped):
             raise Http404("no such action")
         act, text = ACTIONS[action]
         body = request.data if isinstance(request.data, dict) else {}
-        try:
-            act(viewer=self.viewer, version=found, **({text: str(body.get(text, ""))} if text else {}))
-        except BattleError as error:
-            return errors_response(error)
+        act(viewer=self.viewer, version=found, **({text: str(body.get(text, ""))} if text else {}))
         found.refresh_from_db()
         return Response(version_data(found))
 
@@ -196,21 +174,18 @@ class BattleGMAction(BattleScoped):
     def post(self, request: Request, slug: str, number: int, key: str, action: str) -> Response:
         battle, _ = self.battle_get()
         body = request.data if isinstance(request.data, dict) else {}
-        try:
-            if action == "auto-resolve":
-                battle_auto_resolve(viewer=self.viewer, battle=battle, why=str(body.get("why", "")))
-            elif action == "reopen":
-                battle_reopen(viewer=self.viewer, battle=battle, reason=str(body.get("reason", "")))
-            elif action == "deadline":
-                moved = parse_datetime(str(body.get("deadline", "")))
-                if moved is None:
-                    return Response({"deadline": ["an ISO 8601 time with its offset"]}, status=400)
-                battle_deadline_move(
-                    viewer=self.viewer, battle=battle, deadline=moved, reason=str(body.get("reason", ""))
-                )
-            else:
-                raise Http404("no such action")
-        except BattleError as error:
-            return errors_response(error)
+        if action == "auto-resolve":
+            battle_auto_resolve(viewer=self.viewer, battle=battle, why=str(body.get("why", "")))
+        elif action == "reopen":
+            battle_reopen(viewer=self.viewer, battle=battle, reason=str(body.get("reason", "")))
+        elif action == "deadline":
+            moved = parse_datetime(str(body.get("deadline", "")))
+            if moved is None:
+                raise invalid("deadline", "deadline_format")
+            battle_deadline_move(
+                viewer=self.viewer, battle=battle, deadline=moved, reason=str(body.get("reason", ""))
+            )
+        else:
+            raise Http404("no such action")
         battle.refresh_from_db()
         return Response(battle_summary(battle))

@@ -3,23 +3,20 @@
 POST the round as the calculator page enters it (B2). `?preview=true` works out everything but the dice (B1,
 Preview); `?seed=new` has the server roll: it draws a seed (B6: `secrets.randbits(63)`) and returns it in the
 output, so the round can be replayed. The standalone calculator stores nothing. An invalid round is a 400
-with every error of B7: `{"errors": [{"code", "ref", "message"}]}`, the message in the reader's language.
+with every error of B7 in the API's error envelope (campaign.api_errors), in the reader's language.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
-from django.utils.translation import gettext
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework import status
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from rules.calculator import round_work_out
+from rules.engine.messages import Fault, Refusal
 from rules.engine.tabletop import RoundOutcome
 
 PREVIEW = OpenApiParameter("preview", bool, description="Work out everything but the dice (B1, Preview).")
@@ -28,12 +25,9 @@ SEED = OpenApiParameter(
 )
 
 
-def round_errors(outcome: RoundOutcome) -> list[dict[str, Any]]:
-    """B7's errors as the API gives them: the code, what it is about, the message in the reader's words."""
-    return [
-        {"code": error.code, "ref": error.ref, "message": error.message.render(translate=gettext)}
-        for error in outcome.errors
-    ]
+def round_refusal(outcome: RoundOutcome) -> Refusal:
+    """B7's errors as the API's envelope gives them: the code, what it is about (`ref`), the message."""
+    return Refusal([Fault(error.code, error.message, ref=error.ref) for error in outcome.errors])
 
 
 @extend_schema(
@@ -53,5 +47,5 @@ class CloseCombatRound(APIView):
             new_seed=request.query_params.get("seed") == "new",
         )
         if outcome.output is None:
-            return Response({"errors": round_errors(outcome)}, status=status.HTTP_400_BAD_REQUEST)
+            raise round_refusal(outcome)
         return Response(outcome.output)

@@ -3,7 +3,7 @@ for the translators; rendered at the edge in the reader's language (campaign.mes
 
 from __future__ import annotations
 
-from rules.engine.messages import gettext_noop, messages_register
+from rules.engine.messages import ErrorKind, gettext_noop, kinds_register, messages_register
 
 messages_register(
     {
@@ -46,3 +46,4 @@ messages_register(
         "audit.rolled_back": gettext_noop("turn {number} rolled back; its result archived"),
     }
 )
+kinds_register(ErrorKind.CONFLICT, ("process_not_open", "retry_not_failed"))

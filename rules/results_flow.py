@@ -22,7 +22,14 @@ from django.db import transaction
 
 from campaign.models import Membership, Turn
 from campaign.selectors import Viewer
-from rules.engine.messages import Message, gettext_noop, messages_register
+from rules.engine.messages import (
+    ErrorKind,
+    Message,
+    Refusal,
+    gettext_noop,
+    kinds_register,
+    messages_register,
+)
 from rules.engine.tabletop.results import EntryError
 from rules.models import ResultAnswer, ResultVersion
 
@@ -93,23 +100,22 @@ LIVE = ResultVersion.LIVE
 CURRENT = ResultVersion.CURRENT
 
 
-# The refusals that say who may act, not what is wrong with the input: the API answers them with a 403.
-NOT_YOURS = frozenset(("gm_only", "not_permitted"))
+# The refusals that say who may act, not what is wrong with the input (403), and those that a battle's
+# state refuses, not its input (409).
+kinds_register(ErrorKind.REFUSED, ("gm_only", "not_permitted"), prefix=PREFIX)
+kinds_register(
+    ErrorKind.CONFLICT, ("version_not_current", "not_resolved", "deadline_not_open"), prefix=PREFIX
+)
 
 
-class BattleError(Exception):
+class BattleError(Refusal):
     """A refused action on a battle: every error, each with a code, its ref and its message, in the
-    system's order. An error is the system's own (tabletop's `EntryError`, company's `Problem`)."""
+    system's order. An error is the system's own (tabletop's `EntryError`, company's `Problem`), each
+    giving its `fault()`."""
 
     def __init__(self, errors: list[Any]) -> None:
-        super().__init__("; ".join(str(e.code) for e in errors))
+        super().__init__([e.fault() for e in errors], "; ".join(str(e.code) for e in errors))
         self.errors = errors
-
-
-def refusal_status(errors: list[Any]) -> int:
-    """The HTTP status of refused errors: 403 when they only say the action is another's (the GM's, a
-    side's), 400 when the input is at fault."""
-    return 403 if errors and all(e.code in NOT_YOURS for e in errors) else 400
 
 
 def refuse(code: str, **params: Any) -> BattleError:

@@ -10,7 +10,6 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import Http404
-from django.utils import translation
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework.permissions import IsAuthenticated
@@ -18,7 +17,6 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from campaign.api import SLUG, CampaignScoped, IsGM
-from campaign.messages import said_in
 from campaign.models import Turn
 from rules.company import models
 from rules.company.dice import battle_stream_text, dice_roll, dice_verify, roll_mark, table_turn_set
@@ -49,8 +47,8 @@ from rules.company.selectors import (
 from rules.company.services import company_ruleset, kasarmi_act, orders_submit, turn_in_play
 from rules.company.turn import company_turn_preview
 from rules.engine.company_d20.problems import Problem
+from rules.engine.messages import Refusal
 from rules.models import ResultVersion
-from rules.results_flow import BattleError, refusal_status
 
 # The API's names for the Kasarmi actions (§11.3), and the engine's.
 ACTIONS = {
@@ -66,35 +64,9 @@ ACTIONS = {
 }
 
 
-def problems_response(problems: list[Problem]) -> Response:
-    language = translation.get_language() or "en"
-    return Response(
-        {
-            "errors": [
-                {"code": p.code, "ref": p.ref, "message": said_in(language, p.message)} for p in problems
-            ]
-        },
-        status=refusal_status(problems),
-    )
-
-
-def errors_response(error: BattleError) -> Response:
-    """A refusal of the results entry: the company's problems with their refs as the engine gives them,
-    the shared workflow's with none."""
-    language = translation.get_language() or "en"
-    return Response(
-        {
-            "errors": [
-                {
-                    "code": e.code,
-                    "ref": e.ref if isinstance(e, Problem) else (":".join(e.ref) or None),
-                    "message": said_in(language, e.message),
-                }
-                for e in error.errors
-            ]
-        },
-        status=refusal_status(error.errors),
-    )
+def refused(problems: list[Problem]) -> Refusal:
+    """The engine's problems as one refusal, answered with the API's error envelope."""
+    return Refusal([p.fault() for p in problems])
 
 
 # The bodies are the engine's JSON as COMPANY.md §11.3 shows it: no serializer of ours stands between.
@@ -153,7 +125,7 @@ class KasarmiAction(CompanyScoped):
             by_gm=self.viewer.is_gm,
         )
         if isinstance(done, Problem):
-            return problems_response([done])
+            raise refused([done])
         return Response(
             {"unit": done.unit, "roster": roster_view(campaign=self.viewer.campaign, nation=target)}
         )
@@ -164,14 +136,14 @@ class Orders(CompanyScoped):
     def put(self, request: Request, slug: str, nation: str) -> Response:
         target = self.nation_get()
         if self.viewer.nation != target:
-            return problems_response([Problem("not_your_unit", nation)])
+            raise refused([Problem("not_your_unit", nation)])
         turn = turn_in_play(self.viewer.campaign)
         orders = request.data.get("orders") if isinstance(request.data, dict) else None
         if turn is None or not isinstance(orders, list):
-            return problems_response([Problem("not_orders_phase")])
+            raise refused([Problem("not_orders_phase")])
         problems = orders_submit(turn=turn, nation=target, orders=orders)
         if problems:
-            return problems_response(problems)
+            raise refused(problems)
         return Response({"orders": models.OrderSet.objects.get(turn=turn, nation=target).orders})
 
 
@@ -238,7 +210,7 @@ class TurnPreview(CompanyScoped):
     def get(self, request: Request, slug: str, number: int) -> Response:
         turn = self.turn_get()
         if turn.status != Turn.Status.OPEN:
-            return problems_response([Problem("not_orders_phase")])
+            raise refused([Problem("not_orders_phase")])
         return Response(company_turn_preview(turn=turn))
 
 
@@ -270,7 +242,7 @@ class BattleRolls(CompanyScoped):
             purpose=data.get("purpose"),
         )
         if isinstance(made, Problem):
-            return problems_response([made])
+            raise refused([made])
         return Response(rolls_of(viewer=self.viewer, battle=battle)[-len(made) :], status=201)
 
 
@@ -285,7 +257,7 @@ class BattleRollMark(CompanyScoped):
         data = request.data if isinstance(request.data, dict) else {}
         problem = roll_mark(battle=battle, seq=seq, mark=mark, text=data.get("text"), by_gm=self.viewer.is_gm)
         if problem is not None:
-            return problems_response([problem])
+            raise refused([problem])
         return Response(next(r for r in rolls_of(viewer=self.viewer, battle=battle) if r["seq"] == seq))
 
 
@@ -314,7 +286,7 @@ class BattleKpOperation(CompanyScoped):
             params=request.data if isinstance(request.data, dict) else {},
         )
         if isinstance(done, Problem):
-            return problems_response([done])
+            raise refused([done])
         return Response(done.view())
 
 
@@ -323,7 +295,7 @@ class BattleVerify(CompanyScoped):
     def get(self, request: Request, slug: str, pk: int) -> Response:
         battle = self.battle_get()
         if not seed_revealed(battle=battle):
-            return problems_response([Problem("battle_not_open", battle.key)])
+            raise refused([Problem("battle_not_open", battle.key)])
         return Response(dice_verify(battle=battle))
 
 
@@ -334,7 +306,7 @@ class BattleTableTurn(CompanyScoped):
         value = request.data.get("table_turn") if isinstance(request.data, dict) else None
         problem = table_turn_set(battle=battle, table_turn=value, user=request.user, by_gm=self.viewer.is_gm)
         if problem is not None:
-            return problems_response([problem])
+            raise refused([problem])
         battle.refresh_from_db()
         return Response({"table_turn": battle.table_turn, "log": battle.table_turn_log})
 
@@ -382,16 +354,15 @@ class BattleResult(CompanyScoped):
 
     def put(self, request: Request, slug: str, pk: int) -> Response:
         battle = self.battle_get()
-        try:
-            company_result_save(viewer=self.viewer, battle=battle, entry=request.data)
-        except BattleError as error:
-            return errors_response(error)
+        company_result_save(viewer=self.viewer, battle=battle, entry=request.data)
         return Response(result_state(battle), status=201)
 
     def post(self, request: Request, slug: str, pk: int) -> Response:
         if request.query_params.get("preview"):
             preview = result_preview(battle=self.battle_get(), entry=request.data)
-            return problems_response(preview) if isinstance(preview, list) else Response(preview)
+            if isinstance(preview, list):
+                raise refused(preview)
+            return Response(preview)
         return self.put(request, slug, pk)
 
 
@@ -413,16 +384,13 @@ class BattleResultAction(CompanyScoped):
         )
         if number is not None and version is None:
             raise Http404("no such version")
-        try:
-            company_result_act(
-                viewer=self.viewer,
-                battle=battle,
-                action=action,
-                version=version,
-                text=str(body.get("comment") or body.get("reason") or ""),
-            )
-        except BattleError as error:
-            return errors_response(error)
+        company_result_act(
+            viewer=self.viewer,
+            battle=battle,
+            action=action,
+            version=version,
+            text=str(body.get("comment") or body.get("reason") or ""),
+        )
         return Response(result_state(battle))
 
 
@@ -433,8 +401,5 @@ class BattleVoid(CompanyScoped):
     def post(self, request: Request, slug: str, pk: int) -> Response:
         battle = self.battle_get()
         body = request.data if isinstance(request.data, dict) else {}
-        try:
-            company_battle_void(viewer=self.viewer, battle=battle, reason=str(body.get("reason") or ""))
-        except BattleError as error:
-            return errors_response(error)
+        company_battle_void(viewer=self.viewer, battle=battle, reason=str(body.get("reason") or ""))
         return Response(result_state(battle))

@@ -13,8 +13,9 @@ that a message can be stored (`to_dict`) and rendered years later in a language 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 
@@ -98,12 +99,73 @@ def _revived(value: Any) -> Any:
     return value
 
 
-class InputError(ValueError):
+class ErrorKind(StrEnum):
+    """What a refusal says of the request, which the API answers with its HTTP status (BATTLE_SYSTEMS.md,
+    results entry): the input is wrong (400), the action is not the reader's (403), what it names is not
+    there for the reader (404), or it conflicts with the current state (409: a closed turn, a stale
+    version)."""
+
+    INVALID = "invalid"
+    REFUSED = "refused"
+    NOT_VISIBLE = "not_visible"
+    CONFLICT = "conflict"
+
+
+# The kind of each code that is not plain invalid input, declared by the owner of the code beside its text.
+KINDS: dict[str, ErrorKind] = {}
+# When one refusal holds faults of several kinds, the answer is the first of these it has.
+PRECEDENCE = (ErrorKind.NOT_VISIBLE, ErrorKind.REFUSED, ErrorKind.CONFLICT, ErrorKind.INVALID)
+
+
+def kinds_register(kind: ErrorKind, codes: Iterable[str], prefix: str = "") -> None:
+    """Declare the kind of codes registered with `messages_register` (with the same prefix)."""
+    for code in codes:
+        KINDS[prefix + code] = kind
+
+
+@dataclass(frozen=True)
+class Fault:
+    """One thing wrong with a request, as the API's error envelope gives it: a stable `code` (the spec's),
+    what it refers to (`ref`, as the spec writes it: `N:T`, a unit id, a ruleset key), the input `field`
+    at fault, and the `message` with its parameters, rendered in the reader's language at the edge."""
+
+    code: str
+    message: Message
+    ref: Any = None
+    field: str | None = None
+
+    @property
+    def kind(self) -> ErrorKind:
+        """The kind its code declares; a variant of a code's text (`battle_not_open.waiting`) is the
+        code's."""
+        code = self.message.code
+        return KINDS.get(code) or KINDS.get(code.rpartition(".")[0]) or ErrorKind.INVALID
+
+
+class Refusal(Exception):
+    """The one error type of the services and engines that refuse a request: it lists its faults, and its
+    kind is the most telling of theirs. The API's one exception handler answers every Refusal with the
+    error envelope and the kind's status; the pages render the same faults on their forms."""
+
+    def __init__(self, faults: list[Fault], text: str | None = None) -> None:
+        super().__init__(text if text is not None else "; ".join(str(f.message) for f in faults))
+        self._faults = list(faults)
+
+    def faults(self) -> list[Fault]:
+        return self._faults
+
+    @property
+    def kind(self) -> ErrorKind:
+        kinds = {f.kind for f in self.faults()}
+        return next((k for k in PRECEDENCE if k in kinds), ErrorKind.INVALID)
+
+
+class InputError(Refusal, ValueError):
     """An input that cannot be accepted (an order, a GM's change): `field` names the part at fault for
     forms and the API, `message` says why. Raised by the services, rendered by the page, mail or API."""
 
     def __init__(self, field: str, message: Message) -> None:
-        super().__init__(str(message))
+        super().__init__([Fault(message.code, message, field=field)])
         self.field = field
         self.message = message
 

@@ -11,6 +11,7 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from tests.api.conftest import client_for
+from tests.errors import errors
 
 LIMIT = settings.AXES_FAILURE_LIMIT
 WHEN = re.compile(r"Try again after \d{4}-\d\d-\d\d \d\d:\d\d UTC \(in 15 minutes\)")
@@ -141,4 +142,5 @@ def test_a_lone_surrogate_in_json_is_refused_as_not_text(db):
     )
 
     assert response.status_code == 400
-    assert "not text" in response.json()["detail"]
+    [error] = errors(response)
+    assert error["code"] == "parse_error" and "not text" in error["message"]

@@ -81,7 +81,7 @@ def test_a_refused_result_lists_every_error_with_code_ref_and_message(tabletop_b
     assert response.status_code == 400
     errors = response.json()["errors"]
     assert [(e["code"], e["ref"]) for e in errors] == [
-        ("winner_not_a_side", ""),
+        ("winner_not_a_side", None),
         ("losses_exceed_forces", "NOR:JV"),
         ("losses_missing_nation", "KAR"),
     ]

@@ -57,7 +57,7 @@ def test_it_answers_401_without_a_token_and_400_to_bad_json(base, player) -> Non
     assert (status, headers["WWW-Authenticate"]) == (401, "Token")
 
     status, _, error = call(base, "POST", "/api/campaigns/demo/orders/", user=player, raw=b'{"kind": ')
-    assert status == 400 and "JSON parse error" in error["detail"]
+    assert status == 400 and "JSON parse error" in error["errors"][0]["message"]
 
 
 def test_it_trades_a_password_for_a_token(base, player) -> None:

@@ -13,6 +13,8 @@ from rest_framework.test import APIClient
 
 from orders.models import Order
 from tests.api.conftest import client_for
+from tests.errors import errors, said
+from tests.errors import fields as error_fields
 
 URL = "/api/campaigns/demo/orders/"
 
@@ -101,7 +103,7 @@ def test_it_answers_400_with_the_rules_code_and_message_for_the_field_at_fault(
 ) -> None:
     response = post(api, body)
 
-    assert (response.status_code, response.json()) == (400, {field: [{"code": code, "message": message}]})
+    assert (response.status_code, said(response)) == (400, [(field, code, message)])
     assert not Order.objects.exists()
 
 
@@ -112,23 +114,23 @@ def test_it_answers_400_with_the_rules_code_and_message_for_the_field_at_fault(
         ({"kind": "attack", "target": "M2", "units": {"JV": 2}}, {"origin"}),
         ({"kind": "attack", "origin": "N5", "target": "M2"}, {"units"}),
         ({"kind": "attack", "origin": "N5", "target": "M2", "units": [2]}, {"units"}),
-        ({"kind": "attack", "origin": "N5", "target": "M2", "units": {"JV": "many"}}, {"units"}),
-        ({"kind": "attack", "origin": "N5", "target": "M2", "units": {"JV": 2.5}}, {"units"}),
-        ({"kind": "attack", "origin": "N5", "target": "M2", "units": {"JV": True}}, {"units"}),
+        ({"kind": "attack", "origin": "N5", "target": "M2", "units": {"JV": "many"}}, {"units.JV"}),
+        ({"kind": "attack", "origin": "N5", "target": "M2", "units": {"JV": 2.5}}, {"units.JV"}),
+        ({"kind": "attack", "origin": "N5", "target": "M2", "units": {"JV": True}}, {"units.JV"}),
         ({"kind": "attack", "origin": "N5", "target": "M2", "units": {}}, {"units"}),
         ({"kind": "attack", "origin": ["N5"], "target": "M2", "units": {"JV": 2}}, {"origin"}),
         ({"kind": "attack", "origin": "N5", "target": {"code": "M2"}, "units": {"JV": 2}}, {"target"}),
         ({"kind": None, "origin": "N5", "target": "M2", "units": {"JV": 2}}, {"kind"}),
         ({"kind": "attack", "origin": "N5", "target": "M2", "units": {"JV": -1}}, {"units"}),
-        ([{"kind": "attack"}], {"non_field_errors"}),
-        ("attack N5 M2", {"non_field_errors"}),
+        ([{"kind": "attack"}], {None}),
+        ("attack N5 M2", {None}),
     ],
 )
 def test_it_answers_400_naming_each_field_of_the_wrong_shape(api, demo, body, fields) -> None:
     response = post(api, body)
 
     assert response.status_code == 400
-    assert set(response.json()) == fields
+    assert error_fields(response) == fields
     assert not Order.objects.exists()
 
 
@@ -137,7 +139,8 @@ def test_it_answers_400_to_a_body_that_is_not_json(api, demo, raw) -> None:
     response = api.post(URL, raw.encode("latin-1"), content_type="application/json")
 
     assert response.status_code == 400
-    assert "JSON parse error" in response.json()["detail"]
+    [error] = errors(response)
+    assert error["code"] == "parse_error" and "JSON parse error" in error["message"]
     assert not Order.objects.exists()
 
 
@@ -191,10 +194,10 @@ def test_a_refused_change_leaves_the_order_as_it_was(api, demo) -> None:
     wrong_type = api.put(first["url"], {"kind": "attack", "origin": "N5", "units": "3 JV"}, format="json")
 
     assert starving.status_code == 400
-    assert starving.json()["units"][0]["message"].startswith(
-        "this would leave your order #2 invalid: only 1 JV left"
-    )
-    assert (wrong_type.status_code, set(wrong_type.json())) == (400, {"units"})
+    [error] = errors(starving)
+    assert error["field"] == "units"
+    assert error["message"].startswith("this would leave your order #2 invalid: only 1 JV left")
+    assert (wrong_type.status_code, error_fields(wrong_type)) == (400, {"units"})
     assert Order.objects.get(pk=first["id"]).units == {"JV": 2}
 
 
@@ -209,9 +212,9 @@ def test_it_refuses_orders_once_the_turn_is_closed(api, demo) -> None:
     ]
 
     for response in refused:
-        assert (response.status_code, response.json()) == (
-            400,
-            {"turn": [{"code": "orders_closed", "message": "turn 1 is processing: orders are closed"}]},
+        assert (response.status_code, said(response)) == (
+            409,
+            [("turn", "orders_closed", "turn 1 is processing: orders are closed")],
         )
     assert Order.objects.get().units == {"JV": 2}
 

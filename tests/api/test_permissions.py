@@ -14,6 +14,7 @@ from campaign.models import Turn
 from orders.models import Order
 from rules.models import Report
 from tests.api.conftest import ROLES, client_for
+from tests.errors import said
 
 # Who gets what, in the order of ROLES: gm, player, rival, outsider, anonymous, other_gm.
 MEMBERS_READ = (200, 200, 200, 404, 401, 404)
@@ -126,11 +127,15 @@ def test_a_token_it_does_not_accept_is_a_401_in_drfs_words_under_a_campaign_too(
     player.save()
     for path in (f"{A}/orders/", "/api/campaigns/"):
         refused = client.get(path)
-        assert refused.status_code == 401 and refused.json()["detail"] == "User inactive or deleted."
+        assert refused.status_code == 401 and said(refused) == [
+            (None, "authentication_failed", "User inactive or deleted.")
+        ]
     client.credentials(HTTP_AUTHORIZATION="Token 0123456789abcdef")
     for path in (f"{A}/orders/", "/api/campaigns/"):
         refused = client.get(path)
-        assert refused.status_code == 401 and refused.json()["detail"] == "Invalid token."
+        assert refused.status_code == 401 and said(refused) == [
+            (None, "authentication_failed", "Invalid token.")
+        ]
 
 
 def test_a_session_still_finds_its_viewer_under_a_campaign(world, player) -> None:

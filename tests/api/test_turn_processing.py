@@ -6,6 +6,7 @@ from unittest import mock
 
 from campaign.models import Turn
 from tests.api.conftest import client_for
+from tests.errors import said
 
 A = "/api/campaigns/demo"
 
@@ -51,13 +52,9 @@ def test_a_failed_turn_is_retried_and_an_open_one_is_not(
     assert retried.status_code == 202
     assert api.get(f"{A}/turns/1/status/").json()["status"] == "resolved"
     again = api.post(f"{A}/turns/2/retry/")
-    assert (again.status_code, again.json()) == (
+    assert (again.status_code, said(again)) == (
         409,
-        {
-            "turn": [
-                {"code": "retry_not_failed", "message": "turn 2 is open: only a failed turn can be retried"}
-            ]
-        },
+        [("turn", "retry_not_failed", "turn 2 is open: only a failed turn can be retried")],
     )
 
 
@@ -68,15 +65,8 @@ def test_it_will_not_process_a_turn_twice(demo, gm, django_capture_on_commit_cal
 
     response = api.post(f"{A}/turns/1/process/")
 
-    assert (response.status_code, response.json()) == (
+    assert (response.status_code, said(response)) == (
         409,
-        {
-            "turn": [
-                {
-                    "code": "process_not_open",
-                    "message": "turn 1 is resolved: only an open turn can be processed",
-                }
-            ]
-        },
+        [("turn", "process_not_open", "turn 1 is resolved: only an open turn can be processed")],
     )
     assert api.get(f"{A}/turns/9/status/").status_code == 404

@@ -6,6 +6,7 @@ import pytest
 
 from campaign.models import Border, Stack
 from rules.models import Report
+from tests.errors import fields as error_fields
 
 A = "/api/campaigns/demo"
 
@@ -65,7 +66,7 @@ def test_the_gm_sees_every_nations_orders_of_its_campaign_only(world, clients) -
 def test_it_rejects_a_turn_filter_that_is_not_a_number(world, clients) -> None:
     response = clients["player"].get(f"{A}/orders/?turn=last")
 
-    assert response.status_code == 400 and "turn" in response.json()
+    assert response.status_code == 400 and error_fields(response) == {"turn"}
 
 
 def _in_sight_of(nation, campaign) -> set[str]:

@@ -136,10 +136,10 @@ def test_when_final_the_seed_is_revealed_and_the_log_replays(clients, battle, co
     morale = {"function": "morale", "inputs": {"unit": u["MG"].number, "reason": "indirect_fire"}}
     for _ in range(3):
         assert status(clients["rival"], f"{A}/battles/{battle.pk}/rolls/", "post", morale) == 201
-    assert status(clients["player"], f"{A}/battles/{battle.pk}/verify/") == 400
+    assert status(clients["player"], f"{A}/battles/{battle.pk}/verify/") == 409
     entry = {"units": [{"unit": int(n)} for n in battle.data["units"]]}
     assert status(clients["player"], f"{A}/battles/{battle.pk}/result/", "put", entry) == 201
-    assert status(clients["player"], f"{A}/battles/{battle.pk}/verify/") == 400, "proposed is not final"
+    assert status(clients["player"], f"{A}/battles/{battle.pk}/verify/") == 409, "proposed is not final"
     assert status(clients["gm"], f"{A}/battles/{battle.pk}/result/confirm/", "post", {}) == 200
     sheet = clients["player"].get(f"{A}/battles/{battle.pk}/").json()
     assert sheet["stream"].endswith(":1:M1") and sheet["report"]["final"]
@@ -231,7 +231,7 @@ def test_a_side_advances_the_table_turn_by_one_logged_and_cannot_jump_ahead_to_a
     begins"; a jump ahead would show a secret fire-support delay before the strike arrives (§8.2, §8.5.9)."""
     url = f"{A}/battles/{battle.pk}/table-turn/"
     jump = clients["player"].post(url, {"table_turn": 99}, format="json")
-    assert jump.status_code == 400 and jump.json()["errors"][0]["code"] == "table_turn_not_next"
+    assert jump.status_code == 409 and jump.json()["errors"][0]["code"] == "table_turn_not_next"
     assert models.Battle.objects.get(pk=battle.pk).table_turn == 0
     step = clients["player"].post(url, {"table_turn": 1}, format="json").json()
     assert step["table_turn"] == 1 and [(t["table_turn"], t["by"]) for t in step["log"]] == [(1, "player")]

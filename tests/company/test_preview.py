@@ -75,4 +75,4 @@ def test_a_post_to_the_page_stores_no_preview_either(company, ordered, gm):
 
 def test_a_turn_waiting_for_its_battles_has_nothing_to_preview(clients, battle):
     response = clients["gm"].get(f"{A}/turns/1/company-preview/")
-    assert response.status_code == 400 and response.json()["errors"][0]["code"] == "not_orders_phase"
+    assert response.status_code == 409 and response.json()["errors"][0]["code"] == "not_orders_phase"

@@ -115,8 +115,8 @@ def test_a_new_version_clears_the_agreements_and_the_old_one_cannot_be_answered(
     assert (first.state, second.state) == ("superseded", "proposed")
     assert list(second.answers.values_list("nation__code", flat=True)) == ["NOR"]
     old = call(clients["rival"], battle, "result/approve/", {"version": 1})
-    assert old.status_code == 400 and old.json()["errors"][0]["code"] == "version_not_current"
-    assert call(clients["gm"], battle, "result/confirm/", {"version": 1}).status_code == 400
+    assert old.status_code == 409 and old.json()["errors"][0]["code"] == "version_not_current"
+    assert call(clients["gm"], battle, "result/confirm/", {"version": 1}).status_code == 409
 
 
 def test_with_all_sides_the_agreement_of_every_nation_makes_it_final(clients, battle, company):
@@ -161,7 +161,7 @@ def test_the_gm_reopens_a_final_battle_until_the_turn_completes(clients, battle,
 def test_a_version_entered_against_other_forces_is_refused(clients, battle):
     stale = {**entry_for(battle), "fingerprint": "0" * 16}
     refused = call(clients["player"], battle, "result/", stale, method="put")
-    assert refused.status_code == 400 and refused.json()["errors"][0]["code"] == "entry_stale"
+    assert refused.status_code == 409 and refused.json()["errors"][0]["code"] == "entry_stale"
     fingerprint = call(clients["player"], battle, "result/", method="get").json()["fingerprint"]
     saved = call(
         clients["player"], battle, "result/", {**entry_for(battle), "fingerprint": fingerprint}, "put"
@@ -173,7 +173,7 @@ def test_a_version_entered_against_other_forces_is_refused(clients, battle):
     data["units"][first] = {**data["units"][first], "tk": data["units"][first]["tk"] - 1}
     models.Battle.objects.filter(pk=battle.pk).update(data=data)  # the snapshot changed under the version
     answer = call(clients["rival"], battle, "result/approve/")
-    assert answer.status_code == 400 and answer.json()["errors"][0]["code"] == "entry_stale"
+    assert answer.status_code == 409 and answer.json()["errors"][0]["code"] == "entry_stale", answer.json()
     assert call(clients["gm"], battle, "result/confirm/").json()["errors"][0]["code"] == "entry_stale"
 
 

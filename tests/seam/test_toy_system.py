@@ -203,7 +203,7 @@ def test_a_turn_whose_battles_are_fought_elsewhere_waits_with_the_world_unchange
         response = client_for(player).post(
             f"{A}/orders/", {"kind": "hold", "origin": "N1", "units": {"JV": 1}}, format="json"
         )
-        assert response.status_code == 400, "no orders while the turn waits for its battles"
+        assert response.status_code == 409, "no orders while the turn waits for its battles"
 
 
 def test_the_gm_is_offered_only_systems_the_campaign_can_play(toy, demo, gm) -> None:

@@ -7,6 +7,7 @@ import pytest
 
 from orders.models import Order
 from tests.api.conftest import client_for
+from tests.errors import errors, fields, said
 
 URL = "/api/campaigns/sampo/orders/"
 
@@ -32,9 +33,9 @@ def test_it_saves_an_ambush_and_refuses_one_out_of_another_nations_region(poh, s
     ok = api.post(URL, {"kind": "ambush", "origin": "P2", "target": "V2", "units": {}}, format="json")
     assert ok.status_code == 201, ok.json()
     bad = api.post(URL, {"kind": "ambush", "origin": "K2", "target": "V2", "units": {}}, format="json")
-    assert (bad.status_code, bad.json()) == (
+    assert (bad.status_code, said(bad)) == (
         400,
-        {"origin": [{"code": "sodankaynti.order.ambush_owner", "message": "K2 is not held by POH"}]},
+        [("origin", "sodankaynti.order.ambush_owner", "K2 is not held by POH")],
     )
 
 
@@ -42,8 +43,8 @@ def test_it_refuses_stand_down_with_the_engines_message(poh, sampo):
     body = {"kind": "stand_down", "origin": "P1", "units": {"GREN": 1}}
     response = client_for(poh).post(URL, body, format="json")
     assert response.status_code == 400
-    [problem] = response.json()["kind"]
-    assert problem["code"] == "sodankaynti.order.stand_down"
+    [problem] = errors(response)
+    assert (problem["field"], problem["code"]) == ("kind", "sodankaynti.order.stand_down")
     assert not Order.objects.exists()
 
 
@@ -51,7 +52,7 @@ def test_a_move_still_needs_units(poh, sampo):
     response = client_for(poh).post(
         URL, {"kind": "move", "origin": "P2", "target": "P1", "units": {}}, format="json"
     )
-    assert response.status_code == 400 and set(response.json()) == {"units"}
+    assert response.status_code == 400 and fields(response) == {"units"}
 
 
 @pytest.mark.parametrize("who", ["kal", "outsider", "anonymous"])

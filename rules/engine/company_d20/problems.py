@@ -12,7 +12,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from rules.engine.messages import Message, gettext_noop, messages_register
+from rules.engine.messages import (
+    ErrorKind,
+    Fault,
+    Message,
+    Refusal,
+    gettext_noop,
+    kinds_register,
+    messages_register,
+)
 
 PREFIX = "company_d20."
 
@@ -30,12 +38,15 @@ class Problem:
     def to_dict(self) -> dict[str, Any]:
         return {"code": self.code, "ref": self.ref, "message": self.message.to_dict()}
 
+    def fault(self) -> Fault:
+        return Fault(self.code, self.message, ref=self.ref)
 
-class Refused(Exception):
+
+class Refused(Refusal):
     """A function refused its input: the first problem, before any die was drawn or anything changed."""
 
     def __init__(self, problem: Problem) -> None:
-        super().__init__(str(problem.message))
+        super().__init__([problem.fault()])
         self.problem = problem
 
 
@@ -198,4 +209,23 @@ def edit_invalid(field: str, why: str | Message, **params: Any) -> Problem:
 
 
 messages_register(TEMPLATES, prefix=PREFIX)
+# §11.3: a refused permission is a 403, a request in conflict with the current state (a stale version, a
+# closed turn or phase, a decision already taken) a 409; the rest is invalid input.
+kinds_register(ErrorKind.REFUSED, ("gm_only",), prefix=PREFIX)
+kinds_register(
+    ErrorKind.CONFLICT,
+    (
+        "not_orders_phase",
+        "battle_not_open",
+        "entry_stale",
+        "edit_stale",
+        "tp_stale",
+        "no_current_version",
+        "turn_not_pending",
+        "table_turn_not_next",
+        "already_decided",
+        "roll_void_already",
+    ),
+    prefix=PREFIX,
+)
 messages_register(EDIT_WHY, prefix=PREFIX + "edit.")

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..messages import Message, gettext_noop, messages_register
+from ..messages import ErrorKind, Fault, Message, gettext_noop, kinds_register, messages_register
 from .settings import TabletopRuleset
 
 PREFIX = "tabletop."
@@ -80,6 +80,12 @@ messages_register(
 )
 
 
+# A6.3's first checks say what the battle's state or the reader's role refuses, not what the entry gets wrong.
+kinds_register(ErrorKind.NOT_VISIBLE, ("battle_unknown",), prefix=PREFIX)
+kinds_register(ErrorKind.REFUSED, ("not_permitted",), prefix=PREFIX)
+kinds_register(ErrorKind.CONFLICT, ("battle_not_open", "deadline_passed", "stale_sheet"), prefix=PREFIX)
+
+
 @dataclass(frozen=True)
 class EntryError:
     """One error or warning: `code:param:param` is the contract (A6.3); the message is what a person reads."""
@@ -94,6 +100,9 @@ class EntryError:
     def to_dict(self) -> dict[str, Any]:
         """The API's shape (BATTLE_SYSTEMS.md, results entry): `code` and `ref` apart."""
         return {"code": self.code, "ref": ":".join(self.ref), "message": self.message.to_dict()}
+
+    def fault(self) -> Fault:
+        return Fault(self.code, self.message, ref=":".join(self.ref) or None)
 
 
 @dataclass(frozen=True)

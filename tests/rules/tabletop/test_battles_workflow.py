@@ -175,7 +175,7 @@ def test_orders_are_refused_while_the_turn_waits_for_its_battles(pending, player
         {"kind": "hold", "origin": "N1", "units": {"JV": 1}},
         content_type="application/json",
     )
-    assert response.status_code == 400
+    assert response.status_code == 409
     assert "waits for the results of its battles" in response.content.decode()
 
 
