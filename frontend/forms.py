@@ -14,7 +14,7 @@ from campaign.models import INT_COLUMN_MAX, AuditEntry, GMModifier, Relation, Tu
 from frontend.terms import WORDS, said
 from orders.models import Order
 from orders.services import UNITLESS, OrderDraft
-from rules.engine.messages import Message
+from rules.engine.messages import Refusal
 
 NO_TARGET = ("", gettext_lazy("— none (hold, stand down) —"))
 
@@ -95,16 +95,27 @@ class OrderForm(forms.Form):
             kind=data["kind"], origin=data["origin"], target=data.get("target") or None, units=units
         )
 
-    def service_error(self, field: str, message: Message) -> None:
-        """Put the service's message next to the field it names ("units" goes beside the counts), in the
-        reader's language."""
-        message = said(message)
-        if field == "units":
-            self._errors.setdefault("units", self.error_class()).append(message)
-        elif field in self.fields and not self.fields[field].widget.is_hidden:
-            self.add_error(field, message)
-        else:
-            self.add_error(None, message)
+    def refuse(self, refusal: Refusal) -> None:
+        """`form_refuse`, with "units" beside the counts (a field per unit type, none named "units")."""
+        for fault in refusal.faults():
+            if fault.field == "units":
+                self._errors.setdefault("units", self.error_class()).append(said(fault.message))
+            else:
+                self.add_error(field_at_fault(self, fault.field), said(fault.message))
+
+
+def field_at_fault(form: forms.Form, field: str | None) -> str | None:
+    """The form's field a fault names, or None (above the form) for one it does not show."""
+    if field in form.fields and not form.fields[field].widget.is_hidden:
+        return field
+    return None
+
+
+def form_refuse(form: forms.Form, refusal: Refusal) -> None:
+    """A service's refusal on the form that sent it: each fault beside the field it names, else above the
+    form, in the reader's language; the same faults the API answers in its envelope."""
+    for fault in refusal.faults():
+        form.add_error(field_at_fault(form, fault.field), said(fault.message))
 
 
 def order_initial(order: Order) -> dict[str, Any]:

@@ -221,7 +221,7 @@ def _order_save(request: HttpRequest, slug: str, form: OrderForm, save, said: st
     try:
         order = save(form.draft())
     except OrderError as error:
-        form.service_error(error.field, error.message)
+        form.refuse(error)
         return None
     request.session.pop(_kept_key(slug), None)
     messages.success(request, said.format(after=_describe(order)))

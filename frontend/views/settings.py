@@ -18,9 +18,9 @@ from campaign.gm.access import GMInputError
 from campaign.lifecycle import time_zone_of, time_zone_set
 from campaign.middleware import time_zone_remember
 from campaign.services import account_email_set, token_renew, token_revoke
+from frontend.forms import form_refuse
 from frontend.gm_forms import EmailForm, TimeZoneForm
 from frontend.mail.sender import order_mail_key_tag
-from frontend.terms import said
 
 
 @login_required
@@ -49,7 +49,7 @@ def settings_page(request: HttpRequest) -> HttpResponse:
             try:
                 time_zone_set(user=request.user, time_zone=form.cleaned_data["time_zone"])
             except GMInputError as error:
-                form.add_error("time_zone", said(error.message))
+                form_refuse(form, error)
             else:
                 # The session carries the zone to every page (campaign.middleware), so it changes there too.
                 name = time_zone_remember(request=request, user=request.user)

@@ -28,7 +28,7 @@ from campaign.gm.access import GMInputError
 from campaign.gm.system import battle_systems_offered
 from campaign.models import Nation, Region, Turn
 from campaign.selectors import Viewer, turn_current
-from frontend.forms import DeadlineForm, ModifierForm, RelationForm, RosterForm, WeatherForm
+from frontend.forms import DeadlineForm, ModifierForm, RelationForm, RosterForm, WeatherForm, form_refuse
 from frontend.gm_forms import (
     AssignForm,
     BattleSystemForm,
@@ -45,7 +45,6 @@ from frontend.gm_selectors import (
     turn_previewed,
 )
 from frontend.selectors import battles_overdue_of, gm_dashboard_load
-from frontend.terms import said as say
 from frontend.views.common import gm_for, topbar
 from rules.engine.messages import InputError
 
@@ -131,8 +130,7 @@ def gm_post(
         try:
             said = form_class_ok(viewer, turn, form.cleaned_data)
         except GMInputError as error:
-            field = error.field if error.field in form.fields else None
-            form.add_error(field, say(error.message))
+            form_refuse(form, error)
         else:
             messages.success(request, said)
             return redirect(reverse("frontend:gm", args=[slug]) + f"#{which}")

@@ -19,6 +19,7 @@ from campaign.gm import processing
 from campaign.gm.access import GMInputError
 from campaign.models import Turn
 from campaign.selectors import Viewer, regions_changed_hands, turn_current
+from frontend.forms import form_refuse
 from frontend.gm_forms import RollbackForm
 from frontend.gm_selectors import nation_names, report_rows
 from frontend.reports import battle_card, card_anchor
@@ -201,7 +202,7 @@ def rollback_post(request: HttpRequest, slug: str, number: int) -> HttpResponse:
                     reason=form.cleaned_data["reason"],
                 )
         except GMInputError as error:
-            form.add_error(error.field if error.field in form.fields else None, say(error.message))
+            form_refuse(form, error)
         else:
             if outcome.turn.status == Turn.Status.BATTLES_PENDING:
                 messages.success(
