@@ -201,7 +201,7 @@ def _order_insert(order: Order, now: Callable[[], datetime]) -> tuple[int, int]:
 
 def _kind_check(draft: OrderDraft, turn: Turn) -> None:
     # The pipeline's kinds and the campaign's system's own; the rules judge the rest (Sodankäynti's no).
-    own = system_get(turn.campaign.battle_system).order_kinds
+    own = system_get(turn.campaign.battle_system).unitless_kinds
     known = [k for k in KINDS if k in OrderKind._value2member_map_ or k in own]
     if draft.kind not in known:
         kinds = ", ".join(known)

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from .messages import Message, gettext_noop, messages_register
+from .settings import Setting
 
 # The engine's own systems, imported on first use so that each registers itself.
 SYSTEM_MODULES = (
@@ -47,10 +48,27 @@ class Policies:
     air_rebases_after_conquest: bool = True  # IRON_FIST §10: IV of a conquered region rebase within range
 
 
+# IRON_FIST.md §2.1: the kinds of order of the Iron Fist pipeline, in the order a form offers them.
+IRON_FIST_KINDS = ("attack", "move", "rebase", "hold", "stand_down")
+
+
 @dataclass(frozen=True)
 class BattleSystem:
+    """A system's registry entry: what the engine calls, and what the pages, the API and the wizard say of it.
+
+    `title` and `summary` are English, marked for the catalogue; `system_register` registers them, and each
+    setting's help, as messages (`system.<name>.title`, `system.<name>.setting.<key>`), so that every reader
+    gets them in their language and the catalogue test asks each for its Finnish text."""
+
     name: str
     ruleset_build: Callable[[Mapping[str, Any]], Any]  # overrides (without battle_system) -> the ruleset
+    title: str = ""
+    summary: str = ""
+    rules: str = ""  # the file name of its specification ("IRON_FIST.md"), served by the app
+    # Every kind of order a player may give, in the order a form offers them; the API's `kind` enum.
+    kinds: tuple[str, ...] = IRON_FIST_KINDS
+    # The scalar ruleset settings, with ranges, defaults and help (rules.engine.settings).
+    settings: tuple[Setting, ...] = ()
     fight: Callable[[Any], Any] | None = None  # BattleCall -> BattleOutcome | Pending
     policies: Policies = field(default_factory=Policies)
     case_check: Callable[[Mapping[str, Any], Path], str | None] | None = None
@@ -58,11 +76,25 @@ class BattleSystem:
     # (world, ruleset) -> a check of one order -> Invalid (rejected) or None (on to the common checks).
     order_check: Callable[[Any, Any], Callable[[Any], Any]] | None = None
     # Kinds of order the system checks alone: they name no units and skip the common checks (Sodankäynti §4).
-    order_kinds: frozenset[str] = frozenset()
+    unitless_kinds: frozenset[str] = frozenset()
     # The system's own turn inputs, checked before the first draw and given to every battle as `call.inputs`:
     # (world, ruleset, turn input, accepted orders) -> inputs; without it, TurnInput.system_inputs as given.
     inputs_prepare: Callable[..., Any] | None = None
     extra: Mapping[str, Any] = field(default_factory=dict)  # a system's own functions (company_d20's turn)
+
+    @property
+    def title_message(self) -> Message:
+        return Message(f"system.{self.name}.title")
+
+    @property
+    def summary_message(self) -> Message:
+        return Message(f"system.{self.name}.summary")
+
+    def setting_help(self, setting: Setting) -> Message:
+        return Message(f"system.{self.name}.setting.{setting.key}")
+
+    def setting(self, key: str) -> Setting:
+        return next(s for s in self.settings if s.key == key)
 
 
 _REGISTRY: dict[str, BattleSystem] = {}
@@ -70,6 +102,9 @@ _loaded = False
 
 
 def system_register(system: BattleSystem) -> None:
+    texts = {"title": system.title, "summary": system.summary}
+    texts.update({f"setting.{s.key}": s.help for s in system.settings})
+    messages_register({code: text for code, text in texts.items() if text}, prefix=f"system.{system.name}.")
     _REGISTRY[system.name] = system
 
 

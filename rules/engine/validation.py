@@ -98,7 +98,7 @@ def orders_validate(
         key = (order.nation, order.origin)
         # A system's own checks come first; its own kinds of order skip the common ones.
         invalid = own_check(order) if own_check else None
-        if invalid is None and order.kind not in system.order_kinds:
+        if invalid is None and order.kind not in system.unitless_kinds:
             invalid = order_reason(world, ruleset, order, left.get(key))
         if invalid is None:
             accepted.append((index, order))

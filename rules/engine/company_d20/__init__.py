@@ -8,6 +8,7 @@ The battles are fought at the table; the engine runs the campaign around them. E
 - recon: `contacts_view`.
 """
 
+from ..messages import gettext_noop
 from ..systems import BattleSystem, system_register
 from .campaign import map_problems
 from .cases import case_check
@@ -19,11 +20,23 @@ from .recon import contacts_view
 from .results import Battle, Final, result_final, result_validate
 from .roster import Unit, unit_create, unit_view
 from .ruleset import CompanyRuleset, company_ruleset_build
+from .settings import SETTINGS
 from .turn import Completed, CompletionError, Processed, complete_turn, process_turn
 
 # The battles are played at the table, so there is no `fight`: the turn is the system's own (COMPANY.md §2.2).
 SYSTEM = BattleSystem(
     name="company_d20",
+    title=gettext_noop("Company d20"),
+    summary=gettext_noop(
+        "Each battle is played at the table by named squads with d20 dice, rolled through the server's dice "
+        "service; the server runs the campaign around it: orders, who fights where, fog of war and the "
+        "Kasarmi. The players enter the result, and its victory points decide the winner, whether the region "
+        "changes hands and the XP and TP the companies gain."
+    ),
+    rules="COMPANY.md",
+    # COMPANY.md §4.2, in the order a form offers them, as Iron Fist's (orders.KINDS is the check's order).
+    kinds=("attack", "move", "hold", "recon"),
+    settings=SETTINGS,
     ruleset_build=company_ruleset_build,
     fight=None,
     case_check=case_check,

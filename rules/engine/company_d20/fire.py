@@ -9,7 +9,8 @@ from typing import Any
 from .dice import Recorder, expression_of, expression_roll, integer_input
 from .problems import refuse, whole
 from .roster import Unit, tk_damaged, unit_tt
-from .ruleset import CONTACT_LEVELS, CompanyRuleset, SupportType
+from .ruleset import CompanyRuleset, SupportType
+from .settings import CONTACT_LEVELS
 
 
 def _support(inputs: Mapping[str, Any], ruleset: CompanyRuleset) -> SupportType:

@@ -15,7 +15,8 @@ from .dice import Recorder, part
 from .orders import Order
 from .rolls import recon_contest
 from .roster import Unit, unit_damaged, unit_tt
-from .ruleset import CONTACT_LEVELS, CompanyRuleset
+from .ruleset import CompanyRuleset
+from .settings import CONTACT_LEVELS
 
 # What each level reveals of one unit (§10.3): suspicion nothing per unit, known the type, observed the card.
 REVEALS = {

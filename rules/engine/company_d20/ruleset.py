@@ -2,20 +2,18 @@
 merged in.
 
 `company_ruleset_build(overrides)` checks every value and returns a frozen `CompanyRuleset`. A bad value
-raises `RulesetError` naming the key (code `ruleset_invalid`, §12): every code it refers to must exist,
-dice sizes must be die sizes, band and level tables strictly decreasing, `company_size` at least 1.
+raises `RulesetError` whose message starts with the key (`ruleset_invalid`, ref the key, §12): every code it
+refers to must exist, dice sizes must be die sizes, band and level tables strictly decreasing, `company_size`
+at least 1. The scalar settings are checked through their declarations (`SETTINGS`, the registry entry's),
+the tables by the functions below.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from functools import cache
-from pathlib import Path
 from types import MappingProxyType
 from typing import Any
-
-import yaml
 
 from rules.engine.ruleset import (
     Ruleset,
@@ -26,10 +24,11 @@ from rules.engine.ruleset import (
     ruleset_merge,
 )
 from rules.engine.ruleset import UnitType as PipelineUnitType
+from rules.engine.settings import settings_check
 
 from .expressions import expression_parse
+from .settings import SETTINGS, defaults_read
 
-DEFAULTS_FILE = Path(__file__).with_name("defaults.yaml")
 ROLES = ("company_commander", "platoon_leader")
 STATS = ("tk_max", "m", "k", "l", "s", "h")
 EFFECTS = (
@@ -44,7 +43,6 @@ EFFECTS = (
 VALUED_EFFECTS = ("attack_bonus", "stealth_bonus", "recon_bonus")
 FUNCTIONS = ("roll", "test", "opposed", "attack", "damage", "morale", "recon", "fire_request", "scatter")
 POOL_KINDS = ("company", "platoon", "group")
-CONTACT_LEVELS = ("none", "suspicion", "known", "observed")
 TERRAINS = ("open", "rough", "city")
 DIE_SIZES = (2, 3, 4, 6, 8, 10, 12, 20, 100)
 # Mappings whose keys a GM may add to (new types, abilities, codes); every other mapping has fixed keys.
@@ -122,27 +120,23 @@ class CompanyRuleset(Ruleset):
         return any(a in self.abilities and self.abilities[a].effect == effect for a in abilities)
 
 
-@cache
-def _defaults() -> Mapping[str, Any]:
-    with DEFAULTS_FILE.open(encoding="utf-8") as f:
-        return yaml.safe_load(f)
-
-
 def company_ruleset_build(overrides: Mapping[str, Any] | None = None) -> CompanyRuleset:
     """The default ruleset with `overrides` merged in, checked; raises RulesetError naming the bad key."""
     overrides = {} if overrides is None else overrides
     if not isinstance(overrides, Mapping):
         raise RulesetError("ruleset: expected a mapping of overrides")
-    defaults = _defaults()
+    defaults = defaults_read()
     check_unknown_keys(overrides, defaults, "company_d20")
     _known_keys(overrides, defaults, "")
     data = ruleset_merge(defaults, overrides)
+    _sections(data, defaults, "")
     if data["battle_system"] != "company_d20":
         raise RulesetError(f"battle_system: this ruleset is for company_d20, not {data['battle_system']!r}")
     catalogue = _catalogue(data["catalogue"])
     abilities = _abilities(data["veteran"]["abilities"], catalogue)
     support = _support(data["fire_support"]["types"])
-    _settings(data)
+    settings_check(data, SETTINGS)
+    _tables(data)
     return CompanyRuleset(
         battle_system="company_d20",
         unit_types={
@@ -166,6 +160,17 @@ def _known_keys(overrides: Mapping[str, Any], defaults: Mapping[str, Any], where
             raise RulesetError(f"{name}: not a ruleset key")
         if isinstance(value, Mapping) and isinstance(defaults[key], Mapping):
             _known_keys(value, defaults[key], f"{name}.")
+
+
+def _sections(data: Mapping[str, Any], defaults: Mapping[str, Any], where: str) -> None:
+    """Every mapping of the defaults is still one (`xp: 5` is refused naming `xp`), so that the settings
+    and tables below read their keys; an open mapping's entries are its own function's to check."""
+    for key, default in defaults.items():
+        if isinstance(default, Mapping):
+            name = f"{where}{key}"
+            value = _mapping(data.get(key), name)
+            if name not in OPEN:
+                _sections(value, default, f"{name}.")
 
 
 def _frozen(value: Any) -> Any:
@@ -290,28 +295,8 @@ def _decreasing(value: Any, name: str) -> None:
         raise RulesetError(f"{name}: the minimum margins must be strictly decreasing, got {dict(table)}")
 
 
-def _settings(data: Mapping[str, Any]) -> None:
-    """The scalar settings and the small tables; the catalogues are checked by their own functions."""
-    _int(data["company_size"], "company_size", minimum=1)
-    _choice(data["purchase_placement"], "purchase_placement", ("home", "any_owned"))
-    xp, tp, veteran = data["xp"], data["tp"], data["veteran"]
-    _int(xp["per_vp"], "xp.per_vp", minimum=0)
-    _int(xp["tt_step"], "xp.tt_step", minimum=1)
-    _int(xp["tt_bonus_max"], "xp.tt_bonus_max", minimum=0, null=True)
-    _choice(xp["sharing"], "xp.sharing", ("equal", "earned"))
-    _choice(xp["damaged_rounding"], "xp.damaged_rounding", ("down", "up"))
-    _choice(xp["destroyed"], "xp.destroyed", ("forfeit", "exclude"))
-    _int(tp["per_vp"], "tp.per_vp", minimum=0)
-    _int(tp["tk_per_tp"], "tp.tk_per_tp", minimum=1)
-    _int(tp["starting"], "tp.starting", minimum=0)
-    _int(veteran["xp_step"], "veteran.xp_step", minimum=1)
-    _int(veteran["max_abilities"], "veteran.max_abilities", minimum=0, null=True)
-    result, turn = data["result"], data["turn"]
-    _choice(result["finalisation"], "result.finalisation", ("gm", "all_sides"))
-    _choice(result["tie_winner"], "result.tie_winner", ("defender", "none"))
-    _bool(result["wiped_out_defender_loses"], "result.wiped_out_defender_loses")
-    _bool(turn["auto_complete"], "turn.auto_complete")
-    _choice(turn["cut_off"], "turn.cut_off", ("destroyed", "nearest"))
+def _tables(data: Mapping[str, Any]) -> None:
+    """The small tables; the scalars are checked through `SETTINGS`, the catalogues by their own functions."""
     dice = data["dice"]
     for key in ("advantage_sources", "disadvantage_sources"):
         sources = dice[key]
@@ -326,57 +311,28 @@ def _settings(data: Mapping[str, Any]) -> None:
         _choice(spec.get("stat"), f"{where}.stat", ("TT", "M", None))
         _int(spec.get("dc"), f"{where}.dc", null=True)
         _int(spec.get("min_tt"), f"{where}.min_tt", null=True)
-    _choice(dice["opposed_tie"], "dice.opposed_tie", ("passive", "active"))
-    attack = data["attack"]
-    _decreasing(attack["bands"], "attack.bands")
-    _bool(attack["naturals"], "attack.naturals")
-    _int(attack["heavy_extra_dice"], "attack.heavy_extra_dice", minimum=0)
-    _choice(attack["damaged_rounding"], "attack.damaged_rounding", ("down", "up"))
+    _decreasing(data["attack"]["bands"], "attack.bands")
     morale = data["morale"]
     for reason, dc in _mapping(morale["dc"], "morale.dc").items():
         _int(dc, f"morale.dc.{reason}")
-    _int(morale["critical_margin"], "morale.critical_margin", minimum=0)
     for reason, state in _mapping(morale["fail_state"], "morale.fail_state").items():
         if reason not in morale["dc"]:
             raise RulesetError(f"morale.fail_state.{reason}: not a reason of morale.dc")
         _choice(state, f"morale.fail_state.{reason}", ("pinned", "retreating"))
     recon = data["recon"]
-    _choice(recon["mode"], "recon.mode", ("graded", "off"))
-    _int(recon["range"], "recon.range", minimum=1)
     _decreasing(recon["levels"], "recon.levels")
     for terrain in TERRAINS:
         _int(recon["region_cover"].get(terrain), f"recon.region_cover.{terrain}")
-    for key in ("add_stealth", "share_with_allies", "target_notified"):
-        _bool(recon[key], f"recon.{key}")
-    _int(recon["duration"], "recon.duration", minimum=0)
-    fire = data["fire_support"]
-    _choice(fire["min_contact"], "fire_support.min_contact", CONTACT_LEVELS)
-    _int(fire["no_direction_tk"], "fire_support.no_direction_tk", minimum=0)
-    _int(fire["damaged_direction_min"], "fire_support.damaged_direction_min", minimum=1)
-    _int(fire["reroll_min_tt"], "fire_support.reroll_min_tt")
-    _int(fire["danger_close_max"], "fire_support.danger_close_max", minimum=0)
-    compass = fire["compass"]
+    compass = data["fire_support"]["compass"]
     if not isinstance(compass, list) or len(compass) not in DIE_SIZES:
         raise RulesetError(
             f"fire_support.compass: expected a list of {', '.join(map(str, DIE_SIZES))} points"
         )
     kp = data["kp"]
-    _bool(kp["tracking"], "kp.tracking")
-    for key in (
-        "company_commander",
-        "platoon_leader",
-        "platoon_leader_out_of_link",
-        "promoted_company",
-        "promoted_platoon",
-        "battle_group",
-    ):
-        _int(kp[key], f"kp.{key}", minimum=0)
-    _int(kp["transfer_limit"], "kp.transfer_limit", minimum=0, null=True)
     for _code, where, spec in _entries(kp["actions"], "kp.actions"):
         _int(spec.get("kp"), f"{where}.kp", minimum=0)
         _codes(spec.get("pools"), f"{where}.pools", POOL_KINDS)
-        for flag in ("unit", "company_tactic", "once_per_battle", "any_unit_from_company"):
-            _bool(spec.get(flag, False), f"{where}.{flag}")
+        for flag_name in ("unit", "company_tactic", "once_per_battle", "any_unit_from_company"):
+            _bool(spec.get(flag_name, False), f"{where}.{flag_name}")
         if spec.get("per") is not None and spec["per"] not in kp["actions"]:
             raise RulesetError(f"{where}.per: {spec['per']!r} is not a KP action")
-    _bool(data["reports"]["public_summary"], "reports.public_summary")

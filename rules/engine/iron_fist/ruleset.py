@@ -16,6 +16,7 @@ from typing import Any
 import yaml
 
 from ..dice_expression import DiceExpression
+from ..messages import gettext_noop
 from ..ruleset import (
     ROLES,
     Ruleset,
@@ -26,6 +27,7 @@ from ..ruleset import (
     check_unknown_keys,
     ruleset_merge,
 )
+from ..settings import settings_check, settings_declare, text, whole
 from ..state import Terrain, Weather
 
 DEFAULTS_FILE = Path(__file__).with_name("ruleset.yaml")
@@ -103,26 +105,89 @@ def _defaults() -> dict[str, Any]:
         return yaml.safe_load(f)
 
 
+# The scalar settings (the tables, unit_types to loss_table, are checked whole below). The maxima are ours,
+# where IRON_FIST.md names none: far above any campaign's, low enough that no value makes a turn overflow.
+SETTINGS = settings_declare(
+    _defaults(),
+    whole(
+        "conquest_threshold",
+        gettext_noop("A win by more than this many KTA points takes the region."),
+        0,
+        1000,
+        section="§5",
+    ),
+    whole(
+        "fort_bonus_per_level",
+        gettext_noop("KTA points a defender gains for each level of its region's fort."),
+        0,
+        100,
+        section="§4",
+    ),
+    whole(
+        "home_defence_bonus",
+        gettext_noop("KTA points a nation gains defending one of its home regions."),
+        0,
+        100,
+        section="§4",
+    ),
+    text(
+        "kta_die",
+        gettext_noop(
+            "Each side's fortune-of-war roll, added to its KTA: NdM or NdM+K (like 1d6); empty for none."
+        ),
+        20,
+        nullable=True,
+        section="§4",
+    ),
+    whole(
+        "superiority_ratio",
+        gettext_noop(
+            "A winner with at least this many times the enemy's units of a ground type rounds that type's "
+            "loss down."
+        ),
+        1,
+        100,
+        section="§5.2",
+    ),
+    whole(
+        "support_loss.won_or_draw",
+        gettext_noop("Chance in percent that a supporting unit is lost when its side wins or draws."),
+        0,
+        100,
+        section="§8",
+    ),
+    whole(
+        "support_loss.lost",
+        gettext_noop("Chance in percent that a supporting unit is lost when its side loses."),
+        0,
+        100,
+        section="§8",
+    ),
+)
+
+
 def iron_fist_ruleset_build(overrides: Mapping[str, Any]) -> IronFistRuleset:
     """The default ruleset with `overrides` merged in, checked; raises RulesetError naming the bad key."""
     defaults = _defaults()
     check_unknown_keys(overrides, defaults, "iron_fist")
     data = ruleset_merge(defaults, overrides)
     unit_types = _unit_types(data)
+    check_mapping(data.get("support_loss"), "support_loss")
+    value = settings_check(data, SETTINGS)
     return IronFistRuleset(
         battle_system="iron_fist",
         unit_types=unit_types,
         weather_modifiers=_weather_modifiers(data.get("weather_modifiers"), unit_types),
-        fort_bonus_per_level=check_int(data, "fort_bonus_per_level"),
-        home_defence_bonus=check_int(data, "home_defence_bonus"),
+        fort_bonus_per_level=value["fort_bonus_per_level"],
+        home_defence_bonus=value["home_defence_bonus"],
         pincer_bonus=_pincer(data.get("pincer_bonus")),
-        kta_die=_die(data.get("kta_die")),
+        kta_die=_die(value["kta_die"]),
         ranges=_ranges(data.get("ranges"), unit_types),
-        conquest_threshold=check_int(data, "conquest_threshold", minimum=0),
+        conquest_threshold=value["conquest_threshold"],
         loss_table=_loss_table(data.get("loss_table")),
-        superiority_ratio=check_int(data, "superiority_ratio", minimum=1),
-        support_loss_won_or_draw=_percent(data.get("support_loss"), "won_or_draw"),
-        support_loss_lost=_percent(data.get("support_loss"), "lost"),
+        superiority_ratio=value["superiority_ratio"],
+        support_loss_won_or_draw=value["support_loss.won_or_draw"],
+        support_loss_lost=value["support_loss.lost"],
     )
 
 
@@ -188,10 +253,11 @@ def _pincer(value: Any) -> tuple[tuple[int, int], ...]:
 
 
 def _die(value: Any) -> DiceExpression | None:
-    if value is None:
+    if value is None or value == "":  # an empty form field, as null: no roll
         return None
     match = DIE_PATTERN.match(value) if isinstance(value, str) else None
-    if not match or int(match.group(1)) < 1 or int(match.group(2)) < 1:
+    # At most 100 dice of at most 1000 sides: a roll a battle report can show.
+    if not match or not (1 <= int(match.group(1)) <= 100) or not (1 <= int(match.group(2)) <= 1000):
         raise RulesetError(f"kta_die: expected NdM or NdM+K (like 1d6) or null, got {value!r}")
     return DiceExpression(int(match.group(1)), int(match.group(2)), int(match.group(3) or 0))
 
@@ -246,8 +312,3 @@ def _loss_table(value: Any) -> tuple[LossRow, ...]:
     if rows[-1].high is not None:
         raise RulesetError("loss_table: the last row must be open-ended (max null)")
     return tuple(rows)
-
-
-def _percent(value: Any, key: str) -> int:
-    value = check_mapping(value, "support_loss")
-    return check_int(value, key, minimum=0, where="support_loss.")

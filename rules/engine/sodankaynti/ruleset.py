@@ -1,8 +1,9 @@
 """The Sodankäynti ruleset (SODANKAYNTI.md §15): `defaults.yaml` merged with a campaign's overrides.
 
 `ruleset_build(overrides)` merges key by key (nested mappings too; a list or a scalar replaces; a unit type or
-doctrine given as null is dropped), checks every value and returns a frozen `Ruleset`. A bad value raises
-`RulesetError` naming the key, so a GM's slip never reaches a turn.
+doctrine given as null is dropped), checks every value (the scalar ones through their declarations,
+`SETTINGS`) and returns a frozen `Ruleset`. A bad value raises `RulesetError` naming the key, so a GM's slip
+never reaches a turn.
 """
 
 from __future__ import annotations
@@ -16,9 +17,11 @@ from typing import Any
 
 import yaml
 
+from ..messages import gettext_noop
 from ..ruleset import Ruleset as BaseRuleset
 from ..ruleset import RulesetError, check_int, check_mapping, check_unknown_keys, ruleset_merge
 from ..ruleset import UnitType as BaseUnitType
+from ..settings import choice, flag, settings_check, settings_declare, text, whole
 
 DEFAULTS_FILE = Path(__file__).with_name("defaults.yaml")
 DIE = re.compile(r"^(\d*)d(\d+)$")
@@ -136,6 +139,178 @@ def _defaults() -> dict[str, Any]:
         return yaml.safe_load(f)
 
 
+# The scalar settings (§15); the tables (unit_types, orders_by_role, advantages.fort and .terrain, the lists
+# politics.removal_order and retreat.safe_dice, doctrines) are checked whole below. The maxima are ours where
+# SODANKAYNTI.md names none: far above any campaign's, low enough that no value makes a turn run away.
+SETTINGS = settings_declare(
+    _defaults(),
+    whole(
+        "rebase_range",
+        gettext_noop("How many borders away a unit may rebase, to a region of its own."),
+        0,
+        100,
+        section="§4",
+    ),
+    whole(
+        "default_rating",
+        gettext_noop("A nation's politics and tactics rating, in dice, when the GM has not set its own."),
+        0,
+        100,
+        section="§5",
+    ),
+    whole("success_on", gettext_noop("A pool die showing this or more is a success."), 1, 6, section="§6.2"),
+    choice(
+        "joint_ratings",
+        gettext_noop("A side of several nations rolls with the best rating among them, or its commander's."),
+        ("best", "commander"),
+        section="§6.5",
+    ),
+    whole(
+        "advantages.home",
+        gettext_noop("Tactics dice a defender gains in one of its home regions."),
+        0,
+        100,
+        section="§6.4",
+    ),
+    whole(
+        "advantages.ambush",
+        gettext_noop(
+            "Tactics dice the defenders gain when their ambush faces the region the attack comes from."
+        ),
+        0,
+        100,
+        section="§6.4",
+    ),
+    whole(
+        "advantages.surprise",
+        gettext_noop("Tactics dice the attacker gains when the defenders' ambush faces the wrong way."),
+        0,
+        100,
+        section="§6.4",
+    ),
+    whole(
+        "advantages.pincer",
+        gettext_noop("Tactics dice the attacker gains when its units come from two or more regions."),
+        0,
+        100,
+        section="§6.4",
+    ),
+    flag(
+        "politics.enabled",
+        gettext_noop("Every battle starts with a politics roll; off skips them all."),
+        section="§7",
+    ),
+    choice(
+        "politics.count",
+        gettext_noop(
+            "The politics winner removes one enemy die per success (winner), or per success more than the "
+            "loser's (net)."
+        ),
+        ("winner", "net"),
+        section="§6.3",
+    ),
+    choice(
+        "politics.removed_fate",
+        gettext_noop(
+            "A unit whose die the politics roll removed sits the battle out (absent), is lost without "
+            "veterans (deserted) or is destroyed."
+        ),
+        ("absent", "deserted", "destroyed"),
+        section="§7",
+    ),
+    choice(
+        "tactics.count",
+        gettext_noop(
+            "The tactics winner takes one bonus action per success (winner), or per success more than the "
+            "loser's (net)."
+        ),
+        ("winner", "net"),
+        section="§8",
+    ),
+    choice(
+        "tactics.tie_first",
+        gettext_noop("Who acts first after a tied tactics roll: the side with fewer dice, or the defender."),
+        ("fewer_dice", "defender"),
+        section="§8",
+    ),
+    whole(
+        "tactics.max_bonus",
+        gettext_noop("The most bonus actions the tactics winner takes; empty for no cap."),
+        1,
+        100,
+        nullable=True,
+        section="§8",
+    ),
+    choice(
+        "sacrifice_target_fate",
+        gettext_noop(
+            "The enemy die a sacrifice takes off the board sits out the battle (removed) or is destroyed."
+        ),
+        ("removed", "destroyed"),
+        section="§9.2",
+    ),
+    whole(
+        "retreat.destroy_below",
+        gettext_noop("A retreating side's dice showing less than this are destroyed; the others withdraw."),
+        0,
+        1000,
+        section="§9.2",
+    ),
+    choice(
+        "retreat.scope",
+        gettext_noop("A retreat destroys the low dice of the whole side, or only those of its commander."),
+        ("side", "commander"),
+        section="§9.2",
+    ),
+    choice(
+        "standoff",
+        gettext_noop(
+            "A standoff has no winner (hold), or the side with the higher board value wins (board_value)."
+        ),
+        ("hold", "board_value"),
+        section="§9.5",
+    ),
+    whole(
+        "max_actions",
+        gettext_noop("After this many actions a battle ends in a standoff."),
+        0,
+        100000,
+        section="§9.4",
+    ),
+    # A choice among the ruleset's own doctrines, which a campaign may change: a text here, and
+    # `ruleset_build` checks that it names one of them.
+    text(
+        "default_doctrine",
+        gettext_noop("The doctrine a nation follows when neither its orders nor the GM name one."),
+        100,
+        section="§10.3",
+    ),
+    choice(
+        "machine_lost_when",
+        gettext_noop("A war machine is lost when all its dice are lost, or when any one of them is."),
+        ("all_dice", "any_die"),
+        section="§11.1",
+    ),
+    flag(
+        "veterans.enabled",
+        gettext_noop("Each pair of a nation's destroyed units may form a new veteran unit after the battle."),
+        section="§11.2",
+    ),
+    whole(
+        "veterans.above",
+        gettext_noop("A veteran roll above this forms the new unit."),
+        0,
+        1000,
+        section="§11.3",
+    ),
+    flag(
+        "meeting_winner_continues",
+        gettext_noop("The winner of a meeting engagement goes on to attack the region it was ordered into."),
+        section="§12.2",
+    ),
+)
+
+
 def ruleset_build(overrides: Mapping[str, Any] | None = None) -> Ruleset:
     """The default ruleset with `overrides` merged in, checked; raises RulesetError naming the bad key."""
     if overrides is None:
@@ -148,18 +323,17 @@ def ruleset_build(overrides: Mapping[str, Any] | None = None) -> Ruleset:
     orders_by_role = _orders_by_role(data)
     unit_types = _unit_types(data, orders_by_role)
     politics = _mapping(data, "politics")
-    tactics = _mapping(data, "tactics")
     retreat = _mapping(data, "retreat")
     advantages = _mapping(data, "advantages")
-    veterans = _mapping(data, "veterans")
+    # A section that is not a mapping is named itself, not through the first of its settings.
+    _mapping(data, "tactics")
+    _mapping(data, "veterans")
     doctrines = _doctrines(data)
-    default_doctrine = data.get("default_doctrine")
+    value = settings_check(data, SETTINGS)
+    default_doctrine = value["default_doctrine"]
     if default_doctrine not in doctrines:
         raise RulesetError(f"default_doctrine: {default_doctrine!r} is not one of the ruleset's doctrines")
-    max_bonus = tactics.get("max_bonus")
-    if max_bonus is not None:
-        max_bonus = _int(tactics, "max_bonus", "tactics.", minimum=1)
-    rebase_range = _int(data, "rebase_range", minimum=0)
+    rebase_range = value["rebase_range"]
     return Ruleset(
         battle_system="sodankaynti",
         unit_types=unit_types,
@@ -170,34 +344,34 @@ def ruleset_build(overrides: Mapping[str, Any] | None = None) -> Ruleset:
         kind_roles={k: tuple(r for r, kinds in orders_by_role.items() if k in kinds) for k in ORDER_KINDS},
         orders_by_role=orders_by_role,
         rebase_range=rebase_range,
-        default_rating=_int(data, "default_rating", minimum=0),
-        success_on=_int(data, "success_on", minimum=1, maximum=6),
-        joint_ratings=_choice(data, "joint_ratings", ("best", "commander")),
+        default_rating=value["default_rating"],
+        success_on=value["success_on"],
+        joint_ratings=value["joint_ratings"],
         fort=_dice_table(advantages, "fort", int),
         terrain=_dice_table(advantages, "terrain", str),
-        home=_int(advantages, "home", "advantages.", minimum=0),
-        ambush=_int(advantages, "ambush", "advantages.", minimum=0),
-        surprise=_int(advantages, "surprise", "advantages.", minimum=0),
-        pincer=_int(advantages, "pincer", "advantages.", minimum=0),
-        politics_enabled=_bool(politics, "enabled", "politics."),
-        politics_count=_choice(politics, "count", ("winner", "net"), "politics."),
+        home=value["advantages.home"],
+        ambush=value["advantages.ambush"],
+        surprise=value["advantages.surprise"],
+        pincer=value["advantages.pincer"],
+        politics_enabled=value["politics.enabled"],
+        politics_count=value["politics.count"],
         removal_order=_sizes(politics, "removal_order", "politics.", distinct=True),
-        removed_fate=_choice(politics, "removed_fate", ("absent", "deserted", "destroyed"), "politics."),
-        tactics_count=_choice(tactics, "count", ("winner", "net"), "tactics."),
-        tie_first=_choice(tactics, "tie_first", ("fewer_dice", "defender"), "tactics."),
-        max_bonus=max_bonus,
-        sacrifice_target_fate=_choice(data, "sacrifice_target_fate", ("removed", "destroyed")),
-        destroy_below=_int(retreat, "destroy_below", "retreat.", minimum=0),
+        removed_fate=value["politics.removed_fate"],
+        tactics_count=value["tactics.count"],
+        tie_first=value["tactics.tie_first"],
+        max_bonus=value["tactics.max_bonus"],
+        sacrifice_target_fate=value["sacrifice_target_fate"],
+        destroy_below=value["retreat.destroy_below"],
         safe_dice=frozenset(_sizes(retreat, "safe_dice", "retreat.")),
-        retreat_scope=_choice(retreat, "scope", ("side", "commander"), "retreat."),
-        standoff=_choice(data, "standoff", ("hold", "board_value")),
-        max_actions=_int(data, "max_actions", minimum=0),
+        retreat_scope=value["retreat.scope"],
+        standoff=value["standoff"],
+        max_actions=value["max_actions"],
         doctrines=doctrines,
         default_doctrine=default_doctrine,
-        machine_lost_when=_choice(data, "machine_lost_when", ("all_dice", "any_die")),
-        veterans_enabled=_bool(veterans, "enabled", "veterans."),
-        veterans_above=_int(veterans, "above", "veterans.", minimum=0),
-        meeting_winner_continues=_bool(data, "meeting_winner_continues"),
+        machine_lost_when=value["machine_lost_when"],
+        veterans_enabled=value["veterans.enabled"],
+        veterans_above=value["veterans.above"],
+        meeting_winner_continues=value["meeting_winner_continues"],
     )
 
 

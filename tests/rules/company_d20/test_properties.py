@@ -17,7 +17,7 @@ from rules.engine.company_d20.problems import Problem
 from rules.engine.company_d20.recon import REVEALS, contact_reveal, snapshot_contacts, unit_card
 from rules.engine.company_d20.results import Battle
 from rules.engine.company_d20.roster import tk_damaged, unit_create, unit_tt, veteran_slots
-from rules.engine.company_d20.ruleset import CONTACT_LEVELS
+from rules.engine.company_d20.settings import CONTACT_LEVELS
 
 RULESET = company_ruleset_build()
 TYPES = sorted(RULESET.catalogue)
