@@ -1,5 +1,6 @@
-"""The rules document (frontend/rules/IRON_FIST.md, a copy of the project's canonical shared/rules) as a
-page, so that each term of a battle report can link to the section that produced it.
+"""A battle system's rules document (its registry entry's `rules`, a copy of the project's canonical
+shared/rules beside the system's code) as a page, so that each term of a battle report can link to the
+section that produced it.
 
 A small reader for the Markdown the document uses (headings, paragraphs, lists, tables, **bold**,
 `code`), not a general one: the project takes no Markdown dependency for one page.
@@ -10,11 +11,11 @@ from __future__ import annotations
 import re
 from functools import cache
 from html import escape
-from pathlib import Path
 
 from django.utils.safestring import SafeString, mark_safe
 
-DOCUMENT = Path(__file__).parent / "rules" / "IRON_FIST.md"
+from rules.engine.systems import DEFAULT_SYSTEM, system_get
+
 SECTION = re.compile(r"§(\d+(?:\.\d+)?)")
 
 
@@ -31,27 +32,26 @@ def _inline(text: str) -> str:
     return re.sub(r"\*([^*\s][^*]*)\*", r"<em>\1</em>", text)
 
 
-# What a player does not need: the document's title and note to developers (before the first section), and
-# the sections on the engine's determinism and the report's format (§11, §12).
-FOR_DEVELOPERS = re.compile(r"## (11|12)\. ")
-
-
-def _player_lines(text: str) -> list[str]:
+def _player_lines(name: str) -> list[str]:
+    """The lines a player reads: not the document's title and note to developers (before the first
+    section), nor the sections its system hides (`rules_hidden`: the engine's determinism, say)."""
+    system = system_get(name)
+    hidden = tuple(f"## {number}. " for number in system.rules_hidden)
     lines, keep, started = [], True, False
-    for line in text.splitlines():
+    for line in system.rules.read_text(encoding="utf-8").splitlines():
         if line.startswith("## "):
             started = True
-            keep = not FOR_DEVELOPERS.match(line)
+            keep = not line.startswith(hidden)
         if started and keep:
             lines.append(line)
     return lines
 
 
 @cache
-def rules_toc() -> list[tuple[str, str]]:
+def rules_toc(name: str = DEFAULT_SYSTEM) -> list[tuple[str, str]]:
     """(anchor, title) of each section a player reads, for the page's table of contents."""
     toc = []
-    for line in _player_lines(DOCUMENT.read_text(encoding="utf-8")):
+    for line in _player_lines(name):
         found = re.match(r"## ((\d+)\. (.*))", line)
         if found:
             toc.append((f"s{found.group(2)}", re.sub(r"\*\*\[[^]]*\]\*\*", "", found.group(1)).strip()))
@@ -59,7 +59,7 @@ def rules_toc() -> list[tuple[str, str]]:
 
 
 @cache
-def rules_html() -> SafeString:
+def rules_html(name: str = DEFAULT_SYSTEM) -> SafeString:
     out: list[str] = []
     block: list[str] = []
     kind = None
@@ -84,7 +84,7 @@ def rules_html() -> SafeString:
         block.clear()
         kind = None
 
-    for line in _player_lines(DOCUMENT.read_text(encoding="utf-8")):
+    for line in _player_lines(name):
         if kind == "pre":
             if line.startswith("```"):
                 flush()

@@ -93,6 +93,7 @@ urlpatterns = [
     *accounts.password_urls,
     path("", player.campaign_list, name="home"),
     path("rules/", turns.rules_page, name="rules"),
+    path("rules/<slug:system>/", turns.rules_page, name="system_rules"),
     path("calculator/", calculator.calculator_page, name="calculator"),
     path("language/", language.language_choose, name="language"),
     path("c/<slug:slug>/", include(campaign_urls)),

@@ -1,6 +1,7 @@
-"""The engine's command line: `check-cases DIR [DIR ...]`, `bench --regions N --nations M --seed S` and
-`bench-mila` (against MILA's diplomacy package, rules/bench_mila.py) and `bench-compare --against DIR`
-(against another checkout's engine on the same turn, rules/bench_compare.py)."""
+"""The engine's command line: `check-cases DIR [DIR ...]`, `docs-sync [DIR]` (the rule documents,
+rules/docs.py), `bench --regions N --nations M --seed S` and `bench-mila` (against MILA's diplomacy package,
+rules/bench_mila.py) and `bench-compare --against DIR` (against another checkout's engine on the same turn,
+rules/bench_compare.py)."""
 
 from __future__ import annotations
 
@@ -37,7 +38,18 @@ def main(argv: list[str] | None = None) -> int:
     compare.add_argument("--seed", type=int, default=1)
     compare.add_argument("--rounds", type=int, default=5)
     compare.add_argument("--runs", type=int, default=3, help="resolutions a round, of which the median")
+    sync = commands.add_parser("docs-sync", help="copy the rule documents from ../shared/rules")
+    sync.add_argument("source", nargs="?", type=Path, default=None, metavar="DIR")
     args = parser.parse_args(argv)
+
+    if args.command == "docs-sync":
+        from rules.docs import SHARED, documents_sync
+
+        copied = documents_sync(args.source or SHARED)
+        print(
+            f"{len(copied)} copied" + (f": {', '.join(copied)}" if copied else ", every copy is its source's")
+        )
+        return 0
 
     if args.command == "check-cases":
         from rules.cases import cases_run

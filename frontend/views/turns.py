@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 
@@ -17,7 +17,9 @@ from frontend.reports import battle_card, support_block
 from frontend.rules_doc import rules_html, rules_toc
 from frontend.selectors import color_safe, map_at_turn, settlements_of, support_of, turns_resolved
 from frontend.summary import turn_summary
+from frontend.terms import said
 from frontend.views.common import topbar, viewer_for
+from rules.engine.systems import DEFAULT_SYSTEM, SystemUnavailable, system_get, system_names
 
 CARDS_PER_PAGE = 50
 
@@ -96,6 +98,21 @@ def turn_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     return render(request, "frontend/turn.html", context)
 
 
-def rules_page(request: HttpRequest) -> HttpResponse:
-    """The rules every report links to; public, like a rulebook."""
-    return render(request, "frontend/rules.html", {"rules": rules_html(), "toc": rules_toc()})
+def rules_page(request: HttpRequest, system: str = DEFAULT_SYSTEM) -> HttpResponse:
+    """A battle system's rules, which its reports link to; public, like a rulebook. The default system's
+    page begins with how to play."""
+    try:
+        found = system_get(system)
+    except SystemUnavailable:
+        raise Http404("no such battle system") from None
+    if found.rules is None:
+        raise Http404("no rules document")
+    context = {
+        "rules": rules_html(found.name),
+        "toc": rules_toc(found.name),
+        "title": said(found.title_message),
+        "how_to_play": found.name == DEFAULT_SYSTEM,
+        "systems": [(s, said(system_get(s).title_message)) for s in system_names() if system_get(s).rules],
+        "shown": found.name,
+    }
+    return render(request, "frontend/rules.html", context)

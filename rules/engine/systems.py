@@ -64,7 +64,10 @@ class BattleSystem:
     ruleset_build: Callable[[Mapping[str, Any]], Any]  # overrides (without battle_system) -> the ruleset
     title: str = ""
     summary: str = ""
-    rules: str = ""  # the file name of its specification ("IRON_FIST.md"), served by the app
+    # Its specification beside its code, a copy of ../shared/rules (`python -m rules docs-sync`), served by
+    # the app; the sections only developers read (`rules_hidden`: "11" for "## 11. ...") are left out there.
+    rules: Path | None = None
+    rules_hidden: tuple[str, ...] = ()
     # Every kind of order a player may give, in the order a form offers them; the API's `kind` enum.
     kinds: tuple[str, ...] = IRON_FIST_KINDS
     # The scalar ruleset settings, with ranges, defaults and help (rules.engine.settings).

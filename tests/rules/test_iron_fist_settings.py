@@ -45,7 +45,7 @@ def test_the_registry_entry_declares_the_system() -> None:
     system = system_get(NAME)
 
     assert system.title == "Iron Fist"
-    assert system.rules == "IRON_FIST.md"
+    assert system.rules.name == "IRON_FIST.md" and system.rules.is_file()
     # §2.1: every kind of order names its units.
     assert system.kinds == ("attack", "move", "rebase", "hold", "stand_down")
     assert system.unitless_kinds == frozenset()

@@ -9,7 +9,6 @@ here by being registered; what is a system's own stays in its own tests.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,7 +18,6 @@ from rules.engine.settings import Setting, SettingKind
 from rules.engine.systems import BattleSystem, system_get, system_names
 from tests.settings_leaves import nested
 
-SHARED_RULES = Path(__file__).resolve().parents[3] / "shared" / "rules"
 SYSTEMS = [system_get(name) for name in system_names()]
 
 # Iron Fist's fortune-of-war die, which tabletop keeps, is a dice expression as well as a text: the shortest
@@ -178,15 +176,8 @@ def test_no_two_settings_of_a_system_share_a_key(system: BattleSystem) -> None:
 @pytest.mark.parametrize("system", BY_SYSTEM)
 def test_the_registry_entry_describes_the_system(system: BattleSystem) -> None:
     assert system.title and system.summary
-    assert system.rules.endswith(".md")
     assert system.kinds
     assert system.unitless_kinds <= set(system.kinds)
-
-
-@pytest.mark.skipif(not SHARED_RULES.is_dir(), reason="shared/rules is not beside the project")
-@pytest.mark.parametrize("system", BY_SYSTEM)
-def test_the_rules_file_is_in_the_shared_rules(system: BattleSystem) -> None:
-    assert (SHARED_RULES / system.rules).is_file()
 
 
 def test_every_exception_named_above_is_still_one() -> None:

@@ -59,7 +59,7 @@ def test_the_default_doctrine_is_one_of_the_ruleset_s_doctrines() -> None:
 def test_the_registry_entry_describes_the_system() -> None:
     system = system_get(NAME)
     assert system.title == "Sodankäynti" and len(system.summary) > 100
-    assert system.rules == "SODANKAYNTI.md"
+    assert system.rules.name == "SODANKAYNTI.md" and system.rules.is_file()
     # §4: stand_down is no order here; ambush and doctrine name no units.
     assert system.kinds == ("attack", "move", "rebase", "hold", "ambush", "doctrine")
     assert system.unitless_kinds == {"ambush", "doctrine"}

@@ -8,6 +8,8 @@ The battles are fought at the table; the engine runs the campaign around them. E
 - recon: `contacts_view`.
 """
 
+from pathlib import Path
+
 from ..messages import gettext_noop
 from ..systems import BattleSystem, system_register
 from .campaign import map_problems
@@ -33,7 +35,7 @@ SYSTEM = BattleSystem(
         "Kasarmi. The players enter the result, and its victory points decide the winner, whether the region "
         "changes hands and the XP and TP the companies gain."
     ),
-    rules="COMPANY.md",
+    rules=Path(__file__).with_name("COMPANY.md"),
     # COMPANY.md §4.2, in the order a form offers them, as Iron Fist's (orders.KINDS is the check's order).
     kinds=("attack", "move", "hold", "recon"),
     settings=SETTINGS,

@@ -1,5 +1,7 @@
 """Iron Fist (IRON_FIST.md): KTA, the loss table, support from range and its losses. The default system."""
 
+from pathlib import Path
+
 from ..messages import gettext_noop
 from ..systems import BattleSystem, system_register
 from .battle import iron_fist_fight
@@ -13,7 +15,8 @@ SYSTEM = BattleSystem(
         "home defence, pincers, support from range and a fortune-of-war roll, then the loss table. A win by "
         "more than the conquest threshold takes the region."
     ),
-    rules="IRON_FIST.md",
+    rules=Path(__file__).with_name("IRON_FIST.md"),
+    rules_hidden=("11", "12"),  # determinism and the report's format
     settings=SETTINGS,
     ruleset_build=iron_fist_ruleset_build,
     fight=iron_fist_fight,

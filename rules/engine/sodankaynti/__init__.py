@@ -1,5 +1,7 @@
 """Sodankäynti, the dice-pool battle system (shared/rules/SODANKAYNTI.md): each unit a die on one board."""
 
+from pathlib import Path
+
 from ..messages import gettext_noop
 from ..systems import BattleSystem, Policies, system_register
 from . import messages  # noqa: F401  (registers the system's message templates)
@@ -19,7 +21,7 @@ SYSTEM = BattleSystem(
         "1 sacrificing itself, or the side retreating. A side that retreats or has no dice left loses; an "
         "attacker that wins takes the region."
     ),
-    rules="SODANKAYNTI.md",
+    rules=Path(__file__).with_name("SODANKAYNTI.md"),
     # §4: every kind a player may give; stand_down is not one of them here.
     kinds=("attack", "move", "rebase", "hold", "ambush", "doctrine"),
     settings=SETTINGS,

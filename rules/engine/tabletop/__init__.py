@@ -6,6 +6,8 @@ entries or auto-resolves (`battle.py`), the check of a result (`results.py`). Pa
 `resolve_turn`, so that the shell's processing waits in `battles_pending` while a battle has no entry.
 """
 
+from pathlib import Path
+
 from ..messages import gettext_noop
 from ..systems import BattleSystem, system_register
 from .battle import derive_seed, tabletop_fight
@@ -25,7 +27,7 @@ SYSTEM = BattleSystem(
         "win takes the region; a battle without a result by its deadline is left to the GM or auto-resolved "
         "by Iron Fist's rules."
     ),
-    rules="TABLETOP.md",
+    rules=Path(__file__).with_name("TABLETOP.md"),
     settings=SETTINGS,
     ruleset_build=tabletop_ruleset_build,
     fight=tabletop_fight,

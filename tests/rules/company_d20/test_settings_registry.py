@@ -66,7 +66,7 @@ def test_the_registry_entry_declares_the_system() -> None:
     system = system_get(NAME)
 
     assert system.title == "Company d20"
-    assert system.rules == "COMPANY.md"
+    assert system.rules.name == "COMPANY.md" and system.rules.is_file()
     assert system.kinds == ("attack", "move", "hold", "recon") and set(system.kinds) == set(KINDS)
     assert system.fight is None and system.case_check is not None
     assert [s.key for s in SETTINGS if not s.section.startswith("§")] == []

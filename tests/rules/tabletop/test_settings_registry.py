@@ -66,7 +66,7 @@ def test_the_registry_entry_declares_the_system() -> None:
     iron_fist = system_get("iron_fist").settings
 
     assert system.title == "Tabletop battles"
-    assert system.rules == "TABLETOP.md"
+    assert system.rules.name == "TABLETOP.md" and system.rules.is_file()
     assert system.kinds == IRON_FIST_KINDS
     assert system.settings == SETTINGS
     assert system.settings[: len(iron_fist)] == iron_fist  # Iron Fist's first, then the `tabletop` block's
