@@ -183,7 +183,7 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "CampaignStatusEnum": "campaign.models.Campaign.Status",
         "TurnStatusEnum": "campaign.models.Turn.Status",
-        "OrderKindEnum": "orders.models.Order.Kind",
+        "OrderKindEnum": "rules.engine.systems.order_kinds_all",
         "ReportKindEnum": "rules.models.Report.Kind",
     },
 }

@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy
 from campaign.models import INT_COLUMN_MAX, AuditEntry, GMModifier, Relation, Turn
 from frontend.terms import WORDS, said
 from orders.models import Order
-from orders.services import UNITLESS, OrderDraft
+from orders.services import OrderDraft
 from rules.engine.messages import Refusal
 
 NO_TARGET = ("", gettext_lazy("— none (hold, stand down) —"))
@@ -31,9 +31,9 @@ def reason_field(*, kept_in: type[Model] = AuditEntry, required: bool = False) -
     return forms.CharField(label=gettext_lazy("Reason"), max_length=max_length, required=required)
 
 
-class RegionField(forms.ChoiceField):
-    """A region code, offered from a list but judged by the rules: "K1 is not adjacent to N4" says more
-    than "not one of the available choices"."""
+class JudgedField(forms.ChoiceField):
+    """A region code or an order's kind, offered from a list but judged by the rules: "K1 is not adjacent
+    to N4" or "there is no support to stand down from" says more than "not one of the available choices"."""
 
     def valid_value(self, value: str) -> bool:
         return True
@@ -42,13 +42,11 @@ class RegionField(forms.ChoiceField):
 class OrderForm(forms.Form):
     """Origin, kind, target and a count per unit type; unit types come from the campaign's ruleset."""
 
-    origin = RegionField(label=gettext_lazy("From"))
-    # The orders with units; a doctrine or an ambush has a form of its own (frontend.sodankaynti_forms).
-    kind = forms.ChoiceField(
-        label=gettext_lazy("Order"),
-        choices=_choices([c for c in Order.Kind.choices if c[0] not in UNITLESS], "order"),
-    )
-    target = RegionField(label=gettext_lazy("To"), required=False)
+    origin = JudgedField(label=gettext_lazy("From"))
+    # The campaign's system's orders with units (its registry entry's); a doctrine or an ambush has a form
+    # of its own (frontend.sodankaynti_forms).
+    kind = JudgedField(label=gettext_lazy("Order"))
+    target = JudgedField(label=gettext_lazy("To"), required=False)
     # The turn the form was made for: a form posted after that turn was processed is refused, not saved
     # into the next turn (frontend.views.player). Absent (an older page, a script): the turn that is open.
     turn = forms.IntegerField(required=False, widget=forms.HiddenInput, min_value=1, max_value=2**31 - 1)
@@ -59,10 +57,12 @@ class OrderForm(forms.Form):
         origins: list[tuple[str, str]],
         targets: list[tuple[str, str]],
         unit_types: list[str],
+        kinds: list[str],
         left: dict[str, int] | None = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(*args, **kwargs)
+        self.fields["kind"].choices = [(k, WORDS["order"].get(k, k.replace("_", " "))) for k in kinds]
         self.fields["origin"].choices = origins
         self.fields["target"].choices = [NO_TARGET, *targets]
         self.unit_types = unit_types

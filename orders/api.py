@@ -21,6 +21,7 @@ from orders.models import Order
 from orders.serializers import OrderInputSerializer, OrderSerializer
 from orders.services import OrderDraft, order_change, order_delete, order_submit
 from rules.engine.messages import InputError
+from rules.engine.systems import system_get
 
 TURN = OpenApiParameter(
     "turn", int, OpenApiParameter.QUERY, description="A turn's number; the current turn when left out."
@@ -31,11 +32,18 @@ TURN_NUMBER = re.compile(r"[0-9]{1,9}")
 ORDER_ID = OpenApiParameter("id", int, OpenApiParameter.PATH, description="The order's id.")
 
 
+class OrderEntry(CampaignScoped):
+    @property
+    def entry_context(self) -> dict:
+        """What the input serializer needs of the campaign: its battle system's registry entry."""
+        return {"system": system_get(self.viewer.campaign.battle_system)}
+
+
 @extend_schema_view(
     get=extend_schema(parameters=[SLUG, TURN]),
     post=extend_schema(parameters=[SLUG], request=OrderInputSerializer, responses={201: OrderSerializer}),
 )
-class OrderList(CampaignScoped, generics.ListCreateAPIView):
+class OrderList(OrderEntry, generics.ListCreateAPIView):
     """Your nation's orders for a turn in submission order (the GM: every nation's); POST adds one."""
 
     serializer_class = OrderSerializer
@@ -56,7 +64,7 @@ class OrderList(CampaignScoped, generics.ListCreateAPIView):
         return orders_visible(viewer=self.viewer, turn=turn)
 
     def create(self, request: Request, *args, **kwargs) -> Response:
-        entered = OrderInputSerializer(data=request.data)
+        entered = OrderInputSerializer(data=request.data, context=self.entry_context)
         entered.is_valid(raise_exception=True)
         turn = self.turn_current
         if turn is None:
@@ -72,7 +80,7 @@ class OrderList(CampaignScoped, generics.ListCreateAPIView):
     patch=extend_schema(parameters=[SLUG, ORDER_ID], request=OrderInputSerializer, responses=OrderSerializer),
     delete=extend_schema(parameters=[SLUG, ORDER_ID]),
 )
-class OrderDetail(CampaignScoped, generics.RetrieveUpdateDestroyAPIView):
+class OrderDetail(OrderEntry, generics.RetrieveUpdateDestroyAPIView):
     """One order: change it in place (it keeps its place in the submission order) or delete it."""
 
     serializer_class = OrderSerializer
@@ -100,9 +108,9 @@ class OrderDetail(CampaignScoped, generics.RetrieveUpdateDestroyAPIView):
                 "units": order.units,
                 "params": order.params,
             }
-            entered = OrderInputSerializer(data={**current, **request.data})
+            entered = OrderInputSerializer(data={**current, **request.data}, context=self.entry_context)
         else:
-            entered = OrderInputSerializer(data=request.data)
+            entered = OrderInputSerializer(data=request.data, context=self.entry_context)
         entered.is_valid(raise_exception=True)
         draft: OrderDraft = entered.draft()
         order = order_change(user=request.user, order=order, draft=draft)

@@ -4,25 +4,18 @@ from __future__ import annotations
 
 from django.core.exceptions import ValidationError
 from django.db import models
-from django.db.models import Q
 
 from campaign.models import Nation, Region, Turn
-from rules.engine.state import OrderKind
-
-# The pipeline's kinds, then the battle systems' own (Sodankäynti's `ambush` and `doctrine`, §4): which of
-# them a campaign takes is its system's to say (rules.engine.validation judges every order).
-KINDS = (*(k.value for k in OrderKind), "ambush", "doctrine")
+from rules.engine.systems import system_get
 
 
 class Order(models.Model):
-    # Labels are the game's own words, lower case as players write them: "move", "stand down".
-    Kind = models.TextChoices("Kind", [(k.upper(), (k, k.replace("_", " "))) for k in KINDS])
-
     # No index of its own: the unique constraint's index (turn, sequence) begins with it and serves its
     # lookups; one index fewer to write for every order entered.
     turn = models.ForeignKey(Turn, on_delete=models.CASCADE, related_name="orders", db_index=False)
     nation = models.ForeignKey(Nation, on_delete=models.CASCADE, related_name="orders")
-    kind = models.CharField(max_length=12, choices=Kind.choices)
+    # Which kinds there are is each battle system's to say (its registry entry's `kinds`), not the database's.
+    kind = models.CharField(max_length=12)
     # Empty only for a doctrine (SODANKAYNTI.md §4.1): it names a region in its params, or none for all.
     origin = models.ForeignKey(Region, on_delete=models.CASCADE, null=True, blank=True, related_name="+")
     target = models.ForeignKey(Region, on_delete=models.CASCADE, null=True, blank=True, related_name="+")
@@ -41,7 +34,6 @@ class Order(models.Model):
         indexes = [models.Index(fields=["turn", "nation", "origin"], name="order_turn_nation_origin")]
         constraints = [
             models.UniqueConstraint(fields=["turn", "sequence"], name="order_sequence_unique"),
-            models.CheckConstraint(condition=Q(kind__in=list(KINDS)), name="order_kind"),
         ]
 
     def __str__(self) -> str:
@@ -51,7 +43,10 @@ class Order(models.Model):
 
     def clean(self) -> None:
         # The rules re-check everything at processing time; this only keeps malformed rows out.
-        if self.kind in ("ambush", "doctrine"):
+        system = system_get(self.turn.campaign.battle_system)
+        if self.kind not in system.kinds:
+            raise ValidationError({"kind": f"one of {', '.join(system.kinds)}, not {self.kind!r}"})
+        if self.kind in system.unitless_kinds:
             return  # they name no units (SODANKAYNTI.md §4)
         if not isinstance(self.units, dict) or not self.units:
             raise ValidationError({"units": 'name at least one unit type with a count, like {"JV": 3}'})

@@ -7,11 +7,13 @@ from rest_framework.reverse import reverse
 
 from campaign.models import INT_COLUMN_MAX, UNIT_TYPE_MAX
 from orders.models import Order
-from orders.services import UNITLESS, OrderDraft, order_describe
+from orders.services import OrderDraft, order_describe
+from rules.engine.systems import order_kinds_all
 
 
 class OrderInputSerializer(serializers.Serializer):
-    """An order as a player enters it: region codes and counts per unit type, like the order form."""
+    """An order as a player enters it: region codes and counts per unit type, like the order form. Its
+    context's `system` is the campaign's battle system."""
 
     kind = serializers.CharField(
         help_text="hold, move, rebase, attack or stand_down; in Sodankäynti also doctrine and ambush"
@@ -44,7 +46,10 @@ class OrderInputSerializer(serializers.Serializer):
         return units
 
     def validate(self, data: dict) -> dict:
-        if not data["units"] and data["kind"] not in UNITLESS:
+        unitless = self.context[
+            "system"
+        ].unitless_kinds  # the campaign's battle system's (its registry entry)
+        if not data["units"] and data["kind"] not in unitless:
             raise serializers.ValidationError({"units": "name at least one unit type with a count"})
         return data
 
@@ -69,7 +74,9 @@ class OrderSerializer(serializers.Serializer):
         help_text="The order's place in the turn's submission order: places rise in the order orders were "
         "given, and skip numbers."
     )
-    kind = serializers.ChoiceField(choices=Order.Kind.choices)
+    kind = serializers.ChoiceField(
+        choices=order_kinds_all(), help_text="One of the kinds the campaign's battle system offers."
+    )
     origin = serializers.CharField(source="origin.code", allow_null=True, default=None)
     target = serializers.CharField(source="target.code", allow_null=True, default=None)
     units = serializers.DictField(

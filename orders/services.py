@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from campaign.messages import status_word
 from campaign.models import Nation, Turn
-from orders.models import KINDS, Order
+from orders.models import Order
 from orders.selectors import Spot, order_number, order_world_load, orders_consuming, spots_by_code
 from orders.sql import db_moment, nation_player_lock, order_insert, turn_hold
 from rules.engine import Order as EngineOrder
@@ -26,11 +26,9 @@ from rules.engine import OrderKind, TurnInputError, orders_check
 from rules.engine.messages import InputError, Message
 from rules.engine.order_words import kind_word, order_description
 from rules.engine.state import TurnInput
-from rules.engine.systems import system_get
+from rules.engine.systems import order_kinds_all, system_get
 
 TARGETLESS = frozenset((OrderKind.HOLD, OrderKind.STAND_DOWN))
-# The battle systems' own kinds (Sodankäynti §4.1, §4.2): they name no units and consume none.
-UNITLESS = frozenset(("ambush", "doctrine"))
 
 
 # The one error class of the services (a GM's input raises it too): a field and a Message.
@@ -57,8 +55,7 @@ def order_submit(
     with transaction.atomic():
         _turn_held(turn, now)
         nation = _nation_locked(user, turn)
-        _kind_check(draft, turn)
-        if draft.kind in UNITLESS:
+        if _kind_check(draft, turn):
             new = _unitless_judged(turn, nation, draft, Order(turn=turn, nation=nation))
             new.submitted_at = now()
             new.pk, new.sequence = _order_insert(new, now)
@@ -94,8 +91,7 @@ def order_change(
         nation = _nation_locked(user, turn)
         if order.nation_id != nation.pk:
             raise InputError.of("order", "order_not_yours")
-        _kind_check(draft, turn)
-        if draft.kind in UNITLESS:
+        if _kind_check(draft, turn):
             _unitless_judged(turn, nation, draft, order)
             order.save(update_fields=["kind", "origin", "target", "units", "params"])
             return order
@@ -199,13 +195,15 @@ def _order_insert(order: Order, now: Callable[[], datetime]) -> tuple[int, int]:
     return written
 
 
-def _kind_check(draft: OrderDraft, turn: Turn) -> None:
-    # The pipeline's kinds and the campaign's system's own; the rules judge the rest (Sodankäynti's no).
-    own = system_get(turn.campaign.battle_system).unitless_kinds
-    known = [k for k in KINDS if k in OrderKind._value2member_map_ or k in own]
-    if draft.kind not in known:
-        kinds = ", ".join(known)
+def _kind_check(draft: OrderDraft, turn: Turn) -> bool:
+    """Whether the draft's kind names no units (a system's own, Sodankäynti §4.1, §4.2); refused when the
+    campaign's battle system offers no such kind, unless the system checks orders itself and says why in
+    its own words (Sodankäynti §4: there is no support to stand down from)."""
+    system = system_get(turn.campaign.battle_system)
+    if draft.kind not in system.kinds and (system.order_check is None or draft.kind not in order_kinds_all()):
+        kinds = ", ".join(system.kinds)
         raise InputError.of("kind", "unknown_order_kind_of", kind=draft.kind, kinds=kinds)
+    return draft.kind in system.unitless_kinds
 
 
 def _parsed(

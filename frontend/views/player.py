@@ -45,11 +45,10 @@ from frontend.views.sodankaynti import SYSTEM as SODANKAYNTI
 from frontend.views.sodankaynti import player_panel
 from orders.models import Order
 from orders.selectors import order_number, orders_of
-from orders.services import UNITLESS, OrderError, order_change, order_delete, order_describe, order_submit
+from orders.services import OrderError, order_change, order_delete, order_describe, order_submit
 from rules.engine.messages import CATALOGUE
+from rules.engine.systems import BattleSystem, system_get
 from rules.engine.validation import KIND_ROLES, units_left
-
-KINDS = frozenset(Order.Kind.values)
 
 
 @login_required
@@ -273,6 +272,7 @@ def _order_entry(
     how many units of each type are left in each origin after the nation's other orders."""
     campaign = viewer.campaign
     ruleset = campaign.ruleset()
+    system = system_get(campaign.battle_system)
     unit_types = list(ruleset.unit_types)
     if regions is None:
         regions = list(campaign.regions.order_by("code").values("id", "code", "name", "owner_id"))
@@ -320,6 +320,7 @@ def _order_entry(
         origins=[(c, f"{c} {name_of[c]}") for c in origin_codes],
         targets=[(c, f"{c} {name_of[c]}") for c in targets],
         unit_types=unit_types,
+        kinds=[k for k in system.kinds if k not in system.unitless_kinds],
         left=left.get(chosen) if chosen in left else None,
     )
     # The roles that may take each kind by the campaign's rules, not Iron Fist's table (Sodankäynti §4:
@@ -344,7 +345,7 @@ def _order_entry(
         "reasons": reasons,
         "roles": {t: unit.role for t, unit in ruleset.unit_types.items()},
         "kind_roles": {str(k): list(roles) for k, roles in kind_roles.items()},
-        "wordings": {kind: gettext(CATALOGUE[f"order.{kind}"]) for kind in sorted(KINDS)},
+        "wordings": {kind: gettext(CATALOGUE[f"order.{kind}"]) for kind in sorted(system.kinds)},
         "picked": chosen if explicit else None,
         "color": color_safe(viewer.nation.color),
         "labels": {t: f"{t} {name_of[t]}" for t in reached if t in name_of},
@@ -412,7 +413,8 @@ def _campaign_render(
     }
     entry = None
     if playing and not company:
-        initial = kept or ({"kind": kind, "origin": origin} if kind in KINDS else None)
+        offered = system_get(viewer.campaign.battle_system).kinds
+        initial = kept or ({"kind": kind, "origin": origin} if kind in offered else None)
         entry = _order_entry(
             viewer,
             turn,
@@ -450,7 +452,7 @@ def _campaign_render(
         # The table repeats the map as text: on a big map it was a third of the page, so it is sent when
         # asked for (a link, no script needed).
         "table": map_table_rows(data) if request.GET.get("view") == "table" else None,
-        "orders": _order_links(viewer.campaign.slug, data.orders),
+        "orders": _order_links(viewer.campaign.slug, data.orders, system_get(viewer.campaign.battle_system)),
         "playing": playing,
         # Edit and delete until the deadline; after it (or while the turn is processed) the list stays.
         "orders_open": playing and turn.status == "open" and turn.deadline > timezone.now(),
@@ -469,7 +471,7 @@ def _campaign_render(
     return render(request, "frontend/campaign.html", context, status=status)
 
 
-def _order_links(slug: str, orders: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _order_links(slug: str, orders: list[dict[str, Any]], system: BattleSystem) -> list[dict[str, Any]]:
     """The orders with their edit and delete links and the delete button's label, made here: in the
     template a URL lookup and a translation for each order were a third of a busy nation's page."""
     # One lookup per page: the id is the only part of the path that changes (a slug has no slash).
@@ -479,7 +481,9 @@ def _order_links(slug: str, orders: list[dict[str, Any]]) -> list[dict[str, Any]
     for number, order in enumerate(orders, start=1):  # as the list numbers them
         place = f"/orders/{order['id']}/"
         # A doctrine or an ambush is changed by deleting it and giving another (its own form).
-        order["edit_url"] = "" if order["kind"] in UNITLESS else edit.replace("/orders/0/", place)
+        order["edit_url"] = (
+            "" if order["kind"] in system.unitless_kinds else edit.replace("/orders/0/", place)
+        )
         order["delete_url"] = delete.replace("/orders/0/", place)
         order["delete_label"] = _("Delete order %(number)s: %(order)s") % {
             "number": number,

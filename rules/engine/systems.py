@@ -49,7 +49,7 @@ class Policies:
 
 
 # IRON_FIST.md §2.1: the kinds of order of the Iron Fist pipeline, in the order a form offers them.
-IRON_FIST_KINDS = ("attack", "move", "rebase", "hold", "stand_down")
+IRON_FIST_KINDS = ("hold", "move", "rebase", "attack", "stand_down")
 
 
 @dataclass(frozen=True)
@@ -134,6 +134,16 @@ def system_get(name: str) -> BattleSystem:
 def system_names() -> tuple[str, ...]:
     _load()
     return tuple(_REGISTRY)
+
+
+def order_kinds_all() -> tuple[str, ...]:
+    """Every kind of order some registered system offers, in registry order: what an order row may hold and
+    the API's shape check; which of them a campaign takes is its system's `kinds`."""
+    _load()
+    kinds: dict[str, None] = {}
+    for system in _REGISTRY.values():
+        kinds.update(dict.fromkeys(system.kinds))
+    return tuple(kinds)
 
 
 def systems_playable() -> tuple[str, ...]:

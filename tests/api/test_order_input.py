@@ -90,6 +90,12 @@ def test_it_saves_an_order_and_says_what_was_saved(api, demo) -> None:
             "unknown_order_kind_of",
             "unknown kind of order 'retreat': one of hold, move, rebase, attack, stand_down",
         ),
+        (  # Sodankäynti's kind: the campaign's system (its registry entry) offers it not
+            {"kind": "ambush", "origin": "N5", "target": "M2", "units": {"JV": 2}},
+            "kind",
+            "unknown_order_kind_of",
+            "unknown kind of order 'ambush': one of hold, move, rebase, attack, stand_down",
+        ),
         (
             {"kind": "hold", "origin": "N5", "target": "M2", "units": {"JV": 2}},
             "target",

@@ -23,11 +23,14 @@ def test_it_refuses_two_orders_with_one_sequence_number_in_a_turn(demo, place_or
         )
 
 
-def test_it_refuses_an_unknown_kind_in_the_database(demo, place_orders):
+@pytest.mark.parametrize("kind", ["retreat", "recon", "ambush"])
+def test_it_refuses_a_kind_the_campaigns_system_does_not_offer_when_cleaned(demo, place_orders, kind):
+    """The demo is Iron Fist's: no retreat anywhere, company's recon and Sodankäynti's ambush not here."""
     turn = demo.turns.get()
     (order,) = place_orders(turn, [("NOR", "hold", "N1", None, {"JV": 1})])
-    with pytest.raises(IntegrityError), transaction.atomic():
-        Order.objects.filter(pk=order.pk).update(kind="retreat")
+    order.kind = kind
+    with pytest.raises(ValidationError, match="one of hold, move, rebase, attack, stand_down"):
+        order.full_clean()
 
 
 def test_it_refuses_negative_or_missing_unit_counts_when_cleaned(demo, place_orders):

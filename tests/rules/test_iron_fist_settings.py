@@ -47,7 +47,7 @@ def test_the_registry_entry_declares_the_system() -> None:
     assert system.title == "Iron Fist"
     assert system.rules.name == "IRON_FIST.md" and system.rules.is_file()
     # §2.1: every kind of order names its units.
-    assert system.kinds == ("attack", "move", "rebase", "hold", "stand_down")
+    assert system.kinds == ("hold", "move", "rebase", "attack", "stand_down")
     assert system.unitless_kinds == frozenset()
     assert system.settings == SETTINGS
     assert system.fight is not None

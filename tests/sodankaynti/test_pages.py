@@ -51,6 +51,14 @@ def test_the_player_sets_a_doctrine_and_an_ambush_from_the_panel(poh, sampo):
     assert list(Order.objects.values_list("kind", flat=True)) == ["doctrine", "ambush"]
 
 
+def test_the_order_form_offers_the_kinds_of_the_systems_registry_entry(poh, sampo):
+    """§4: nothing stands down here; a doctrine and an ambush have forms of their own."""
+    page = _client(poh).get(reverse("frontend:campaign", args=["sampo"])).content.decode()
+    select = re.search(r'<select name="kind"[^>]*>(.*?)</select>', page, re.S).group(1)
+
+    assert re.findall(r'<option value="([a-z_]+)"', select) == ["hold", "move", "rebase", "attack"]
+
+
 def test_the_panel_says_why_the_rules_refuse_a_doctrine_or_ambush(poh, sampo):
     client = _client(poh)
     response = _post(client, "ambush_create", "ambush", follow=True, origin="K1", target="K2")

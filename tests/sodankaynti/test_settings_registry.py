@@ -61,7 +61,7 @@ def test_the_registry_entry_describes_the_system() -> None:
     assert system.title == "Sodankäynti" and len(system.summary) > 100
     assert system.rules.name == "SODANKAYNTI.md" and system.rules.is_file()
     # §4: stand_down is no order here; ambush and doctrine name no units.
-    assert system.kinds == ("attack", "move", "rebase", "hold", "ambush", "doctrine")
+    assert system.kinds == ("hold", "move", "rebase", "attack", "ambush", "doctrine")
     assert system.unitless_kinds == {"ambush", "doctrine"}
     assert system.settings == SETTINGS
     assert [s.key for s in SETTINGS if not s.section.startswith("§")] == []

@@ -37,7 +37,7 @@ SYSTEM = BattleSystem(
     ),
     rules=Path(__file__).with_name("COMPANY.md"),
     # COMPANY.md §4.2, in the order a form offers them, as Iron Fist's (orders.KINDS is the check's order).
-    kinds=("attack", "move", "hold", "recon"),
+    kinds=("hold", "move", "attack", "recon"),
     settings=SETTINGS,
     ruleset_build=company_ruleset_build,
     fight=None,

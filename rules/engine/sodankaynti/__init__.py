@@ -23,7 +23,7 @@ SYSTEM = BattleSystem(
     ),
     rules=Path(__file__).with_name("SODANKAYNTI.md"),
     # §4: every kind a player may give; stand_down is not one of them here.
-    kinds=("attack", "move", "rebase", "hold", "ambush", "doctrine"),
+    kinds=("hold", "move", "rebase", "attack", "ambush", "doctrine"),
     settings=SETTINGS,
     ruleset_build=ruleset_build,
     fight=sodankaynti_fight,

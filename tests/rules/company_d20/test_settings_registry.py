@@ -67,6 +67,6 @@ def test_the_registry_entry_declares_the_system() -> None:
 
     assert system.title == "Company d20"
     assert system.rules.name == "COMPANY.md" and system.rules.is_file()
-    assert system.kinds == ("attack", "move", "hold", "recon") and set(system.kinds) == set(KINDS)
+    assert system.kinds == ("hold", "move", "attack", "recon") and set(system.kinds) == set(KINDS)
     assert system.fight is None and system.case_check is not None
     assert [s.key for s in SETTINGS if not s.section.startswith("§")] == []
