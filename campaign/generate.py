@@ -1,6 +1,6 @@
 """Large random scenarios for benchmarks and load tests, in the scenario file format: the one random map
 generator, for the database benchmarks (bench_turn, bench_api, bench_pages) and the engine's own
-(`python -m rules bench`, rules/bench.py).
+(`python -m rules bench`, rules/bench/turn.py).
 
 The map is a grid of square regions with borders to the four neighbours and some diagonals; nations grow
 outward from scattered capitals so each holds one connected block. Deterministic for a given seed.

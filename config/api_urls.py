@@ -99,6 +99,6 @@ urlpatterns = [
 ]
 
 if settings.IRONFIST_BENCH:
-    from config.api_bench import PingWrite
+    from rules.bench.api import PingWrite
 
     urlpatterns.append(path("bench/ping-write/", PingWrite.as_view(), name="bench-ping-write"))

@@ -1,7 +1,7 @@
 """The engine's command line: `check-cases DIR [DIR ...]`, `docs-sync [DIR]` (the rule documents,
 rules/docs.py), `bench --regions N --nations M --seed S` and `bench-mila` (against MILA's diplomacy package,
-rules/bench_mila.py) and `bench-compare --against DIR` (against another checkout's engine on the same turn,
-rules/bench_compare.py)."""
+rules/bench/mila.py) and `bench-compare --against DIR` (against another checkout's engine on the same turn,
+rules/bench/compare.py)."""
 
 from __future__ import annotations
 
@@ -61,13 +61,13 @@ def main(argv: list[str] | None = None) -> int:
         return 1 if failures else 0
 
     if args.command == "bench-mila":
-        from rules.bench_mila import VENV, bench_mila
+        from rules.bench.mila import VENV, bench_mila
 
         print(bench_mila(rounds=args.rounds, turns=args.turns, venv=args.venv or VENV))
         return 0
 
     if args.command == "bench-compare":
-        from rules.bench_compare import bench_compare
+        from rules.bench.compare import bench_compare
 
         print(
             bench_compare(
@@ -83,7 +83,7 @@ def main(argv: list[str] | None = None) -> int:
         )
         return 0
 
-    from rules.bench import bench_run
+    from rules.bench.turn import bench_run
 
     print(
         bench_run(

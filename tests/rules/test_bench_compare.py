@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from rules.bench_compare import DRIVER, HERE, bench_compare, turn_dump
+from rules.bench.compare import DRIVER, HERE, bench_compare, turn_dump
 
 
 def test_it_finds_a_checkout_against_itself_identical(tmp_path: Path):

@@ -7,7 +7,7 @@ import subprocess
 
 import pytest
 
-from rules.bench_mila import VENV, bench_mila, diplomacy_sized_turns, engine_seconds
+from rules.bench.mila import VENV, bench_mila, diplomacy_sized_turns, engine_seconds
 
 
 def test_it_times_diplomacy_sized_turns():
@@ -39,7 +39,7 @@ def test_it_prints_both_sides_and_the_ratio_per_order():
 
 
 def test_the_engine_benchmark_prints_wall_and_cpu_seconds():
-    from rules.bench import bench_run
+    from rules.bench.turn import bench_run
 
     line = bench_run(regions=60, nations=4, seed=1, repeat=1)
 

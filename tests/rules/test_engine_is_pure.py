@@ -13,7 +13,7 @@ def test_it_imports_and_resolves_a_turn_without_django() -> None:
     program = (
         "import sys\n"
         "from rules.engine import resolve_turn, ruleset_build\n"
-        "from rules.bench import random_turn\n"
+        "from rules.bench.turn import random_turn\n"
         "resolve_turn(random_turn(regions=30, nations=3, seed=1), ruleset_build(), 1)\n"
         "print(sorted(m for m in sys.modules if m == 'django' or m.startswith('django.')))\n"
     )

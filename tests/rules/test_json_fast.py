@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 
-from rules.bench import random_turn
+from rules.bench.turn import random_turn
 from rules.engine import TurnInput, resolve_turn, ruleset_build
 from rules.json_fast import json_bytes, json_text, result_json
 from tests.rules.test_properties import FAST, _resolve, turns

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import random
 
-from rules.bench import random_turn
+from rules.bench.turn import random_turn
 from rules.engine import resolve_turn, ruleset_build
 from tests.rules.turns import battle, garrisoned, play
 

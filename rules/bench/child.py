@@ -1,4 +1,4 @@
-"""A benchmark's child process (rules/bench_mila_driver.py, rules/bench_compare_driver.py), spoken to a line
+"""A benchmark's child process (rules/bench/mila_driver.py, rules/bench/compare_driver.py), spoken to a line
 at a time: a number on its standard input asks for that much work, a line of JSON comes back."""
 
 from __future__ import annotations

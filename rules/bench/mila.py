@@ -8,7 +8,7 @@ work on a shared machine disturbs less than the wall clock, and the ratio is tak
 
 MILA's package is a benchmark's tool, never a dependency of the product: it lives in a virtual environment
 of its own, created on first use with pip (`--venv` says where), and runs as a child process
-(rules/bench_mila_driver.py) that talks JSON lines over a pipe.
+(rules/bench/mila_driver.py) that talks JSON lines over a pipe.
 """
 
 from __future__ import annotations
@@ -20,13 +20,13 @@ import time
 from contextlib import AbstractContextManager
 from pathlib import Path
 
-from rules.bench import random_turn
-from rules.bench_child import child_ask, child_session
+from rules.bench.child import child_ask, child_session
+from rules.bench.turn import random_turn
 from rules.engine import TurnInput, resolve_turn, ruleset_build
 
 MILA = "diplomacy==1.1.2"
 VENV = Path.home() / ".cache" / "iron-fist" / "mila-diplomacy-1.1.2"
-DRIVER = Path(__file__).with_name("bench_mila_driver.py")
+DRIVER = Path(__file__).with_name("mila_driver.py")
 ORDERS = range(25, 36)  # orders per turn, as in a Diplomacy movement phase
 GOAL = 0.5  # issue 15: at most half of MILA's time per order
 

@@ -1,7 +1,7 @@
 """One checkout's side of `python -m rules bench-compare`: run as `python -P this-file INPUT` with
 PYTHONPATH set to the checkout being timed, so that `rules.engine` is that checkout's engine.
 
-It reads the turn from INPUT (the JSON of a `TurnInput`, as rules/bench_compare.py writes it) into the
+It reads the turn from INPUT (the JSON of a `TurnInput`, as rules/bench/compare.py writes it) into the
 checkout's own dataclasses, leaving out fields the checkout's engine does not know yet as long as they hold
 their default (an older engine has no `Order.params` or `TurnInput.system_inputs`); a field that is set
 and not known stops it. Each line read from standard input is a number of runs of `resolve_turn` on that

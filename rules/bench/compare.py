@@ -4,7 +4,7 @@
 
 Two checkouts' `random_turn`s need not give the same map (the generator changed with the seam refactor),
 so the turn is made once, here, and written as JSON (`--input` reads one written before, `--dump` keeps the
-one made); each checkout then reads it into its own dataclasses (rules/bench_compare_driver.py) and
+one made); each checkout then reads it into its own dataclasses (rules/bench/compare_driver.py) and
 resolves it in a child process of its own, with PYTHONPATH set to that checkout. A round runs `--runs`
 resolutions on each side, the first side alternating from round to round; a side's figure for a round is
 the median CPU time of its runs, and the ratio (this checkout / the other) is taken round by round, so that
@@ -25,12 +25,12 @@ import tempfile
 from contextlib import AbstractContextManager
 from pathlib import Path
 
-from rules.bench import random_turn
-from rules.bench_child import child_ask, child_session
+from rules.bench.child import child_ask, child_session
+from rules.bench.turn import random_turn
 from rules.engine.state import json_data
 
-DRIVER = Path(__file__).with_name("bench_compare_driver.py")
-HERE = Path(__file__).resolve().parent.parent
+DRIVER = Path(__file__).with_name("compare_driver.py")
+HERE = Path(__file__).resolve().parents[2]
 
 
 def turn_dump(path: Path, *, regions: int, nations: int, seed: int) -> None:
