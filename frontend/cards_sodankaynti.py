@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from frontend.reports import plain_card
 from frontend.terms import and_list, message_text, said, word
 from rules.engine.messages import Message, gettext_noop, messages_register
 
@@ -114,8 +115,6 @@ def doctrine_line(doctrine: Mapping[str, Any]) -> str:
 
 def sodankaynti_card(data: dict[str, Any], *, names: dict[str, str]) -> dict[str, Any]:
     """The card of one Sodankäynti battle; an occupation without a fight is the plain card's."""
-    from frontend.reports import plain_card
-
     if data.get("kind") == "unopposed":
         return plain_card(data, names=names)
     end = data.get("end") or {}

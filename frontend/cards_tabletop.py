@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 
 from campaign.models import Turn
 from campaign.selectors import Viewer
+from frontend.reports import iron_fist_card, plain_card
 from frontend.terms import message_text
 from frontend.views.calculator import round_words
 from rules.battle_rounds import rounds_by_key
@@ -25,8 +26,6 @@ from rules.models import CombatRound, ResultVersion
 def tabletop_card(data: dict[str, Any], *, names: dict[str, str]) -> dict[str, Any]:
     """An entered battle: the plain card with the score, the players' notes and why it ended so; an
     auto-resolved one: Iron Fist's card, its reason on top."""
-    from frontend.reports import iron_fist_card, plain_card  # frontend.reports registers this card
-
     auto = data.get("resolution") == "auto_resolved"
     card = (iron_fist_card if auto else plain_card)(data, names=names)
     card.update(

@@ -10,9 +10,8 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from frontend.cards_sodankaynti import sodankaynti_card
-from frontend.cards_tabletop import tabletop_card
 from frontend.rules_doc import rule_anchor
+from frontend.systems import Card, SystemPages, pages_of, pages_register
 from frontend.terms import and_list, kta_term, message_rule, message_text, word
 from rules.engine.systems import DEFAULT_SYSTEM
 
@@ -33,7 +32,7 @@ def battle_card(
     colors: dict[str, str] | None = None,
     settlements: list[dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
-    """One battle as a card, laid out by the card of its battle system (`CARDS`).
+    """One battle as a card, laid out by the card of its battle system (its `SystemPages.card`).
 
     A report stored before reports named their system is Iron Fist's; a system without a card of its own
     gets the plain card: the sides, their units and losses, and the result. What the pipeline decides for
@@ -41,9 +40,9 @@ def battle_card(
     (IRON_FIST §7.2, from the turn's `settlements`).
     """
     system = data.get("system", DEFAULT_SYSTEM)
-    card_of, template, text_template = CARDS.get(system, PLAIN_CARD)
-    card = card_of(data, names=names)
-    card.update(system=system, template=template, text_template=text_template)
+    shown = pages_of(system).card or PLAIN_CARD
+    card = shown.lay_out(data, names=names)
+    card.update(system=system, template=shown.page, text_template=shown.mail)
     colors = colors or {}
     for side, raw in zip(card.get("sides", []), data.get("sides", []), strict=False):
         first = (raw.get("nations") or [raw.get("name")])[0]
@@ -159,13 +158,14 @@ def iron_fist_card(data: dict[str, Any], *, names: dict[str, str]) -> dict[str, 
     return card
 
 
-# A battle system's card: the function that lays the report out, and its page and mail templates.
-CARDS = {
-    "iron_fist": (iron_fist_card, "frontend/_battle_card.html", "frontend/email/_battle_card.txt"),
-    "sodankaynti": (sodankaynti_card, "frontend/cards/sodankaynti.html", "frontend/cards/sodankaynti.txt"),
-    "tabletop": (tabletop_card, "frontend/cards/tabletop.html", "frontend/cards/plain.txt"),
-}
-PLAIN_CARD = (plain_card, "frontend/cards/plain.html", "frontend/cards/plain.txt")
+# The card of a system without one of its own, and the default system's.
+PLAIN_CARD = Card(plain_card, "frontend/cards/plain.html", "frontend/cards/plain.txt")
+pages_register(
+    SystemPages(
+        DEFAULT_SYSTEM,
+        card=Card(iron_fist_card, "frontend/_battle_card.html", "frontend/email/_battle_card.txt"),
+    )
+)
 
 
 def _name(names: dict[str, str], code: str | None) -> str:

@@ -172,8 +172,8 @@ def _at_war(campaign: Campaign, nations: list[str]) -> list[str]:
 def battles_pending_rows(*, viewer: Viewer, turn: Turn) -> list[dict[str, Any]]:
     """While a tabletop turn waits for its battles (A11.3): each battle the viewer may see, in plan order,
     with its page, its regions (for the map's markers), its state, its deadline and the viewer's next
-    action; [] for any other turn."""
-    if turn.status != Turn.Status.BATTLES_PENDING or viewer.campaign.battle_system != "tabletop":
+    action; [] for a turn not waiting (tabletop's SystemPages.battles_pending)."""
+    if turn.status != Turn.Status.BATTLES_PENDING:
         return []
     now = timezone.now()
     rows = []

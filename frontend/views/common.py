@@ -7,12 +7,15 @@ from typing import Any
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
+from django.urls import reverse
 from django.utils import timezone
 
 from campaign.durations import time_left_words
 from campaign.models import Campaign, Turn
 from campaign.selectors import Viewer, viewer_get, viewer_of
 from frontend.selectors import color_safe
+from frontend.systems import pages_of
+from rules.engine.systems import system_get
 
 
 def viewer_for(request: HttpRequest, slug: str) -> Viewer:
@@ -41,9 +44,14 @@ def gm_for(request: HttpRequest, slug: str) -> Viewer:
     return viewer
 
 
+def _no_links(viewer: Viewer, turn: Turn | None) -> list[tuple[str, str]]:
+    return []
+
+
 def topbar(viewer: Viewer, turn: Turn | None) -> dict[str, Any]:
     """Campaign name, turn, time left to the deadline, the viewer's nation and colour."""
     nation = viewer.nation
+    system = system_get(viewer.campaign.battle_system)
     bar: dict[str, Any] = {
         "campaign": viewer.campaign,
         "turn": turn,
@@ -51,6 +59,9 @@ def topbar(viewer: Viewer, turn: Turn | None) -> dict[str, Any]:
         "nation": {"code": nation.code, "name": nation.name, "color": color_safe(nation.color)}
         if nation
         else None,
+        "links": (pages_of(viewer.campaign.battle_system).links or _no_links)(viewer, turn),
+        # The campaign's own system's rules, where it has them.
+        "rules_url": reverse("frontend:system_rules", args=[system.name]) if system.rules else "",
     }
     if turn is not None:
         left = turn.deadline - timezone.now()

@@ -16,7 +16,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from campaign.messages import said
-from campaign.selectors import turn_current
+from campaign.models import Turn
+from campaign.selectors import Viewer, turn_current
 from frontend.company_dice_forms import dice_forms, dice_inputs
 from frontend.company_gm_forms import gm_form_posted, gm_forms
 from frontend.company_pages import battle_progress, kasarmi_choices, report_rows, trail_row
@@ -53,7 +54,9 @@ from rules.company.services import (
     kasarmi_act,
     orders_submit,
 )
+from rules.company.turn import company_turn_preview
 from rules.engine.company_d20.problems import Problem
+from rules.engine.messages import Message
 from rules.results_flow import BattleError
 
 WHOLE = ("unit", "tp", "group")  # form fields that are numbers in the engine's terms
@@ -368,3 +371,28 @@ def verify_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         "rolls": rolls_of(viewer=viewer, battle=battle),
     }
     return render(request, "frontend/company/verify.html", context)
+
+
+def company_preview_page(request: HttpRequest, viewer: Viewer, turn: Turn) -> HttpResponse:
+    """A company turn's dry run: the battles that processing would assign now, computed on each visit
+    and stored nowhere (rules.company.turn.company_turn_preview)."""
+    if request.method == "POST":
+        return redirect("frontend:gm_preview", slug=viewer.campaign.slug, number=turn.number)
+    preview = company_turn_preview(turn=turn) if turn.status == Turn.Status.OPEN else None
+    if preview is not None:
+        for row in preview["rejected"]:
+            row.append(said(Message.from_dict(row[1]["message"])))
+        for battle in preview["battles"]:
+            battle["forces"] = [
+                {
+                    "nation": nation,
+                    "units": [u for u in battle["units"].values() if u["nation"] == nation],
+                }
+                for nation in battle["sides"]
+            ]
+    context = {
+        "bar": topbar(viewer, turn_current(campaign=viewer.campaign)),
+        "turn": turn,
+        "preview": preview,
+    }
+    return render(request, "frontend/company/preview.html", context)

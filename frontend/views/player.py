@@ -18,7 +18,6 @@ from django.utils.translation import gettext as _
 
 from campaign.models import Turn
 from campaign.selectors import Viewer, campaigns_of, turn_current
-from frontend.company_pages import company_map
 from frontend.forms import OrderForm, order_initial
 from frontend.gm_selectors import turn_last_resolved
 from frontend.map_svg import map_svg
@@ -37,12 +36,10 @@ from frontend.selectors import (
     own_stacks,
     own_stacks_shown,
 )
-from frontend.sheets import battles_pending_rows
 from frontend.situation import after_turn, legend_rows, weather_words
+from frontend.systems import pages_of
 from frontend.terms import WORDS, said, unit_dice, unit_heading
 from frontend.views.common import topbar, viewer_and_turn, viewer_for
-from frontend.views.sodankaynti import SYSTEM as SODANKAYNTI
-from frontend.views.sodankaynti import player_panel
 from orders.models import Order
 from orders.selectors import order_number, orders_of
 from orders.services import OrderError, order_change, order_delete, order_describe, order_submit
@@ -388,11 +385,11 @@ def _campaign_render(
     unit_types = list(ruleset.unit_types)
     dice = unit_dice(ruleset)
     data = map_load(viewer=viewer, turn=turn, unit_order=unit_types, dice=dice)
-    # A company's units, contacts and orders are the Kasarmi's (COMPANY.md §11.3): the map shows them, the
-    # page gives no stack orders.
-    company = viewer.campaign.battle_system == "company_d20"
-    if company:
-        company_map(viewer=viewer, data=data)  # the company's units and recon contacts, not stacks
+    pages = pages_of(viewer.campaign.battle_system)
+    # A system whose units take their orders elsewhere (company's Kasarmi) shows them on the map in place
+    # of stacks, and its own panel in place of the order form.
+    if pages.map_add is not None:
+        pages.map_add(viewer, data)
     playing = viewer.nation is not None and turn is not None
     last = turn_last_resolved(campaign=viewer.campaign)
     # The banner and markers of the turn just processed; older turns are on their own pages.
@@ -403,8 +400,8 @@ def _campaign_render(
     )
     not_at_war = not_at_war_of(campaign_id=viewer.campaign.pk)
     own = viewer.nation.code if viewer.nation else None
-    # While a tabletop turn waits for its battles, the map marks each open or waiting one (A11.3).
-    pending = battles_pending_rows(viewer=viewer, turn=turn) if turn else []
+    # While a turn waits for its table battles, the map marks each open or waiting one (TABLETOP A11.3).
+    pending = pages.battles_pending(viewer=viewer, turn=turn) if turn and pages.battles_pending else []
     markers = {
         region: row["url"]
         for row in pending
@@ -412,7 +409,7 @@ def _campaign_render(
         for region in row["regions"]
     }
     entry = None
-    if playing and not company:
+    if playing and pages.orders_panel is None:
         offered = system_get(viewer.campaign.battle_system).kinds
         initial = kept or ({"kind": kind, "origin": origin} if kind in offered else None)
         entry = _order_entry(
@@ -446,8 +443,8 @@ def _campaign_render(
         "after": after,
         "pending_battles": pending,
         "legend": legend_rows(nations=data.nations, own=own, not_at_war=not_at_war),
-        # Sodankäynti's battles read no weather (SODANKAYNTI.md §2): the legend does not speak of it there.
-        "weather": weather_words(turn) if viewer.campaign.battle_system != SODANKAYNTI else None,
+        # The legend speaks of the weather where the campaign's battles read it (not Sodankäynti's, its §2).
+        "weather": weather_words(turn) if pages.weather else None,
         "disorder": viewer.nation is not None and viewer.nation.civil_disorder,
         # The table repeats the map as text: on a big map it was a third of the page, so it is sent when
         # asked for (a link, no script needed).
@@ -457,9 +454,7 @@ def _campaign_render(
         # Edit and delete until the deadline; after it (or while the turn is processed) the list stays.
         "orders_open": playing and turn.status == "open" and turn.deadline > timezone.now(),
         "last_turn": last,
-        "kasarmi_url": (
-            reverse("frontend:company_kasarmi", args=[viewer.campaign.slug, own]) if company and own else ""
-        ),
+        "stack_orders": pages.orders_panel is None,
     }
     if entry is not None:
         if form is not None:
@@ -467,7 +462,9 @@ def _campaign_render(
         context.update(entry)
         context["roster"] = roster_rows(data, viewer.nation.code, unit_types, entry["left"])
         context["unit_heads"] = [unit_heading(t, dice) for t in unit_types]
-        context["sodankaynti"] = player_panel(viewer)
+        context["panel"] = pages.player_panel(viewer) if pages.player_panel else None
+    elif playing and pages.orders_panel is not None:
+        context["panel"] = pages.orders_panel(viewer)
     return render(request, "frontend/campaign.html", context, status=status)
 
 

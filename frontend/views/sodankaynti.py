@@ -20,7 +20,6 @@ from campaign.models import Turn
 from campaign.selectors import Viewer, turn_current
 from frontend.gm_selectors import nations_list
 from frontend.sodankaynti_forms import (
-    SYSTEM,
     AdvantagesForm,
     AmbushOrderForm,
     DoctrineOrderForm,
@@ -36,12 +35,10 @@ from orders.services import OrderError, order_describe, order_submit
 
 
 def player_panel(viewer: Viewer) -> dict[str, Any] | None:
-    """The order panel's doctrine and ambush forms and the doctrines explained; None in another system."""
-    campaign = viewer.campaign
-    if campaign.battle_system != SYSTEM:
-        return None
-    ruleset = campaign.ruleset()
+    """The order panel's doctrine and ambush forms and the doctrines explained (its SystemPages' panel)."""
+    ruleset = viewer.campaign.ruleset()
     return {
+        "template": "frontend/_sodankaynti_orders.html",
         "doctrines": doctrines_offered(ruleset),
         "doctrine_form": DoctrineOrderForm(ruleset=ruleset, prefix="doctrine"),
         "ambush_form": AmbushOrderForm(prefix="ambush"),
@@ -53,8 +50,6 @@ def player_panel(viewer: Viewer) -> dict[str, Any] | None:
 def gm_forms(viewer: Viewer, turn: Turn | None, bound) -> dict[str, Any]:
     """The dashboard's Sodankäynti forms (forms_of adds them): ratings always, advantages for an open turn."""
     campaign = viewer.campaign
-    if campaign.battle_system != SYSTEM:
-        return {}
     nations = nations_list(campaign=campaign)
     forms: dict[str, Any] = {
         # §2: weather and Iron Fist's KTA modifiers have no effect here; the GM gives advantages instead,

@@ -45,6 +45,7 @@ from frontend.gm_selectors import (
     turn_previewed,
 )
 from frontend.selectors import battles_overdue_of, gm_dashboard_load
+from frontend.systems import pages_of
 from frontend.views.common import gm_for, topbar
 from rules.engine.messages import InputError
 
@@ -88,9 +89,9 @@ def forms_of(viewer: Viewer, turn: Turn | None, data: Any = None, which: str | N
         forms["weather_form"] = WeatherForm(
             bound("weather"), initial={"weather": turn.weather, "region_weather": region_weather}
         )
-    from frontend.views.sodankaynti import gm_forms  # the system's own forms, beside the others
-
-    forms.update(gm_forms(viewer, turn, bound))  # last: a system may also take away a form it ignores
+    pages = pages_of(viewer.campaign.battle_system)
+    if pages.gm_forms is not None:  # the system's own forms, beside the others
+        forms.update(pages.gm_forms(viewer, turn, bound))  # last: it may take away a form it ignores
     return forms
 
 

@@ -8,7 +8,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -23,6 +23,7 @@ from frontend.forms import form_refuse
 from frontend.gm_forms import RollbackForm
 from frontend.gm_selectors import nation_names, report_rows
 from frontend.reports import battle_card, card_anchor
+from frontend.systems import pages_of
 from frontend.terms import said as say
 from frontend.terms import word
 from frontend.views.common import gm_for, topbar
@@ -30,11 +31,6 @@ from frontend.views.gm.dashboard import utc
 from frontend.views.gm.processing import missed_said, turn_of, turn_status, without_orders
 from frontend.views.turns import CARDS_PER_PAGE
 from rules import history
-from rules.battle_rollback import tabletop_rollback, tabletop_turn_complete
-from rules.company.results import company_turn_complete_by_gm
-from rules.company.selectors import is_company
-from rules.company.turn import company_turn_preview
-from rules.engine.messages import Message
 from rules.export import ExportError, campaign_export
 
 
@@ -56,11 +52,12 @@ def turn_render(
         "archives": history.turn_archives(turn_id=turn.pk, by=request.user),
         **extra,
     }
-    tabletop = viewer.campaign.battle_system == "tabletop"
-    context["tabletop"] = tabletop
+    pages = pages_of(viewer.campaign.battle_system)
+    # A system whose rollback goes back to its battles or to its orders (TABLETOP A10.4).
+    context["rollback_to_battles"] = pages.rollback is not None
     # The systems whose turns wait for table battles: the GM may complete one by hand (COMPANY.md §2.3).
-    context["completes_by_hand"] = viewer.campaign.battle_system in ("tabletop", "company_d20")
-    if tabletop and turn.status == Turn.Status.BATTLES_PENDING:
+    context["completes_by_hand"] = pages.complete is not None
+    if pages.rollback is not None and turn.status == Turn.Status.BATTLES_PENDING:
         # Back to its orders, or completed once every battle has its entry again (TABLETOP A10.4, A9.4).
         context.setdefault("rollback_form", RollbackForm(prefix="rollback", initial={"kind": "orders"}))
     if turn.status == Turn.Status.RESOLVED:
@@ -89,8 +86,9 @@ def preview_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """GET: the turn's last dry run, every battle in it as a card. POST: run it again on the orders of now."""
     viewer = gm_for(request, slug)
     turn = turn_of(viewer, number)
-    if is_company(viewer.campaign):
-        return _company_preview(request, viewer, turn)
+    own_page = pages_of(viewer.campaign.battle_system).preview_page
+    if own_page is not None:  # a system whose preview is a page of its own (company's battles to come)
+        return own_page(request, viewer, turn)
     if request.method == "POST":
         try:
             preview = history.turn_preview(turn_id=turn.pk, by=request.user)
@@ -124,31 +122,6 @@ def preview_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         # Publishing processes it by the GM's hand: early, the GM says whether it is a missed turn.
         context.update(missing=without_orders(viewer, turn), early=processing.turn_early(turn=turn))
     return render(request, "frontend/gm_preview.html", context)
-
-
-def _company_preview(request: HttpRequest, viewer: Viewer, turn: Turn) -> HttpResponse:
-    """A company turn's dry run: the battles that processing would assign now, computed on each visit
-    and stored nowhere (rules.company.turn.company_turn_preview)."""
-    if request.method == "POST":
-        return redirect("frontend:gm_preview", slug=viewer.campaign.slug, number=turn.number)
-    preview = company_turn_preview(turn=turn) if turn.status == Turn.Status.OPEN else None
-    if preview is not None:
-        for row in preview["rejected"]:
-            row.append(say(Message.from_dict(row[1]["message"])))
-        for battle in preview["battles"]:
-            battle["forces"] = [
-                {
-                    "nation": nation,
-                    "units": [u for u in battle["units"].values() if u["nation"] == nation],
-                }
-                for nation in battle["sides"]
-            ]
-    context = {
-        "bar": topbar(viewer, turn_current(campaign=viewer.campaign)),
-        "turn": turn,
-        "preview": preview,
-    }
-    return render(request, "frontend/company/preview.html", context)
 
 
 @login_required
@@ -186,8 +159,9 @@ def rollback_post(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     form = RollbackForm(request.POST, prefix="rollback")
     if form.is_valid():
         try:
-            if viewer.campaign.battle_system == "tabletop":
-                outcome = tabletop_rollback(
+            rollback = pages_of(viewer.campaign.battle_system).rollback
+            if rollback is not None:
+                outcome = rollback(
                     turn_id=turn.pk,
                     by=request.user,
                     to=form.cleaned_data["kind"] or "orders",
@@ -234,11 +208,13 @@ def rollback_post(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 @login_required
 @require_POST
 def complete_post(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    """The GM completes a tabletop turn whose every battle has its entry (TABLETOP A9.4), or a company
-    turn whose every battle is final or void (COMPANY.md §2.3)."""
+    """The GM completes a turn waiting for its table battles, by its system's rule (its SystemPages'
+    `complete`: TABLETOP A9.4, COMPANY.md §2.3)."""
     viewer = gm_for(request, slug)
     turn = turn_of(viewer, number)
-    complete = company_turn_complete_by_gm if is_company(viewer.campaign) else tabletop_turn_complete
+    complete = pages_of(viewer.campaign.battle_system).complete
+    if complete is None:
+        raise Http404("the turns of this campaign complete by themselves")
     try:
         complete(turn_id=turn.pk, by=request.user)
     except GMInputError as error:

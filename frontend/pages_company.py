@@ -1,0 +1,38 @@
+"""The company_d20 pages (COMPANY.md §11.2), as the presentation registry gives them: the Kasarmi in the top
+bar; on the campaign page the company's units on the map and, in place of stack orders, the way to its
+Kasarmi (§11.3); the GM's preview of the battles processing would assign, and completion by hand (§2.3)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.urls import reverse
+from django.utils.translation import gettext as _
+
+from frontend.company_pages import company_map
+from frontend.systems import SystemPages, pages_register
+from frontend.views.company import company_preview_page
+from rules.company.results import company_turn_complete_by_gm
+from rules.engine.company_d20 import SYSTEM
+
+
+def _links(viewer: Any, turn: Any) -> list[tuple[str, str]]:
+    return [(_("Kasarmi"), reverse("frontend:company_home", args=[viewer.campaign.slug]))]
+
+
+def _orders_panel(viewer: Any) -> dict[str, Any]:
+    """Where the nation's company takes its orders: its Kasarmi."""
+    url = reverse("frontend:company_kasarmi", args=[viewer.campaign.slug, viewer.nation.code])
+    return {"template": "frontend/company/_orders_panel.html", "kasarmi_url": url}
+
+
+pages_register(
+    SystemPages(
+        SYSTEM.name,
+        links=_links,
+        orders_panel=_orders_panel,
+        map_add=lambda viewer, data: company_map(viewer=viewer, data=data),
+        preview_page=company_preview_page,
+        complete=company_turn_complete_by_gm,
+    )
+)

@@ -1,0 +1,34 @@
+"""Tabletop's pages (TABLETOP.md), as the presentation registry gives them: its card, the turn's battles in
+the top bar and on the map while the turn waits for them (A11.3), and the GM's completion by hand (A9.4)
+and rollback to the battles or to the orders (A10.4)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.urls import reverse
+from django.utils.translation import gettext as _
+
+from frontend.cards_tabletop import tabletop_card
+from frontend.sheets import battles_pending_rows
+from frontend.systems import Card, SystemPages, pages_register
+from rules.battle_rollback import tabletop_rollback, tabletop_turn_complete
+from rules.engine.tabletop import SYSTEM
+
+
+def _links(viewer: Any, turn: Any) -> list[tuple[str, str]]:
+    if turn is None:
+        return []
+    return [(_("Battles"), reverse("frontend:battles", args=[viewer.campaign.slug, turn.number]))]
+
+
+pages_register(
+    SystemPages(
+        SYSTEM.name,
+        card=Card(tabletop_card, "frontend/cards/tabletop.html", "frontend/cards/plain.txt"),
+        links=_links,
+        battles_pending=battles_pending_rows,
+        complete=tabletop_turn_complete,
+        rollback=tabletop_rollback,
+    )
+)

@@ -1,0 +1,87 @@
+"""The presentation registry: what each battle system shows in the pages and mails beyond what every system
+shows, as rules.system_shells gives its shell hooks and rules.engine.systems its rules.
+
+A system's pages register one `SystemPages` from a module of their own (`frontend/pages_tabletop.py`, ...),
+one line in `PAGE_MODULES`; the generic pages ask `pages_of(campaign.battle_system)` and name no system. A
+system that registers nothing (an engine-only one) gets the plain card and the generic pages.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+# The modules that register the systems' pages, imported on first use so that each registers itself.
+PAGE_MODULES = (
+    "frontend.reports",  # the default system's card
+    "frontend.pages_sodankaynti",
+    "frontend.pages_tabletop",
+    "frontend.pages_company",
+)
+
+
+@dataclass(frozen=True)
+class Card:
+    """A report card: `lay_out(data, names=...)` makes the card's dict from the stored report; its page and
+    mail templates show it."""
+
+    lay_out: Callable[..., dict[str, Any]]  # (data, *, names) -> the card
+    page: str
+    mail: str
+
+
+@dataclass(frozen=True)
+class SystemPages:
+    name: str
+    card: Card | None = None
+    # The campaign's own links in the top bar: (viewer, current turn) -> [(label, url)].
+    links: Callable[[Any, Any], list[tuple[str, str]]] | None = None
+    # The campaign page's panels, each a context with the `template` that shows it (as `panel`): below the
+    # order form (`player_panel`), or in its place where the nation's units take their orders elsewhere
+    # (`orders_panel`: company's Kasarmi, COMPANY.md §11.3); `map_add(viewer, data)` then puts the system's
+    # own units on the map instead of stacks.
+    player_panel: Callable[[Any], dict[str, Any] | None] | None = None
+    orders_panel: Callable[[Any], dict[str, Any]] | None = None
+    map_add: Callable[[Any, Any], None] | None = None
+    # Whether its battles read the weather (the legend speaks of it; Sodankäynti's do not, its §2).
+    weather: bool = True
+    # The battles of a turn waiting for them, as the campaign page marks them: (viewer, turn) -> rows.
+    battles_pending: Callable[[Any, Any], list[dict[str, Any]]] | None = None
+    # The GM dashboard's forms of the system: (viewer, turn, bound) -> forms; a form set to None is taken
+    # away (a generic form the system's battles ignore).
+    gm_forms: Callable[[Any, Any, Callable[[str], Any]], dict[str, Any]] | None = None
+    # The GM's preview of a turn, where the system's is its own page: (request, viewer, turn) -> response.
+    preview_page: Callable[[Any, Any, Any], Any] | None = None
+    # The GM completes a turn waiting for its table battles by hand (TABLETOP A9.4, COMPANY.md §2.3):
+    # (turn_id=, by=) -> None; None where turns complete by themselves.
+    complete: Callable[..., None] | None = None
+    # The GM's rollback, where the system's goes back to its battles or to its orders (TABLETOP A10.4):
+    # (turn_id=, by=, to=, force=, reason=) -> the outcome; None: the generic rollback of a turn.
+    rollback: Callable[..., Any] | None = None
+
+
+_PAGES: dict[str, SystemPages] = {}
+_loaded = False
+
+
+def pages_register(pages: SystemPages) -> None:
+    _PAGES[pages.name] = pages
+
+
+def pages_unregister(name: str) -> None:
+    _PAGES.pop(name, None)
+
+
+def pages_of(name: str) -> SystemPages:
+    _load()
+    return _PAGES.get(name) or SystemPages(name)
+
+
+def _load() -> None:
+    global _loaded
+    if not _loaded:
+        _loaded = True
+        for module in PAGE_MODULES:
+            importlib.import_module(module)
