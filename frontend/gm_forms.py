@@ -15,7 +15,7 @@ from django.utils.translation import gettext_lazy as _
 
 from campaign.models import DEADLINE_HORIZON, SMALL_COLUMN_MAX
 from frontend.forms import reason_field
-from frontend.terms import WORDS
+from frontend.terms import system_title
 
 # Hours a deadline or a reminder may move by: the horizon of a deadline, either way.
 HOURS_MAX = int(DEADLINE_HORIZON.total_seconds() // 3600)
@@ -32,7 +32,7 @@ class BattleSystemForm(forms.Form):
 
     def __init__(self, *args: Any, systems: list[str], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["battle_system"].choices = [(name, WORDS["system"].get(name, name)) for name in systems]
+        self.fields["battle_system"].choices = [(name, system_title(name)) for name in systems]
 
 
 class ReasonForm(forms.Form):

@@ -19,6 +19,7 @@ from campaign.messages import said
 from rules.engine.messages import Message
 from rules.engine.order_words import order_description
 from rules.engine.ruleset import Ruleset
+from rules.engine.systems import SystemUnavailable, system_get
 
 __all__ = ["said"]  # the catalogue's messages in the reader's language, for the pages and the mails
 
@@ -55,13 +56,6 @@ WORDS: dict[str, Mapping[str, object]] = {
         "resolved": _("done"),
         "failed": _("failed"),
         "battles_pending": _("waiting for the results of its battles"),
-    },
-    # A campaign's battle system (rules.engine.systems) by its name, not by its key.
-    "system": {
-        "iron_fist": pgettext_lazy("battle system", "Iron Fist"),
-        "sodankaynti": pgettext_lazy("battle system", "Sodankäynti"),
-        "tabletop": pgettext_lazy("battle system", "table battles"),
-        "company_d20": pgettext_lazy("battle system", "company d20"),
     },
     "relation": {
         "war": pgettext_lazy("relation", "war"),
@@ -153,6 +147,16 @@ def word(kind: str, value: str | None) -> str:
     if value is None:
         return ""
     return str(WORDS.get(kind, {}).get(value, value))
+
+
+def system_title(name: str) -> str:
+    """A battle system by its name in the reader's language, from its registry entry; its key where it has
+    no title (a system of the tests)."""
+    try:
+        system = system_get(name)
+    except SystemUnavailable:
+        return name
+    return said(system.title_message) if system.title else name
 
 
 def kta_term(term: str) -> str:

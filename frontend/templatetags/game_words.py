@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django import template
 
-from frontend.terms import said, word
+from frontend.terms import said, system_title, word
 from rules.engine.messages import Message
 
 register = template.Library()
@@ -14,6 +14,9 @@ register = template.Library()
 @register.filter
 def game_word(value: str | None, kind: str) -> str:
     return word(kind, value)
+
+
+register.filter("system_title", system_title)
 
 
 @register.filter(name="said")

@@ -25,5 +25,5 @@ def test_every_battle_kind_reads_as_words_in_english_and_finnish(kind) -> None:
 
 def test_the_gm_picks_the_battle_system_by_its_name_in_the_reader_s_language(finnish_gm, demo) -> None:
     page = finnish_gm.get(f"/c/{demo.slug}/gm/").content.decode()
-    assert '<option value="tabletop">pöytätaistelut</option>' in page
+    assert '<option value="tabletop">Pöytätaistelut</option>' in page
     assert '<option value="iron_fist" selected>Rautanyrkki</option>' in page
