@@ -20,6 +20,7 @@ from django.db.models import F, Q
 from rules.engine.messages import Message
 from rules.engine.ruleset import Ruleset, RulesetError, ruleset_build
 from rules.engine.state import RelationKind, Terrain, Weather
+from rules.engine.systems import DEFAULT_SYSTEM
 
 MAX_FORT_LEVEL = 3
 # What the integer columns hold on every database we run on (PostgreSQL's integer and smallint): input is
@@ -48,7 +49,7 @@ class Campaign(models.Model):
     slug = models.SlugField(max_length=100, unique=True)
     # The ruleset key `battle_system` (BATTLE_SYSTEMS.md), kept apart from the overrides so that it can be
     # shown and changed (between turns only: campaign.gm) without rewriting them.
-    battle_system = models.CharField(max_length=32, default="iron_fist")
+    battle_system = models.CharField(max_length=32, default=DEFAULT_SYSTEM)
     ruleset_overrides = models.JSONField(default=dict, blank=True)
     seed = models.BigIntegerField(help_text="Every turn's seed is derived from this (IRON_FIST.md §11).")
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.SETUP)

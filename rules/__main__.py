@@ -9,6 +9,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from rules.engine.systems import DEFAULT_SYSTEM
+
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m rules", description="The Iron Fist rules engine.")
@@ -20,7 +22,7 @@ def main(argv: list[str] | None = None) -> int:
     bench.add_argument("--nations", type=int, default=100)
     bench.add_argument("--seed", type=int, default=1)
     bench.add_argument("--repeat", type=int, default=3, help="runs to take the median of")
-    bench.add_argument("--system", default="iron_fist", help="the battle system (iron_fist, sodankaynti)")
+    bench.add_argument("--system", default=DEFAULT_SYSTEM, help="the battle system (iron_fist, sodankaynti)")
     mila = commands.add_parser(
         "bench-mila", help="our engine against MILA's diplomacy package, per order, on Diplomacy-sized turns"
     )

@@ -20,7 +20,7 @@ from rules.engine import TurnInput, TurnResult, resolve_turn, ruleset_build
 from rules.engine.casefile import battle_keys_mismatches, case_turn, mapping, turn_mismatches, units_in
 from rules.engine.ruleset import Ruleset
 from rules.engine.seam import DiceError, ScriptedDice
-from rules.engine.systems import DEFAULT_SYSTEM, CaseError, SystemUnavailable, system_get
+from rules.engine.systems import DEFAULT_SYSTEM, CaseError, SystemUnavailable, system_get, system_of_case_kind
 
 __all__ = ["CaseError", "case_check", "case_load", "case_parse", "cases_run", "units_in"]
 
@@ -53,8 +53,9 @@ def case_system(data: Any) -> str:
     """Which battle system a case file is for (BATTLE_SYSTEMS.md, "The case runner")."""
     if not isinstance(data, Mapping):
         return DEFAULT_SYSTEM
-    if data.get("kind") in ("close_combat", "turn"):
-        return "tabletop"
+    by_kind = system_of_case_kind(data.get("kind"))
+    if by_kind is not None:
+        return by_kind
     if isinstance(data.get("system"), str):
         return data["system"]
     ruleset = data.get("ruleset")

@@ -75,6 +75,9 @@ class BattleSystem:
     fight: Callable[[Any], Any] | None = None  # BattleCall -> BattleOutcome | Pending
     policies: Policies = field(default_factory=Policies)
     case_check: Callable[[Mapping[str, Any], Path], str | None] | None = None
+    # The top-level `kind`s of the case files that are this system's whatever else they say (tabletop's
+    # `close_combat` and `turn`, BATTLE_SYSTEMS.md "The case runner").
+    case_kinds: frozenset[str] = frozenset()
     # A system's own order checks, run before the common ones (IRON_FIST.md §2.1), in submission order:
     # (world, ruleset) -> a check of one order -> Invalid (rejected) or None (on to the common checks).
     order_check: Callable[[Any, Any], Callable[[Any], Any]] | None = None
@@ -129,6 +132,12 @@ def system_get(name: str) -> BattleSystem:
         return _REGISTRY[name]
     except KeyError:
         raise SystemUnavailable(name) from None
+
+
+def system_of_case_kind(kind: Any) -> str | None:
+    """The system whose case files have this top-level `kind`, if any."""
+    _load()
+    return next((name for name, system in _REGISTRY.items() if kind in system.case_kinds), None)
 
 
 def system_names() -> tuple[str, ...]:

@@ -32,6 +32,7 @@ SYSTEM = BattleSystem(
     ruleset_build=tabletop_ruleset_build,
     fight=tabletop_fight,
     case_check=case_check,
+    case_kinds=frozenset(("close_combat", "turn")),  # TABLETOP's calculator rounds and whole turns
     extra={"resolve_turn": tabletop_resolve_turn, "plan": plan},
 )
 system_register(SYSTEM)
