@@ -8,7 +8,7 @@ from campaign import api as campaign_api
 from config.api_auth import TokenView
 from orders import api as orders_api
 from rules import api as rules_api
-from rules import battle_preview_api, battle_rounds_api, battles_api, calculator_api
+from rules import battle_preview_api, battle_rounds_api, battles_api, calculator_api, systems_api
 from rules.company import api as company_api
 
 app_name = "api"
@@ -96,6 +96,8 @@ urlpatterns = [
     path("campaigns/", campaign_api.CampaignList.as_view(), name="campaign-list"),
     path("campaigns/<slug:slug>/", include(campaign_urls)),
     path("calculator/close-combat/", calculator_api.CloseCombatRound.as_view(), name="close-combat-round"),
+    path("systems/", systems_api.SystemList.as_view(), name="system-list"),
+    path("systems/<slug:name>/", systems_api.SystemDetail.as_view(), name="system-detail"),
 ]
 
 if settings.IRONFIST_BENCH:
