@@ -11,8 +11,11 @@ from __future__ import annotations
 import copy
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cache, cached_property
+from pathlib import Path
 from typing import Any
+
+import yaml
 
 ROLES = ("ground", "artillery", "air")
 
@@ -58,6 +61,13 @@ class Ruleset:
     def support_rank(self) -> Mapping[str, int]:
         """Each support type's place in `support_types`: the order supporters are listed and roll in."""
         return {code: rank for rank, code in enumerate(self.support_types)}
+
+
+@cache
+def defaults_read(path: Path) -> dict[str, Any]:
+    """A system's defaults file (YAML), read once per process; its builder merges overrides into a copy."""
+    with path.open(encoding="utf-8") as f:
+        return yaml.safe_load(f)
 
 
 def ruleset_merge(base: Mapping[str, Any], overrides: Mapping[str, Any]) -> dict[str, Any]:

@@ -27,7 +27,7 @@ from rules.engine.ruleset import UnitType as PipelineUnitType
 from rules.engine.settings import settings_check
 
 from .expressions import expression_parse
-from .settings import SETTINGS, defaults_read
+from .settings import SETTINGS, company_defaults
 
 ROLES = ("company_commander", "platoon_leader")
 STATS = ("tk_max", "m", "k", "l", "s", "h")
@@ -125,7 +125,7 @@ def company_ruleset_build(overrides: Mapping[str, Any] | None = None) -> Company
     overrides = {} if overrides is None else overrides
     if not isinstance(overrides, Mapping):
         raise RulesetError("ruleset: expected a mapping of overrides")
-    defaults = defaults_read()
+    defaults = company_defaults()
     check_unknown_keys(overrides, defaults, "company_d20")
     _known_keys(overrides, defaults, "")
     data = ruleset_merge(defaults, overrides)

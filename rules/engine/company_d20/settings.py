@@ -4,23 +4,19 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import cache
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from rules.engine.messages import gettext_noop
+from rules.engine.ruleset import defaults_read
 from rules.engine.settings import Setting, SettingKind, choice, flag, settings_declare, whole
 
 DEFAULTS_FILE = Path(__file__).with_name("defaults.yaml")
 CONTACT_LEVELS = ("none", "suspicion", "known", "observed")
 
 
-@cache
-def defaults_read() -> Mapping[str, Any]:
-    with DEFAULTS_FILE.open(encoding="utf-8") as f:
-        return yaml.safe_load(f)
+def company_defaults() -> Mapping[str, Any]:
+    return defaults_read(DEFAULTS_FILE)
 
 
 # The scalar settings of §12, in its order; the tables (catalogue, abilities, dice tables, bands, levels,
@@ -29,7 +25,7 @@ def defaults_read() -> Mapping[str, Any]:
 # spec's own bounds: `company_size` ≥ 1 (§12), the 1d6 thresholds at most 6 (§8.5.9), extra damage dice at
 # most 20, as many as an expression may roll (§8.3). `reroll_min_tt` keeps the code's lack of a minimum.
 SETTINGS = settings_declare(
-    defaults_read(),
+    company_defaults(),
     whole(
         "company_size",
         minimum=1,

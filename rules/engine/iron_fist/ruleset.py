@@ -9,11 +9,9 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import cache, cached_property
+from functools import cached_property
 from pathlib import Path
 from typing import Any
-
-import yaml
 
 from ..dice_expression import DiceExpression
 from ..messages import gettext_noop
@@ -25,6 +23,7 @@ from ..ruleset import (
     check_int,
     check_mapping,
     check_unknown_keys,
+    defaults_read,
     ruleset_merge,
 )
 from ..settings import settings_check, settings_declare, text, whole
@@ -99,10 +98,8 @@ class IronFistRuleset(Ruleset):
         return {}
 
 
-@cache
 def _defaults() -> dict[str, Any]:
-    with DEFAULTS_FILE.open(encoding="utf-8") as f:
-        return yaml.safe_load(f)
+    return defaults_read(DEFAULTS_FILE)
 
 
 # The scalar settings (the tables, unit_types to loss_table, are checked whole below). The maxima are ours,

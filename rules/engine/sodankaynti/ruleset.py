@@ -11,15 +11,12 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from ..messages import gettext_noop
 from ..ruleset import Ruleset as BaseRuleset
-from ..ruleset import RulesetError, check_int, check_mapping, check_unknown_keys, ruleset_merge
+from ..ruleset import RulesetError, check_int, check_mapping, check_unknown_keys, defaults_read, ruleset_merge
 from ..ruleset import UnitType as BaseUnitType
 from ..settings import choice, flag, settings_check, settings_declare, text, whole
 
@@ -133,10 +130,8 @@ class DoctrineError(ValueError):
         self.reason = reason
 
 
-@cache
 def _defaults() -> dict[str, Any]:
-    with DEFAULTS_FILE.open(encoding="utf-8") as f:
-        return yaml.safe_load(f)
+    return defaults_read(DEFAULTS_FILE)
 
 
 # The scalar settings (§15); the tables (unit_types, orders_by_role, advantages.fort and .terrain, the lists
