@@ -33,6 +33,7 @@ from rules.engine.graph import within
 from rules.engine.messages import Message, gettext_noop, messages_register
 from rules.engine.ruleset import Ruleset, RulesetError, ruleset_build
 from rules.engine.state import RelationKind, Terrain
+from rules.engine.systems import system_get
 
 TERRAINS = tuple(t.value for t in Terrain)
 RELATION_KINDS = tuple(k.value for k in RelationKind)
@@ -65,6 +66,10 @@ messages_register(
         "scenario.duplicate_region_code": gettext_noop("{where}.code: duplicate region code {value}"),
         "scenario.color": gettext_noop("{where}.color: expected a colour like #c0392b, got {value}"),
         "scenario.attributes": gettext_noop("{where}.attributes: expected a mapping, got {value}"),
+        "scenario.attributes_unused": gettext_noop(
+            "{where}.attributes: the {name} battle system takes no nation attributes"
+        ),
+        "scenario.attribute": gettext_noop("{where}.attributes.{error}"),
         "scenario.terrain": gettext_noop("{where}.terrain: expected one of {allowed}, got {value}"),
         "scenario.fort": gettext_noop("{where}.fort: expected a whole number from 0 to {limit}, got {value}"),
         "scenario.unknown_nation": gettext_noop("{where}: unknown nation {value}"),
@@ -125,8 +130,8 @@ class ScenarioNation:
     code: str
     name: str
     color: str
-    # A battle system's nation attributes (Sodankäynti §5: politics, tactics, doctrine), judged by the
-    # engine when a turn is processed and by the GM's form when changed.
+    # A battle system's nation attributes (Sodankäynti §5: politics, tactics, doctrine), judged by its
+    # registry entry's `attributes_check` on import, by the GM's form when changed, by the engine at a turn.
     attributes: Mapping[str, Any] = field(default_factory=dict)
 
 
@@ -231,7 +236,7 @@ class _Checker:
             self.fail("ruleset_mapping", "ruleset")
             overrides = {}
         ruleset = self.ruleset(overrides)
-        nations = self.nations(data.get("nations"))
+        nations = self.nations(data.get("nations"), ruleset)
         nation_codes = {n.code for n in nations}
         regions = self.regions(data.get("regions"), nation_codes)
         region_codes = {r.code for r in regions}
@@ -260,6 +265,18 @@ class _Checker:
             self.fail("ruleset", "ruleset", error=str(error))
             return None
 
+    def attributes(self, attributes: Mapping[str, Any], where: str, ruleset: Ruleset) -> None:
+        """A nation's attributes as its battle system takes them (its registry entry), refused naming the
+        attribute: a rating past its range would stop every later turn."""
+        system = system_get(ruleset.battle_system)
+        if system.attributes_check is None:
+            self.fail("attributes_unused", where, name=ruleset.battle_system)
+            return
+        try:
+            system.attributes_check(attributes, ruleset)
+        except RulesetError as error:
+            self.fail("attribute", where, error=str(error))
+
     def list_of(self, value: Any, name: str) -> list[Any]:
         if not isinstance(value, list) or not value:
             self.fail("empty_list", name)
@@ -285,7 +302,7 @@ class _Checker:
             seen.add(code)
             yield where, code, entry
 
-    def nations(self, value: Any) -> list[ScenarioNation]:
+    def nations(self, value: Any, ruleset: Ruleset | None) -> list[ScenarioNation]:
         nations = []
         for where, code, entry in self.coded(value, "nations", "RED", "code and name"):
             color = entry.get("color", "#888888")
@@ -295,6 +312,8 @@ class _Checker:
             if not isinstance(attributes, Mapping):
                 self.fail("attributes", where, value=_short(attributes))
                 attributes = {}
+            if attributes and ruleset is not None:
+                self.attributes(attributes, where, ruleset)
             nations.append(ScenarioNation(code, self.name(entry, where, code), str(color), dict(attributes)))
         return nations
 

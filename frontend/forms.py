@@ -15,6 +15,7 @@ from frontend.terms import WORDS, said
 from orders.models import Order
 from orders.services import OrderDraft
 from rules.engine.messages import Refusal
+from rules.engine.settings import Setting, SettingKind
 
 NO_TARGET = ("", gettext_lazy("— none (hold, stand down) —"))
 
@@ -102,6 +103,24 @@ class OrderForm(forms.Form):
                 self._errors.setdefault("units", self.error_class()).append(said(fault.message))
             else:
                 self.add_error(field_at_fault(self, fault.field), said(fault.message))
+
+
+def setting_field(setting: Setting, help_text: str, **more: Any) -> forms.Field:
+    """A form field for a declared setting or nation attribute (rules.engine.settings): its kind, range,
+    choices and length from the declaration, so that the form offers what the rules take."""
+    required = not setting.nullable
+    if setting.kind is SettingKind.WHOLE:
+        field: forms.Field = forms.IntegerField(
+            min_value=setting.minimum, max_value=setting.maximum, required=required, **more
+        )
+    elif setting.kind is SettingKind.FLAG:
+        field = forms.BooleanField(required=False, **more)
+    elif setting.kind is SettingKind.CHOICE:
+        field = forms.ChoiceField(choices=[(c, c) for c in setting.choices], required=required, **more)
+    else:
+        field = forms.CharField(max_length=setting.max_length, required=False, **more)
+    field.help_text = help_text
+    return field
 
 
 def field_at_fault(form: forms.Form, field: str | None) -> str | None:

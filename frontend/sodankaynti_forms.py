@@ -11,9 +11,11 @@ from django.utils.translation import gettext_lazy as _
 
 from campaign.models import SMALL_COLUMN_MAX
 from frontend.cards_sodankaynti import doctrine_line
-from frontend.forms import reason_field
+from frontend.forms import reason_field, setting_field
+from frontend.terms import said
 from orders.services import OrderDraft
 from rules.engine.ruleset import Ruleset
+from rules.engine.systems import system_get
 
 SYSTEM = "sodankaynti"
 
@@ -108,14 +110,20 @@ class RatingsForm(DoctrineParamsForm):
     """A nation's politics and tactics ratings and standing doctrine, with its parameters (§5)."""
 
     nation = forms.ChoiceField(label=_("Nation"))
-    politics = forms.IntegerField(label=_("Politics (dice)"), min_value=0, max_value=SMALL_COLUMN_MAX)
-    tactics = forms.IntegerField(label=_("Tactics (dice)"), min_value=0, max_value=SMALL_COLUMN_MAX)
+    # The ratings' fields come from the system's declarations (its registry entry's nation_attributes).
+    politics = forms.IntegerField(label=_("Politics (dice)"))
+    tactics = forms.IntegerField(label=_("Tactics (dice)"))
     doctrine = forms.ChoiceField(label=_("Standing doctrine"))
     reason = reason_field()
     field_order = ("nation", "politics", "tactics", "doctrine", *DoctrineParamsForm.base_fields, "reason")
 
     def __init__(self, *args: Any, nations: list[tuple[str, str]], ruleset: Ruleset, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        system = system_get(ruleset.battle_system)
+        for attribute in system.nation_attributes:
+            label = self.fields[attribute.key].label
+            help_text = said(system.attribute_help(attribute))
+            self.fields[attribute.key] = setting_field(attribute, help_text, label=label)
         self.fields["nation"].choices = nations
         self.fields["doctrine"].choices = [(d["name"], d["line"]) for d in doctrines_offered(ruleset)]
 

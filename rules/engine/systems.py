@@ -72,6 +72,11 @@ class BattleSystem:
     kinds: tuple[str, ...] = IRON_FIST_KINDS
     # The scalar ruleset settings, with ranges, defaults and help (rules.engine.settings).
     settings: tuple[Setting, ...] = ()
+    # The attributes the GM sets per nation (Sodankäynti §5: its ratings), declared as settings are, and
+    # the check of a nation's whole attributes against the ruleset: (attributes, ruleset) -> None, raising
+    # RulesetError that names the attribute. A system without it takes no nation attributes.
+    nation_attributes: tuple[Setting, ...] = ()
+    attributes_check: Callable[[Mapping[str, Any], Any], None] | None = None
     fight: Callable[[Any], Any] | None = None  # BattleCall -> BattleOutcome | Pending
     policies: Policies = field(default_factory=Policies)
     case_check: Callable[[Mapping[str, Any], Path], str | None] | None = None
@@ -99,6 +104,9 @@ class BattleSystem:
     def setting_help(self, setting: Setting) -> Message:
         return Message(f"system.{self.name}.setting.{setting.key}")
 
+    def attribute_help(self, attribute: Setting) -> Message:
+        return Message(f"system.{self.name}.attribute.{attribute.key}")
+
     def setting(self, key: str) -> Setting:
         return next(s for s in self.settings if s.key == key)
 
@@ -110,6 +118,7 @@ _loaded = False
 def system_register(system: BattleSystem) -> None:
     texts = {"title": system.title, "summary": system.summary}
     texts.update({f"setting.{s.key}": s.help for s in system.settings})
+    texts.update({f"attribute.{a.key}": a.help for a in system.nation_attributes})
     messages_register({code: text for code, text in texts.items() if text}, prefix=f"system.{system.name}.")
     _REGISTRY[system.name] = system
 

@@ -85,7 +85,8 @@ def test_the_gm_sets_ratings_and_doctrine_with_an_audit_line(sampo_gm, sampo):
 @pytest.mark.parametrize(
     ("politics", "doctrine", "params", "error"),
     [
-        (-1, "steady", None, "nation_attributes.KAL.politics: expected a whole number >= 0, got -1"),
+        (-1, "steady", None, "nation_attributes.KAL.politics: must be at least 0, got -1"),
+        (10**12, "steady", None, "nation_attributes.KAL.politics: must be at most 100, got 1000000000000"),
         (3, "wild", None, "unknown doctrine 'wild'"),
         (3, "steady", {"retreat_below": "x"}, "retreat_below"),
     ],

@@ -7,7 +7,7 @@ from ..systems import BattleSystem, Policies, system_register
 from . import messages  # noqa: F401  (registers the system's message templates)
 from .cases import case_check
 from .fight import sodankaynti_fight
-from .inputs import inputs_prepare
+from .inputs import ATTRIBUTES, attributes_check, inputs_prepare
 from .orders import OWN_KINDS, order_check
 from .ruleset import SETTINGS, Ruleset, ruleset_build
 
@@ -33,6 +33,8 @@ SYSTEM = BattleSystem(
     order_check=order_check,
     unitless_kinds=OWN_KINDS,
     inputs_prepare=inputs_prepare,
+    nation_attributes=ATTRIBUTES,
+    attributes_check=attributes_check,
 )
 system_register(SYSTEM)
 

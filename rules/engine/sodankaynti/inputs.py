@@ -10,9 +10,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..messages import gettext_noop
+from ..ruleset import RulesetError, defaults_read
+from ..settings import settings_declare, whole
 from ..world import TurnInputError
 from .board import Advantage
-from .ruleset import Doctrine, DoctrineError, Ruleset
+from .ruleset import DEFAULTS_FILE, Doctrine, DoctrineError, Ruleset
 
 ROLLS = ("politics", "tactics")
 
@@ -66,6 +69,34 @@ def _whole(value: Any, minimum: int) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value >= minimum
 
 
+# §5: the ratings the GM sets per nation, in dice; the maximum is ours (the spec names none), as
+# default_rating's is, so that no rating a GM can save makes a turn roll without end.
+ATTRIBUTES = settings_declare(
+    {roll: defaults_read(DEFAULTS_FILE)["default_rating"] for roll in ROLLS},
+    whole("politics", gettext_noop("The nation's politics skill, in dice."), 0, 100, section="§5"),
+    whole(
+        "tactics", gettext_noop("The nation's battle skill (taistelutaito), in dice."), 0, 100, section="§5"
+    ),
+)
+ADVANTAGE_DICE_MAX = 100  # §6.4: a GM advantage's dice, at most as many as a rating may have
+
+
+def attributes_check(given: Mapping[str, Any], ruleset: Ruleset) -> None:
+    """A nation's attributes against §5: its ratings within their declarations, its doctrine as a doctrine
+    order's is checked (§4.1); raises RulesetError naming the attribute."""
+    for key in given:
+        if key not in (*ROLLS, "doctrine"):
+            raise RulesetError(f"{key}: unknown attribute")
+    for attribute in ATTRIBUTES:
+        if attribute.key in given:
+            attribute.check(given[attribute.key])
+    if "doctrine" in given:
+        try:
+            ruleset.doctrine_of(given["doctrine"], "nation attribute")
+        except DoctrineError as error:
+            raise RulesetError(f"doctrine.{error}") from None
+
+
 def inputs_build(
     raw: Mapping[str, Any],
     ruleset: Ruleset,
@@ -84,22 +115,13 @@ def inputs_build(
         given = attributes.get(nation) or {}
         if not isinstance(given, Mapping):
             raise TurnInputError(f"nation_attributes.{nation}: expected a mapping, got {given!r}")
-        for key in given:
-            if key not in (*ROLLS, "doctrine"):
-                raise TurnInputError(f"nation_attributes.{nation}.{key}: unknown attribute")
-        ratings[nation] = {}
-        for roll in ROLLS:
-            value = given.get(roll, ruleset.default_rating)
-            if not _whole(value, 0):
-                raise TurnInputError(
-                    f"nation_attributes.{nation}.{roll}: expected a whole number >= 0, got {value!r}"
-                )
-            ratings[nation][roll] = value
+        try:
+            attributes_check(given, ruleset)
+        except RulesetError as error:
+            raise TurnInputError(f"nation_attributes.{nation}.{error}") from None
+        ratings[nation] = {roll: given.get(roll, ruleset.default_rating) for roll in ROLLS}
         if "doctrine" in given:
-            try:
-                doctrines[nation] = ruleset.doctrine_of(given["doctrine"], "nation attribute")
-            except DoctrineError as error:
-                raise TurnInputError(f"nation_attributes.{nation}.doctrine.{error}") from None
+            doctrines[nation] = ruleset.doctrine_of(given["doctrine"], "nation attribute")
         else:
             doctrines[nation] = ruleset.doctrines[ruleset.default_doctrine]
 
@@ -118,8 +140,10 @@ def inputs_build(
             raise TurnInputError(f"{where}.nation: unknown nation {nation!r}")
         if roll not in ROLLS:
             raise TurnInputError(f"{where}.roll: expected politics or tactics, got {roll!r}")
-        if not _whole(dice, 1):
-            raise TurnInputError(f"{where}.dice: expected a whole number >= 1, got {dice!r}")
+        if not _whole(dice, 1) or dice > ADVANTAGE_DICE_MAX:
+            raise TurnInputError(
+                f"{where}.dice: expected a whole number from 1 to {ADVANTAGE_DICE_MAX}, got {dice!r}"
+            )
         advantage = Advantage("gm", dice, nation, str(entry.get("reason") or ""))
         gm.setdefault((region, nation, roll), []).append(advantage)
 
