@@ -41,6 +41,7 @@ class SystemSerializer(serializers.Serializer):
     kinds = serializers.ListField(child=serializers.CharField(), help_text="The order kinds it offers.")
     unitless_kinds = serializers.ListField(child=serializers.CharField(), help_text="Those naming no units.")
     settings = SettingSerializer(many=True)
+    nation_attributes = SettingSerializer(many=True, help_text="What the GM sets per nation (its ratings).")
 
 
 def system_data(system: BattleSystem, request: Request) -> dict[str, Any]:
@@ -53,6 +54,9 @@ def system_data(system: BattleSystem, request: Request) -> dict[str, Any]:
         "kinds": list(system.kinds),
         "unitless_kinds": [k for k in system.kinds if k in system.unitless_kinds],
         "settings": [{**s.to_dict(), "help": said(system.setting_help(s))} for s in system.settings],
+        "nation_attributes": [
+            {**a.to_dict(), "help": said(system.attribute_help(a))} for a in system.nation_attributes
+        ],
     }
 
 

@@ -37,6 +37,14 @@ def test_a_setting_comes_with_its_range_default_and_help() -> None:
     assert entry_rule["choices"] == ["players_then_gm", "gm_only"]
 
 
+def test_a_nations_attributes_come_with_their_ranges() -> None:
+    entry = APIClient().get("/api/systems/sodankaynti/").json()
+
+    ratings = {a["key"]: (a["minimum"], a["maximum"], a["default"]) for a in entry["nation_attributes"]}
+    assert ratings == {"politics": (0, 100, 3), "tactics": (0, 100, 3)}
+    assert APIClient().get("/api/systems/iron_fist/").json()["nation_attributes"] == []
+
+
 def test_a_finnish_reader_gets_the_words_in_finnish() -> None:
     english = APIClient().get("/api/systems/iron_fist/").json()
     finnish = APIClient().get("/api/systems/iron_fist/", HTTP_ACCEPT_LANGUAGE="fi").json()
