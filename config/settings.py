@@ -48,6 +48,7 @@ INSTALLED_APPS = [
     "orders",
     "rules",
     "rules.company",
+    "rules.sodankaynti",
     "frontend",
 ]
 

@@ -45,7 +45,7 @@ class OrderForm(forms.Form):
 
     origin = JudgedField(label=gettext_lazy("From"))
     # The campaign's system's orders with units (its registry entry's); a doctrine or an ambush has a form
-    # of its own (frontend.sodankaynti_forms).
+    # of its own (rules.sodankaynti.forms).
     kind = JudgedField(label=gettext_lazy("Order"))
     target = JudgedField(label=gettext_lazy("To"), required=False)
     # The turn the form was made for: a form posted after that turn was processed is refused, not saved

@@ -16,7 +16,7 @@ from typing import Any
 # The modules that register the systems' pages, imported on first use so that each registers itself.
 PAGE_MODULES = (
     "frontend.reports",  # the default system's card
-    "frontend.pages_sodankaynti",
+    "rules.sodankaynti.pages",
     "frontend.pages_tabletop",
     "frontend.pages_company",
 )
@@ -60,6 +60,8 @@ class SystemPages:
     # The GM's rollback, where the system's goes back to its battles or to its orders (TABLETOP A10.4):
     # (turn_id=, by=, to=, force=, reason=) -> the outcome; None: the generic rollback of a turn.
     rollback: Callable[..., Any] | None = None
+    # Its own pages under a campaign (c/<slug>/...), named in the frontend's namespace.
+    urls: tuple[Any, ...] = ()
 
 
 _PAGES: dict[str, SystemPages] = {}
@@ -77,6 +79,12 @@ def pages_unregister(name: str) -> None:
 def pages_of(name: str) -> SystemPages:
     _load()
     return _PAGES.get(name) or SystemPages(name)
+
+
+def system_urls() -> list[Any]:
+    """Every registered system's own URL patterns, for the campaign's URLs (frontend/urls.py)."""
+    _load()
+    return [pattern for pages in _PAGES.values() for pattern in pages.urls]
 
 
 def _load() -> None:

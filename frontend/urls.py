@@ -3,6 +3,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
+from frontend.systems import system_urls
 from frontend.views import (
     accounts,
     battle_preview,
@@ -14,7 +15,6 @@ from frontend.views import (
     language,
     player,
     settings,
-    sodankaynti,
     turns,
 )
 from frontend.views.gm import clock, dashboard, diplomacy, inputs, processing, result, roster, system
@@ -49,8 +49,6 @@ gm_urls = [
     path("relations/", diplomacy.relation_post, name="gm_relation"),
     path("roster/", roster.roster_post, name="gm_roster"),
     path("system/", system.system_post, name="gm_system"),
-    path("ratings/", sodankaynti.ratings_post, name="gm_ratings"),
-    path("advantages/", sodankaynti.advantages_post, name="gm_advantages"),
     path("process/", processing.process_post, name="gm_process"),
     path("pause/", clock.pause_post, name="gm_pause"),
     path("resume/", clock.resume_post, name="gm_resume"),
@@ -75,8 +73,6 @@ campaign_urls = [
     path("orders/", player.order_create, name="order_create"),
     path("orders/<int:order_id>/", player.order_edit, name="order_edit"),
     path("orders/<int:order_id>/delete/", player.order_remove, name="order_delete"),
-    path("orders/doctrine/", sodankaynti.doctrine_post, name="doctrine_create"),
-    path("orders/ambush/", sodankaynti.ambush_post, name="ambush_create"),
     path("turns/", turns.turn_list, name="turns"),
     path("turns/<int:number>/", include(turn_urls)),
     path("gm/", include(gm_urls)),
@@ -84,6 +80,7 @@ campaign_urls = [
     path("kasarmi/<str:nation>/", include(kasarmi_urls)),
     path("battles/<int:pk>/", company.battle_page, name="company_battle"),
     path("battles/<int:pk>/verify/", company.verify_page, name="company_verify"),
+    *system_urls(),  # each battle system's own pages (its SystemPages' urls)
 ]
 
 urlpatterns = [

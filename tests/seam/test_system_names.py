@@ -20,11 +20,7 @@ SUFFIXES = (".py", ".html", ".txt", ".yaml", ".js")
 # Each system's modules outside its engine package.
 OWNED = {
     "company_d20": ("rules/company/",),
-    "sodankaynti": (
-        "campaign/gm/ratings.py",
-        "frontend/sodankaynti_forms.py",
-        "frontend/templates/frontend/_sodankaynti_orders.html",
-    ),
+    "sodankaynti": ("rules/sodankaynti/",),
     "tabletop": ("frontend/cards_tabletop.py",),
     "iron_fist": (),
 }

@@ -10,8 +10,8 @@ import pytest
 import yaml
 
 from campaign.scenario import ScenarioError, scenario_parse
-from frontend.sodankaynti_forms import RatingsForm
 from rules.engine.systems import system_get
+from rules.sodankaynti.forms import RatingsForm
 from tests.conftest import DEMO
 
 SAMPO = DEMO.with_name("sodankaynti.yaml")

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from frontend.cards_sodankaynti import sodankaynti_card
 from rules.engine.sodankaynti.ruleset import ruleset_build
+from rules.sodankaynti.cards import sodankaynti_card
 from tests.rules.sodankaynti.battles import Force, battle_in_b, side_setup
 
 
@@ -42,7 +42,7 @@ def test_every_fate_and_every_end_cause_has_its_words() -> None:
 
 def test_the_when_needed_doctrine_is_described_by_its_rule() -> None:
     """§10.4 step 4: `when_needed` sacrifices when no die of the side can attack the enemy's highest alone."""
-    from frontend.cards_sodankaynti import doctrine_line
+    from rules.sodankaynti.cards import doctrine_line
 
     line = doctrine_line(ruleset_build({}).doctrines["steady"].report())
     assert "sacrifices dice up to d10 when none of its dice can beat the enemy's highest" in line

@@ -9,7 +9,6 @@ import json
 import pytest
 
 from campaign.generate import orders_generate
-from campaign.gm.ratings import nation_attributes_set, turn_system_inputs_set
 from campaign.models import Turn
 from orders.services import orders_place
 from rules.export import campaign_export, campaign_replay
@@ -17,6 +16,7 @@ from rules.history import turn_preview, turn_publish, turn_rollback
 from rules.models import Report
 from rules.selectors import turn_result
 from rules.services import turn_process
+from rules.sodankaynti.services import nation_attributes_set, turn_system_inputs_set
 from tests.history.conftest import world_rows
 from tests.history.test_replay import world_as_scenario, world_by_code
 from tests.sodankaynti.conftest import tactics_advantage

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from campaign.gm.ratings import nation_attributes_set, turn_system_inputs_set
 from campaign.models import AuditEntry
 from orders.services import OrderDraft, OrderError, order_change, order_describe, order_submit
 from rules.models import Report
 from rules.services import turn_process
+from rules.sodankaynti.services import nation_attributes_set, turn_system_inputs_set
 from tests.sodankaynti.conftest import tactics_advantage
 
 

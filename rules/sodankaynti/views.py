@@ -15,11 +15,14 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from campaign.gm.ratings import nation_attributes_set, turn_system_inputs_set
 from campaign.models import Turn
 from campaign.selectors import Viewer, turn_current
 from frontend.gm_selectors import nations_list
-from frontend.sodankaynti_forms import (
+from frontend.terms import said
+from frontend.views.common import viewer_for
+from frontend.views.gm.dashboard import gm_form_view, nation_of
+from orders.services import OrderError, order_describe, order_submit
+from rules.sodankaynti.forms import (
     AdvantagesForm,
     AmbushOrderForm,
     DoctrineOrderForm,
@@ -28,17 +31,14 @@ from frontend.sodankaynti_forms import (
     doctrine_params,
     doctrines_offered,
 )
-from frontend.terms import said
-from frontend.views.common import viewer_for
-from frontend.views.gm.dashboard import gm_form_view, nation_of
-from orders.services import OrderError, order_describe, order_submit
+from rules.sodankaynti.services import nation_attributes_set, turn_system_inputs_set
 
 
 def player_panel(viewer: Viewer) -> dict[str, Any] | None:
     """The order panel's doctrine and ambush forms and the doctrines explained (its SystemPages' panel)."""
     ruleset = viewer.campaign.ruleset()
     return {
-        "template": "frontend/_sodankaynti_orders.html",
+        "template": "sodankaynti/orders_panel.html",
         "doctrines": doctrines_offered(ruleset),
         "doctrine_form": DoctrineOrderForm(ruleset=ruleset, prefix="doctrine"),
         "ambush_form": AmbushOrderForm(prefix="ambush"),

@@ -1,6 +1,6 @@
 """The forms of a Sodankäynti campaign (SODANKAYNTI.md §4.1, §4.2, §5, §6.4, §7): a player's doctrine and
 ambush orders, the GM's nation ratings and the turn's advantages. They parse what the browser sent; the
-services (orders.services, campaign.gm.ratings) judge it with the engine's own checks."""
+services (orders.services, rules.sodankaynti.services) judge it with the engine's own checks."""
 
 from __future__ import annotations
 
@@ -10,12 +10,12 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from campaign.models import SMALL_COLUMN_MAX
-from frontend.cards_sodankaynti import doctrine_line
 from frontend.forms import reason_field, setting_field
 from frontend.terms import said
 from orders.services import OrderDraft
 from rules.engine.ruleset import Ruleset
 from rules.engine.systems import system_get
+from rules.sodankaynti.cards import doctrine_line
 
 SYSTEM = "sodankaynti"
 

@@ -4,17 +4,19 @@ weather and no KTA modifiers (§2)."""
 
 from __future__ import annotations
 
-from frontend.cards_sodankaynti import sodankaynti_card
-from frontend.sodankaynti_forms import SYSTEM
 from frontend.systems import Card, SystemPages, pages_register
-from frontend.views.sodankaynti import gm_forms, player_panel
+from rules.sodankaynti.cards import sodankaynti_card
+from rules.sodankaynti.forms import SYSTEM
+from rules.sodankaynti.urls import urlpatterns
+from rules.sodankaynti.views import gm_forms, player_panel
 
 pages_register(
     SystemPages(
         SYSTEM,
-        card=Card(sodankaynti_card, "frontend/cards/sodankaynti.html", "frontend/cards/sodankaynti.txt"),
+        card=Card(sodankaynti_card, "sodankaynti/card.html", "sodankaynti/card.txt"),
         player_panel=player_panel,
         gm_forms=gm_forms,
         weather=False,
+        urls=tuple(urlpatterns),
     )
 )
