@@ -18,7 +18,7 @@ PAGE_MODULES = (
     "frontend.reports",  # the default system's card
     "rules.sodankaynti.pages",
     "frontend.pages_tabletop",
-    "frontend.pages_company",
+    "rules.company.pages",
 )
 
 

@@ -10,8 +10,6 @@ from frontend.views import (
     battle_rounds,
     battles,
     calculator,
-    company,
-    company_gm,
     language,
     player,
     settings,
@@ -59,14 +57,6 @@ gm_urls = [
     path("turns/<int:number>/", include(gm_turn_urls)),
 ]
 
-# c/<slug>/kasarmi/<nation>/: a company_d20 nation's barracks.
-kasarmi_urls = [
-    path("", company.kasarmi_page, name="company_kasarmi"),
-    path("act/", company.kasarmi_post, name="company_act"),
-    path("orders/", company.orders_post, name="company_orders"),
-    path("gm/", company_gm.kasarmi_gm_post, name="company_gm_edit"),
-]
-
 # c/<slug>/: a campaign's pages.
 campaign_urls = [
     path("", player.campaign_page, name="campaign"),
@@ -76,10 +66,6 @@ campaign_urls = [
     path("turns/", turns.turn_list, name="turns"),
     path("turns/<int:number>/", include(turn_urls)),
     path("gm/", include(gm_urls)),
-    path("kasarmi/", company.kasarmi_home, name="company_home"),
-    path("kasarmi/<str:nation>/", include(kasarmi_urls)),
-    path("battles/<int:pk>/", company.battle_page, name="company_battle"),
-    path("battles/<int:pk>/verify/", company.verify_page, name="company_verify"),
     *system_urls(),  # each battle system's own pages (its SystemPages' urls)
 ]
 

@@ -19,10 +19,10 @@ from django.utils.translation import ngettext
 
 from campaign.lifecycle import language_of
 from campaign.models import Turn
-from frontend.company_pages import report_rows
 from frontend.mail.turns import _members, _message, mail_send, reader_subject, site_url
 from frontend.terms import said, word
 from rules.company import models
+from rules.company.page_data import report_rows
 from rules.company.services import company_ruleset
 from rules.engine.messages import Message
 

@@ -9,10 +9,11 @@ from typing import Any
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from frontend.company_pages import company_map
 from frontend.systems import SystemPages, pages_register
-from frontend.views.company import company_preview_page
+from rules.company.page_data import company_map
 from rules.company.results import company_turn_complete_by_gm
+from rules.company.urls import urlpatterns
+from rules.company.views import company_preview_page
 from rules.engine.company_d20 import SYSTEM
 
 
@@ -23,7 +24,7 @@ def _links(viewer: Any, turn: Any) -> list[tuple[str, str]]:
 def _orders_panel(viewer: Any) -> dict[str, Any]:
     """Where the nation's company takes its orders: its Kasarmi."""
     url = reverse("frontend:company_kasarmi", args=[viewer.campaign.slug, viewer.nation.code])
-    return {"template": "frontend/company/_orders_panel.html", "kasarmi_url": url}
+    return {"template": "company/_orders_panel.html", "kasarmi_url": url}
 
 
 pages_register(
@@ -34,5 +35,6 @@ pages_register(
         map_add=lambda viewer, data: company_map(viewer=viewer, data=data),
         preview_page=company_preview_page,
         complete=company_turn_complete_by_gm,
+        urls=tuple(urlpatterns),
     )
 )

@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from campaign.messages import said
-from frontend.company_dice_forms import unit_label
+from rules.company.dice_forms import unit_label
 from rules.company.kp import OPERATIONS, kp_operate, ledger_of
 from rules.company.selectors import battle_side
 from rules.engine.company_d20.problems import Problem

@@ -16,11 +16,11 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from campaign.messages import said
-from frontend.company_gm_forms import edit_seen, gm_form_posted, gm_forms
 from frontend.views.common import gm_for
-from frontend.views.company import kasarmi_render
+from rules.company.gm_forms import edit_seen, gm_form_posted, gm_forms
 from rules.company.selectors import is_company, roster_nation, roster_view
 from rules.company.services import company_current, kasarmi_act
+from rules.company.views import kasarmi_render
 from rules.engine.company_d20.problems import Problem
 
 

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from campaign.messages import said
-from frontend.company_dice_forms import unit_label
+from rules.company.dice_forms import unit_label
 from rules.company.kp import ledger_of
 from rules.engine.company_d20.ruleset import CompanyRuleset
 

@@ -18,13 +18,12 @@ from django.views.decorators.http import require_http_methods, require_POST
 from campaign.messages import said
 from campaign.models import Turn
 from campaign.selectors import Viewer, turn_current
-from frontend.company_dice_forms import dice_forms, dice_inputs
-from frontend.company_gm_forms import gm_form_posted, gm_forms
-from frontend.company_pages import battle_progress, kasarmi_choices, report_rows, trail_row
-from frontend.company_result_form import entry_from_post, result_form
 from frontend.views.common import topbar, viewer_for
-from frontend.views.company_kp import kp_panel, kp_post
 from rules.company.dice import battle_stream_text, dice_roll, dice_verify, roll_mark, table_turn_set
+from rules.company.dice_forms import dice_forms, dice_inputs
+from rules.company.gm_forms import gm_form_posted, gm_forms
+from rules.company.page_data import battle_progress, kasarmi_choices, report_rows, trail_row
+from rules.company.result_form import entry_from_post, result_form
 from rules.company.results import (
     battle_fingerprint,
     company_battle_void,
@@ -55,6 +54,7 @@ from rules.company.services import (
     orders_submit,
 )
 from rules.company.turn import company_turn_preview
+from rules.company.views_kp import kp_panel, kp_post
 from rules.engine.company_d20.problems import Problem
 from rules.engine.messages import Message
 from rules.results_flow import BattleError
@@ -141,7 +141,7 @@ def kasarmi_render(
         if posted is not None:
             posted.is_valid()
             posted.add_error(posted.place(problem), said(problem.message))
-    return render(request, "frontend/company/kasarmi.html", context, status=status)
+    return render(request, "company/kasarmi.html", context, status=status)
 
 
 @login_required
@@ -308,7 +308,7 @@ def battle_render(
         if battle.report
         else None,
     }
-    return render(request, "frontend/company/battle.html", context, status=status)
+    return render(request, "company/battle.html", context, status=status)
 
 
 def _result_post(request: HttpRequest, viewer, battle) -> HttpResponse:
@@ -370,7 +370,7 @@ def verify_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         "verify": dice_verify(battle=battle),
         "rolls": rolls_of(viewer=viewer, battle=battle),
     }
-    return render(request, "frontend/company/verify.html", context)
+    return render(request, "company/verify.html", context)
 
 
 def company_preview_page(request: HttpRequest, viewer: Viewer, turn: Turn) -> HttpResponse:
@@ -395,4 +395,4 @@ def company_preview_page(request: HttpRequest, viewer: Viewer, turn: Turn) -> Ht
         "turn": turn,
         "preview": preview,
     }
-    return render(request, "frontend/company/preview.html", context)
+    return render(request, "company/preview.html", context)
