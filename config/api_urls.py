@@ -8,8 +8,12 @@ from campaign import api as campaign_api
 from config.api_auth import TokenView
 from orders import api as orders_api
 from rules import api as rules_api
-from rules import battle_preview_api, battle_rounds_api, battles_api, calculator_api, systems_api
+from rules import systems_api
 from rules.company import api as company_api
+from rules.tabletop import api as battles_api
+from rules.tabletop import calculator_api
+from rules.tabletop import preview_api as battle_preview_api
+from rules.tabletop import rounds_api as battle_rounds_api
 
 app_name = "api"
 

@@ -49,6 +49,7 @@ INSTALLED_APPS = [
     "rules",
     "rules.company",
     "rules.sodankaynti",
+    "rules.tabletop",
     "frontend",
 ]
 

@@ -1,7 +1,7 @@
 """The presentation registry: what each battle system shows in the pages and mails beyond what every system
 shows, as rules.system_shells gives its shell hooks and rules.engine.systems its rules.
 
-A system's pages register one `SystemPages` from a module of their own (`frontend/pages_tabletop.py`, ...),
+A system's pages register one `SystemPages` from a module of their own (`rules/tabletop/pages.py`, ...),
 one line in `PAGE_MODULES`; the generic pages ask `pages_of(campaign.battle_system)` and name no system. A
 system that registers nothing (an engine-only one) gets the plain card and the generic pages.
 """
@@ -17,7 +17,7 @@ from typing import Any
 PAGE_MODULES = (
     "frontend.reports",  # the default system's card
     "rules.sodankaynti.pages",
-    "frontend.pages_tabletop",
+    "rules.tabletop.pages",
     "rules.company.pages",
 )
 
@@ -60,8 +60,10 @@ class SystemPages:
     # The GM's rollback, where the system's goes back to its battles or to its orders (TABLETOP A10.4):
     # (turn_id=, by=, to=, force=, reason=) -> the outcome; None: the generic rollback of a turn.
     rollback: Callable[..., Any] | None = None
-    # Its own pages under a campaign (c/<slug>/...), named in the frontend's namespace.
+    # Its own pages under a campaign (c/<slug>/...), and outside any (`site_urls`: tabletop's calculator),
+    # named in the frontend's namespace.
     urls: tuple[Any, ...] = ()
+    site_urls: tuple[Any, ...] = ()
 
 
 _PAGES: dict[str, SystemPages] = {}
@@ -81,10 +83,11 @@ def pages_of(name: str) -> SystemPages:
     return _PAGES.get(name) or SystemPages(name)
 
 
-def system_urls() -> list[Any]:
-    """Every registered system's own URL patterns, for the campaign's URLs (frontend/urls.py)."""
+def system_urls(*, site: bool = False) -> list[Any]:
+    """Every registered system's own URL patterns, under a campaign or (`site`) outside any, for
+    frontend/urls.py."""
     _load()
-    return [pattern for pages in _PAGES.values() for pattern in pages.urls]
+    return [pattern for pages in _PAGES.values() for pattern in (pages.site_urls if site else pages.urls)]
 
 
 def _load() -> None:

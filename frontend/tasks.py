@@ -38,23 +38,24 @@ def send_company_results(turn_id: int) -> int:
 
 @shared_task
 def send_battle_sheet(battle_id: int, fingerprint: str, changed: bool = False) -> int:
-    """A tabletop battle's sheet to its players, queued once per sheet (rules.battle_mail)."""
+    """A tabletop battle's sheet to its players, queued once per sheet (rules.tabletop.mail)."""
     return battle_sheet_send(battle_id=battle_id, fingerprint=fingerprint, changed=changed)
 
 
 @shared_task
 def send_battle_reminder(battle_id: int) -> int:
-    """A tabletop battle's reminder before its result is due, queued once per deadline (rules.battle_mail)."""
+    """A tabletop battle's reminder before its result is due, queued once per deadline
+    (rules.tabletop.mail)."""
     return battle_reminder_send(battle_id=battle_id)
 
 
 @shared_task
 def send_battle_overdue(battle_id: int) -> int:
-    """A tabletop battle past its deadline: its players and the GM are told, once (rules.battles)."""
+    """A tabletop battle past its deadline: its players and the GM are told, once (rules.tabletop.battles)."""
     return battle_overdue_send(battle_id=battle_id)
 
 
 @shared_task
 def send_battle_event(battle_id: int, event: str, version_id: int | None = None, old_sheet=None) -> int:
-    """A change in a tabletop battle's results (A11.3), queued once by the change (rules.battle_mail)."""
+    """A change in a tabletop battle's results (A11.3), queued once by the change (rules.tabletop.mail)."""
     return battle_event_send(battle_id=battle_id, event=event, version_id=version_id, old_sheet=old_sheet)

@@ -6,10 +6,6 @@ from django.urls import include, path
 from frontend.systems import system_urls
 from frontend.views import (
     accounts,
-    battle_preview,
-    battle_rounds,
-    battles,
-    calculator,
     language,
     player,
     settings,
@@ -22,9 +18,6 @@ app_name = "frontend"
 # c/<slug>/turns/<number>/: a turn's reports and its battles.
 turn_urls = [
     path("", turns.turn_page, name="turn"),
-    path("battles/", battles.battle_list, name="battles"),
-    path("battles/<str:key>/", battles.battle_page, name="battle"),
-    path("battles/<str:key>/round/", battle_rounds.battle_round_page, name="battle_round"),
 ]
 
 # c/<slug>/gm/turns/<number>/: the GM's view of a turn, its dry run, its result and its rollback.
@@ -32,7 +25,6 @@ gm_turn_urls = [
     path("", result.turn_status_page, name="gm_turn"),
     path("status.json", processing.turn_status_json, name="gm_turn_status"),
     path("preview/", result.preview_page, name="gm_preview"),
-    path("battles-preview/", battle_preview.battles_preview_page, name="gm_battles_preview"),
     path("publish/", result.publish_post, name="gm_publish"),
     path("rollback/", result.rollback_post, name="gm_rollback"),
     path("complete/", result.complete_post, name="gm_complete"),
@@ -77,7 +69,7 @@ urlpatterns = [
     path("", player.campaign_list, name="home"),
     path("rules/", turns.rules_page, name="rules"),
     path("rules/<slug:system>/", turns.rules_page, name="system_rules"),
-    path("calculator/", calculator.calculator_page, name="calculator"),
+    *system_urls(site=True),  # each battle system's own pages outside a campaign
     path("language/", language.language_choose, name="language"),
     path("c/<slug:slug>/", include(campaign_urls)),
     path("settings/", settings.settings_page, name="settings"),

@@ -5,9 +5,7 @@ class RulesConfig(AppConfig):
     name = "rules"
 
     def ready(self) -> None:
-        # The shell of a system whose turns keep rows of their own, by name (rules.system_shells; the company
-        # app registers its own), and the tasks that campaign.queue queues by name.
-        import rules.tabletop_shell  # noqa: F401
+        # The tasks that campaign.queue queues by name (each system's app registers its own shell).
         import rules.tasks  # noqa: F401
 
         # Every code the engine and this app emit has its English template in the catalogue before anything

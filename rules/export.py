@@ -29,7 +29,6 @@ from campaign.models import Campaign, GMModifier, Nation, Region, Relation, Stac
 from campaign.scenario import scenario_parse
 from campaign.services import scenario_import
 from orders.services import orders_place
-from rules.battle_replay import battles_replay
 from rules.diff import result_diff
 from rules.engine.messages import InputError, Message
 from rules.engine.systems import DEFAULT_SYSTEM
@@ -38,6 +37,7 @@ from rules.selectors import turn_load, turn_result, turns_results
 from rules.services import turn_process
 from rules.snapshot import input_read
 from rules.system_shells import system_shell
+from rules.tabletop.replay import battles_replay
 
 FORMAT = "iron-fist-campaign/1"
 World = Mapping[str, Any]  # a TurnInput as JSON data (rules.snapshot.input_read)

@@ -134,7 +134,7 @@ class TurnArchive(models.Model):
     )
     reason = models.CharField(max_length=300, blank=True)
     # A tabletop turn rolled back (TABLETOP A10.4): "battles" or "orders"; and, back to orders, its battles
-    # with every version, answer and saved round (rules.battle_archive), to carry results over from.
+    # with every version, answer and saved round (rules.tabletop.archive), to carry results over from.
     kind = models.CharField(max_length=8, blank=True)
     battles = models.JSONField(default=list, blank=True)
 
@@ -148,8 +148,8 @@ class TurnArchive(models.Model):
 class Battle(models.Model):
     """A battle of a tabletop turn (TABLETOP.md A4, A12): its sheet while it is open, its state in the plan.
 
-    Rows follow the engine's plan (rules.battles.battles_record): created when a battle first opens or
-    waits, updated when its sheet changes, never deleted while the turn lives (its versions are history).
+    Rows follow the engine's plan (rules.tabletop.battles.battles_record): created when a battle first opens
+    or waits, updated when its sheet changes, never deleted while the turn lives (its versions are history).
     """
 
     class State(models.TextChoices):

@@ -9,7 +9,7 @@ and decisions are about the current version only, and a version entered against 
 
 What differs per system is its `Table`: how a payload is checked against the battle as it stands, what the
 GM's own entry means, whether agreement confirms, which row the versions hang on and what happens once the
-battle's entry changes. `rules.battles` (tabletop) and `rules.company.results` each give one.
+battle's entry changes. `rules.tabletop.battles` (tabletop) and `rules.company.results` each give one.
 """
 
 from __future__ import annotations

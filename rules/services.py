@@ -118,7 +118,7 @@ def _turn_resolve(*, turn: Turn, now: Callable[[], datetime], stage: Stage) -> N
             "nations": list(
                 Nation.objects.filter(campaign_id=campaign.pk).values("id", *TurnSnapshot.NATION_FIELDS)
             ),
-            # The turn's own row as its battles left it, for a rollback to them (rules.battle_rollback).
+            # The turn's own row as its battles left it, for a rollback to them (rules.tabletop.rollback).
             "turn_before": {"result": turn.result} if turn.status == Turn.Status.BATTLES_PENDING else None,
         }
         rows_insert(model=TurnSnapshot, columns=list(snapshot), rows=[snapshot])

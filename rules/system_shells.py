@@ -2,7 +2,7 @@
 
 The engine's registry (rules.engine.systems) holds what a system decides and stays free of Django; a system
 whose turn also reads or keeps rows of its own registers a `SystemShell` here, from a module beside its code
-(tabletop: rules.tabletop_shell; company_d20: rules.company.shell), which its app's `ready()` imports, as
+(tabletop: rules.tabletop.shell; company_d20: rules.company.shell), which its app's `ready()` imports, as
 godip's variants are registered by name. This module names no system: turn processing, loading, rollback
 and export ask it by the campaign's `battle_system`. A system without a shell (Iron Fist, Sodankäynti, the
 toy system of tests/seam) needs nothing but the engine's registry.

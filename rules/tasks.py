@@ -8,10 +8,10 @@ from celery import shared_task
 from django.db import InterfaceError, OperationalError
 
 from campaign.queue import tick_record, turn_fault_record, turns_due_queue, turns_stale_requeue
-from rules.battle_mail import battles_remind
-from rules.battles import battles_overdue
 from rules.engine.messages import Message
 from rules.services import turn_process
+from rules.tabletop.battles import battles_overdue
+from rules.tabletop.mail import battles_remind
 
 RETRY_MAX = 30  # then the sweeper's minute tick takes over (campaign.queue.turns_stale_requeue)
 

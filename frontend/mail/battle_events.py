@@ -1,6 +1,6 @@
 """The mails of a tabletop battle's results workflow (TABLETOP.md A11.3): a new version waiting for your
 answer, a dispute, a result confirmed or voided, a battle reopened, an entry made stale by changed forces.
-Queued once per event by rules.battle_mail (on commit), rendered and sent here.
+Queued once per event by rules.tabletop.mail (on commit), rendered and sent here.
 
 To the players of the battle's nations (a dispute: the GM too; a new version: the other nations than its
 author's), each in their own language and zone; every sheet in a mail is cut to what the reader's nation
@@ -20,9 +20,9 @@ from campaign.models import Membership
 from campaign.selectors import Viewer
 from frontend.mail.tabletop import _battle, _readers, _sheet_context
 from frontend.mail.turns import _message, mail_send
-from frontend.sheets import battle_title
-from rules.battle_mail import EVENTS
 from rules.models import Battle, ResultVersion
+from rules.tabletop.mail import EVENTS
+from rules.tabletop.sheets import battle_title
 
 
 def _subject(event: str, number: int | None) -> str:

@@ -1,6 +1,6 @@
 """The mails of a tabletop battle (TABLETOP.md A8, A11.3): the sheet when the battle opens, the
 reminder before its result is due, and the word that it is overdue (to the GM too). Claimed once each by
-rules.battle_mail and rules.battles, rendered and sent here.
+rules.tabletop.mail and rules.tabletop.battles, rendered and sent here.
 
 To the players of the battle's nations, each in their own language and time zone, plain text first; the
 sheet is cut to what the reader's nation may see (rules.selectors.battle_sheet_for, A5.4), so a mail
@@ -29,9 +29,9 @@ from campaign.lifecycle import language_of, time_zone_of
 from campaign.models import Membership, Turn
 from campaign.selectors import Viewer
 from frontend.mail.turns import _message, mail_send, site_url
-from frontend.sheets import battle_title, nation_players, result_meaning, sheet_sides, who_agrees
 from rules.models import Battle, ResultVersion
 from rules.selectors import battle_sheet_for
+from rules.tabletop.sheets import battle_title, nation_players, result_meaning, sheet_sides, who_agrees
 
 logger = logging.getLogger(__name__)
 GROUND_TYPES = ("JV", "PA", "TY")

@@ -11,7 +11,6 @@ from django.utils.translation import gettext as _
 
 from campaign.models import Turn
 from campaign.selectors import regions_changed_hands, reports_visible, turn_current
-from frontend.cards_tabletop import history_attach, rounds_attach
 from frontend.map_svg import map_svg
 from frontend.reports import battle_card, support_block
 from frontend.rules_doc import rules_html, rules_toc
@@ -20,6 +19,7 @@ from frontend.summary import turn_summary
 from frontend.terms import said
 from frontend.views.common import topbar, viewer_for
 from rules.engine.systems import DEFAULT_SYSTEM, SystemUnavailable, system_get, system_names
+from rules.tabletop.cards import history_attach, rounds_attach
 
 CARDS_PER_PAGE = 50
 

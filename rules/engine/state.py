@@ -156,7 +156,7 @@ class TurnResult:
     seed: int
     pending: tuple[str, ...] = ()  # keys of the battles fought elsewhere and still without a result
     # The system's own account of the turn, for the shell and not stored: tabletop's battle plan, which
-    # processing writes as Battle rows (rules.battles) without planning the turn a second time.
+    # processing writes as Battle rows (rules.tabletop.battles) without planning the turn a second time.
     plan: Any = field(default=None, compare=False, repr=False)
 
     def to_dict(self, *, battles: bool = True) -> dict[str, Any]:

@@ -18,7 +18,7 @@ K1 = f"{A}/region:K1"
 
 def _proposed(battle: Battle, player) -> ResultVersion:
     from campaign.selectors import viewer_get
-    from rules.battles import battle_result_save
+    from rules.tabletop.battles import battle_result_save
 
     return battle_result_save(
         viewer=viewer_get(user=player, campaign=battle.turn.campaign),

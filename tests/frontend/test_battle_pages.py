@@ -132,9 +132,9 @@ def test_the_sheet_says_what_the_result_means_as_the_campaign_reads_a_win(tablet
 def test_a_joint_attack_of_nations_at_war_says_a_control_battle_follows(demo, db) -> None:
     """A5.1: "For a joint attack by nations at war with each other: If the attackers win decisively, Red
     and Green fight a control battle for X." NOR and EST are at war (no relation); NOR and WES allied."""
-    from frontend.sheets import result_meaning
     from rules.engine.tabletop.settings import TabletopSettings
     from rules.models import Battle
+    from rules.tabletop.sheets import result_meaning
 
     def sheet(attackers):
         return {
@@ -161,7 +161,7 @@ def test_the_gm_dashboard_lists_overdue_battles_with_their_actions(
 ) -> None:
     """A8.2: the GM dashboard lists overdue battles, each with: extend the deadline; enter a result;
     confirm the current version; auto-resolve."""
-    from rules.battles import battles_overdue
+    from rules.tabletop.battles import battles_overdue
 
     dashboard = reverse("frontend:gm", args=["demo"])
     assert 'id="overdue"' not in browsers["gm"].get(dashboard).content.decode(), "nothing is overdue yet"

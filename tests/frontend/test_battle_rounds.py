@@ -7,10 +7,10 @@ from django.urls import reverse
 
 from campaign.models import Turn
 from campaign.selectors import viewer_get
-from rules.battle_rounds import close_combat_round_save
-from rules.battles import battle_result_save
 from rules.engine.tabletop import derive_seed
 from rules.models import Battle, CombatRound
+from rules.tabletop.battles import battle_result_save
+from rules.tabletop.rounds import close_combat_round_save
 
 ROUND = {
     "sides": [
@@ -230,7 +230,7 @@ def test_a_round_is_corrected_by_its_author_until_confirmed_and_a_seeded_one_by_
 def test_the_report_tells_how_the_result_was_agreed_to_the_battles_nations_only(
     tabletop_battle, browsers, demo, gm, player, karelian, django_capture_on_commit_callbacks
 ) -> None:
-    from rules.battles import battle_result_confirm, battle_result_dispute
+    from rules.tabletop.battles import battle_result_confirm, battle_result_dispute
 
     def viewer(user):
         return viewer_get(user=user, campaign=demo)

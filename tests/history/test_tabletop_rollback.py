@@ -10,14 +10,14 @@ from django.core.exceptions import PermissionDenied
 from campaign.gm.access import GMInputError
 from campaign.models import AuditEntry, Turn
 from campaign.selectors import viewer_get
-from rules.battle_rollback import tabletop_rollback, tabletop_turn_complete
-from rules.battle_rounds import close_combat_round_save
-from rules.battles import battle_reopen, battle_result_save
 from rules.export import campaign_export, campaign_replay
 from rules.history import turn_result_diff, turn_rollback
 from rules.models import Battle, CombatRound, ResultAnswer, ResultVersion, TurnArchive
 from rules.selectors import turn_result
 from rules.services import turn_process
+from rules.tabletop.battles import battle_reopen, battle_result_save
+from rules.tabletop.rollback import tabletop_rollback, tabletop_turn_complete
+from rules.tabletop.rounds import close_combat_round_save
 from tests.conftest import tabletop_result
 from tests.history.conftest import world_rows
 

@@ -21,7 +21,7 @@ SUFFIXES = (".py", ".html", ".txt", ".yaml", ".js")
 OWNED = {
     "company_d20": ("rules/company/",),
     "sodankaynti": ("rules/sodankaynti/",),
-    "tabletop": ("frontend/cards_tabletop.py",),
+    "tabletop": ("rules/tabletop/",),
     "iron_fist": (),
 }
 EXEMPT = {

@@ -8,8 +8,8 @@ from __future__ import annotations
 from django.core.management.base import BaseCommand
 
 from campaign.queue import tick_record, turns_due_queue, turns_early_queue, turns_remind, turns_stale_requeue
-from rules.battle_mail import battles_remind
-from rules.battles import battles_overdue
+from rules.tabletop.battles import battles_overdue
+from rules.tabletop.mail import battles_remind
 
 
 class Command(BaseCommand):

@@ -10,8 +10,8 @@ from django.utils import timezone
 
 from campaign.lifecycle import language_set
 from campaign.selectors import viewer_get
-from rules import battles
 from rules.models import Battle
+from rules.tabletop import battles
 from tests.rules.tabletop.test_battle_mail import cast, pending, processed  # noqa: F401  (fixtures)
 
 PLAYERS = ["karelian@example.org", "player@example.org"]  # K1: NOR attacks KAR

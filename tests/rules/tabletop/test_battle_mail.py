@@ -12,10 +12,10 @@ from django.utils import timezone
 from campaign.lifecycle import language_set, time_zone_set
 from campaign.models import Turn
 from campaign.selectors import viewer_get
-from rules.battle_mail import battle_sheets_queue, battles_remind
-from rules.battles import battle_deadline_move, battle_result_save, battles_overdue
 from rules.models import Battle
 from rules.services import turn_process
+from rules.tabletop.battles import battle_deadline_move, battle_result_save, battles_overdue
+from rules.tabletop.mail import battle_sheets_queue, battles_remind
 
 # NOR attacks KAR's K1 from N3; EST attacks KAR's K4 from E2, out of NOR's sight.
 ORDERS = [

@@ -11,11 +11,11 @@ from django.test.utils import CaptureQueriesContext
 
 from campaign.models import Turn
 from campaign.selectors import viewer_get
-from rules.battle_preview import turn_battles_preview
-from rules.battles import battle_auto_preview, battle_result_save
 from rules.engine.messages import InputError
 from rules.models import Battle, ResultVersion
 from rules.services import turn_process
+from rules.tabletop.battles import battle_auto_preview, battle_result_save
+from rules.tabletop.preview import turn_battles_preview
 
 NOR_WINS = {"winner": "NOR", "decisive": True, "losses": {"NOR": {"JV": 1}, "KAR": {"JV": 3, "PA": 1}}}
 

@@ -9,8 +9,8 @@ from django.utils import timezone
 
 from campaign.models import Turn
 from campaign.selectors import viewer_get
-from rules import battles
 from rules.models import Battle, ResultVersion
+from rules.tabletop import battles
 from tests.conftest import tabletop_result
 
 

@@ -17,12 +17,12 @@ from hypothesis import strategies as st
 
 from campaign.models import Turn
 from campaign.selectors import viewer_get
-from rules.battle_rounds import close_combat_round_save
-from rules.battles import battle_auto_resolve, battle_result_save
 from rules.export import campaign_export, campaign_replay
 from rules.models import Battle, CombatRound
 from rules.selectors import turn_result
 from rules.services import turn_process
+from rules.tabletop.battles import battle_auto_resolve, battle_result_save
+from rules.tabletop.rounds import close_combat_round_save
 from tests.conftest import orders_place
 from tests.rules.property_settings import property_settings
 

@@ -11,9 +11,9 @@ from django.test import Client
 from django.urls import reverse
 
 from campaign.selectors import viewer_get
-from rules import battles
 from rules.engine.messages import CATALOGUE, Message
 from rules.models import Battle
+from rules.tabletop import battles
 from tests.conftest import tabletop_result
 
 migration = importlib.import_module("rules.migrations.0011_result_decision")

@@ -5,14 +5,14 @@ battle_sheets_queue(turn=)   each open battle whose sheet its players have not b
                              once per sheet (a battle whose forces change is mailed its new sheet)
 battles_remind(now=)         beat: each open battle within `tabletop.reminder_hours_before` of its
                              deadline, while it has no confirmed result: a reminder, once per deadline
-battle_overdue_queue(battle_id=)   the deadline passed (rules.battles.battles_overdue has claimed it,
+battle_overdue_queue(battle_id=)   the deadline passed (rules.tabletop.battles.battles_overdue has claimed it,
                              once per deadline): the battle's players and the GM are told (A8.2)
 battle_event_queue(battle_id=, event=, ...)   a change in the battle's results (A11.3, EVENTS), queued by
                              the change's own transaction, so once per change and only if it commits
 
 Each mail is claimed first with a conditional update ("if num_updated != 1, another process got there
 first"), so two beats, or a beat and a re-plan, queue it once; the task is queued when the claim commits.
-A moved deadline clears the reminder's claim (rules.battles), so the new deadline is reminded anew.
+A moved deadline clears the reminder's claim (rules.tabletop.battles), so the new deadline is reminded anew.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The GM's preview of a tabletop turn with hypothetical results through the API (TABLETOP.md A10.1 (b)): the
-same service as the page (rules.battle_preview). A POST because it takes a body; it stores nothing."""
+same service as the page (rules.tabletop.preview). A POST because it takes a body; it stores nothing."""
 
 from __future__ import annotations
 
@@ -14,9 +14,9 @@ from rest_framework.response import Response
 
 from campaign.api import IsGM
 from rules.api import TurnScoped
-from rules.battle_preview import AUTO, BattlesPreview, turn_battles_preview
 from rules.engine.messages import Fault, Message, Refusal
 from rules.models import Battle
+from rules.tabletop.preview import AUTO, BattlesPreview, turn_battles_preview
 
 
 def _error(code: str, ref: str, message: str) -> dict[str, str]:

@@ -9,11 +9,12 @@ from typing import Any
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from frontend.cards_tabletop import tabletop_card
-from frontend.sheets import battles_pending_rows
 from frontend.systems import Card, SystemPages, pages_register
-from rules.battle_rollback import tabletop_rollback, tabletop_turn_complete
 from rules.engine.tabletop import SYSTEM
+from rules.tabletop.cards import tabletop_card
+from rules.tabletop.rollback import tabletop_rollback, tabletop_turn_complete
+from rules.tabletop.sheets import battles_pending_rows
+from rules.tabletop.urls import site_urlpatterns, urlpatterns
 
 
 def _links(viewer: Any, turn: Any) -> list[tuple[str, str]]:
@@ -25,10 +26,12 @@ def _links(viewer: Any, turn: Any) -> list[tuple[str, str]]:
 pages_register(
     SystemPages(
         SYSTEM.name,
-        card=Card(tabletop_card, "frontend/cards/tabletop.html", "frontend/cards/plain.txt"),
+        card=Card(tabletop_card, "tabletop/card.html", "frontend/cards/plain.txt"),
         links=_links,
         battles_pending=battles_pending_rows,
         complete=tabletop_turn_complete,
         rollback=tabletop_rollback,
+        urls=tuple(urlpatterns),
+        site_urls=tuple(site_urlpatterns),
     )
 )

@@ -15,9 +15,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from rules.calculator import round_work_out
 from rules.engine.messages import Fault, Refusal
 from rules.engine.tabletop import RoundOutcome
+from rules.tabletop.calculator import round_work_out
 
 PREVIEW = OpenApiParameter("preview", bool, description="Work out everything but the dice (B1, Preview).")
 SEED = OpenApiParameter(

@@ -7,7 +7,7 @@ POST .../battles/<key>/rounds/   {round: <the calculator's input (B2)>, label, g
                                  400 with B7's or B9's errors, `{"errors": [{"code", "ref", "message"}]}`
 POST .../battles/<key>/rounds/<sequence>/   the same and a `reason`: replaces the round (B9's corrections)
 
-A battle the reader may not see is a 404 (rules.battles_api); its rounds are the battle's nations' and the
+A battle the reader may not see is a 404 (rules.tabletop.api); its rounds are the battle's nations' and the
 GM's (A11.2): a nation that only supports the battle reads its sheet, not its rounds.
 """
 
@@ -21,15 +21,15 @@ from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from rules.battle_archive import round_fields
-from rules.battle_rounds import (
+from rules.models import Battle, CombatRound
+from rules.tabletop.api import BattleScoped
+from rules.tabletop.archive import round_fields
+from rules.tabletop.rounds import (
     close_combat_round_correct,
     close_combat_round_save,
     rounds_readable,
     rounds_visible,
 )
-from rules.battles_api import BattleScoped
-from rules.models import Battle, CombatRound
 
 
 def round_shown(round_: CombatRound) -> dict[str, Any]:

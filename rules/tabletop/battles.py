@@ -31,8 +31,6 @@ from campaign.models import Turn
 from campaign.queue import turn_queue
 from campaign.selectors import Viewer
 from rules import results_flow as flow
-from rules.battle_archive import battles_carry
-from rules.battle_mail import battle_event_queue, battle_overdue_queue, battle_sheets_queue
 from rules.engine.messages import Message
 from rules.engine.tabletop import BattlesPending, Complete, plan
 from rules.engine.tabletop.results import Entrant, result_check
@@ -40,6 +38,8 @@ from rules.engine.tabletop.settings import TabletopRuleset
 from rules.models import Battle, ResultVersion
 from rules.results_flow import BattleError
 from rules.selectors import turn_load
+from rules.tabletop.archive import battles_carry
+from rules.tabletop.mail import battle_event_queue, battle_overdue_queue, battle_sheets_queue
 
 logger = logging.getLogger(__name__)
 
@@ -86,7 +86,7 @@ def battles_record(
         seen.add(key)
         battle = rows.get(key) or Battle(turn=turn, key=key)
         battle.position = position
-        claims = []  # the reminder's claim is the beat's (rules.battle_mail): written here only when reset
+        claims = []  # the reminder's claim is the beat's (rules.tabletop.mail): written here only when reset
         if key in state.waiting:
             battle.state, battle.waits_for, battle.kind = (
                 Battle.State.WAITING,

@@ -1,5 +1,5 @@
 """Tabletop battles through the API (TABLETOP.md A12): the turn's battles, a battle's sheet and history, and
-the results workflow. Same services as the pages (rules.battles); a refused action answers the
+the results workflow. Same services as the pages (rules.tabletop.battles); a refused action answers the
 error envelope of BATTLE_SYSTEMS.md (campaign.api_errors). A battle's sheet is JSON,
 DRF's HTML, or plain text (`?format=text` or `Accept: text/plain`): the text of the sheet mail, A11.3.
 """
@@ -23,8 +23,10 @@ from campaign.api import IsGM
 from campaign.api_errors import invalid
 from frontend.mail.tabletop import battle_sheet_text
 from rules.api import TurnScoped
-from rules.battle_archive import version_fields
-from rules.battles import (
+from rules.models import Battle, ResultVersion
+from rules.selectors import battle_sheet_for, battles_visible
+from rules.tabletop.archive import version_fields
+from rules.tabletop.battles import (
     battle_auto_resolve,
     battle_deadline_move,
     battle_reopen,
@@ -35,8 +37,6 @@ from rules.battles import (
     battle_result_void,
     battle_result_withdraw,
 )
-from rules.models import Battle, ResultVersion
-from rules.selectors import battle_sheet_for, battles_visible
 
 
 def battle_summary(battle: Battle) -> dict[str, Any]:

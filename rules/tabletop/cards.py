@@ -18,9 +18,9 @@ from campaign.models import Turn
 from campaign.selectors import Viewer
 from frontend.reports import iron_fist_card, plain_card
 from frontend.terms import message_text
-from frontend.views.calculator import round_words
-from rules.battle_rounds import rounds_by_key
 from rules.models import CombatRound, ResultVersion
+from rules.tabletop.rounds import rounds_by_key
+from rules.tabletop.views_calculator import round_words
 
 
 def tabletop_card(data: dict[str, Any], *, names: dict[str, str]) -> dict[str, Any]:

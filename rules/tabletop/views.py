@@ -1,6 +1,6 @@
 """A tabletop turn's battles (TABLETOP.md A5, A6, A8, A12): the list (the GM's queue), the printable sheet,
 and the result form with the answers and the GM's decisions. Plain HTML forms; views parse, check who is
-looking, call one service of rules.battles and render."""
+looking, call one service of rules.tabletop.battles and render."""
 
 from __future__ import annotations
 
@@ -16,17 +16,17 @@ from django.utils.translation import gettext as _
 
 from campaign.models import Turn
 from campaign.selectors import Viewer
-from frontend.cards_tabletop import rounds_grouped
 from frontend.forms import DeadlineForm
-from frontend.sheets import battle_title, nation_players, result_meaning, sheet_sides, who_agrees
 from frontend.terms import said
 from frontend.views.common import topbar, viewer_for
-from rules import battles as services
-from rules.battle_archive import archived_for_reference
-from rules.battle_rounds import round_permitted, rounds_visible
 from rules.models import Battle, ResultVersion
 from rules.results_flow import refuse
 from rules.selectors import battle_sheet_for, battles_visible
+from rules.tabletop import battles as services
+from rules.tabletop.archive import archived_for_reference
+from rules.tabletop.cards import rounds_grouped
+from rules.tabletop.rounds import round_permitted, rounds_visible
+from rules.tabletop.sheets import battle_title, nation_players, result_meaning, sheet_sides, who_agrees
 
 INTEGER = re.compile(r"^[+-]?[0-9]+$")
 
@@ -53,7 +53,7 @@ def battle_list(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             }
         )
     context = {"bar": topbar(viewer, turn), "turn": turn, "rows": rows, "is_gm": viewer.is_gm}
-    return render(request, "frontend/battle_list.html", context)
+    return render(request, "tabletop/battle_list.html", context)
 
 
 def form_number(text: str) -> int | str:
@@ -217,4 +217,4 @@ def battle_page(request: HttpRequest, slug: str, number: int, key: str) -> HttpR
         if viewer.is_gm and battle.state == Battle.State.OPEN
         else None,
     }
-    return render(request, "frontend/battle.html", context, status=400 if errors else 200)
+    return render(request, "tabletop/battle.html", context, status=400 if errors else 200)

@@ -18,8 +18,8 @@ from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import render
 from django.utils.translation import gettext, pgettext_lazy
 
-from rules.calculator import round_work_out
 from rules.engine.tabletop.close_combat_words import steadfast_message
+from rules.tabletop.calculator import round_work_out
 
 ROWS, MAX_ROWS = 4, 12
 NUMBERS = (
@@ -229,4 +229,4 @@ def calculator_page(request: HttpRequest) -> HttpResponse:
             context["errors"] = [(str(e), e.message.render(translate=gettext)) for e in outcome.errors]
         else:
             context["round"] = round_words(outcome.output)
-    return render(request, "frontend/calculator.html", context, status=400 if "errors" in context else 200)
+    return render(request, "tabletop/calculator.html", context, status=400 if "errors" in context else 200)

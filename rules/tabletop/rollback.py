@@ -5,7 +5,7 @@ tabletop_rollback(turn_id=, by=, to="battles" | "orders", ...)
              before it, the turn's row as its battles left it, every entry and saved round kept; the result
              archived, the next turn deleted. The GM reopens or corrects battles; the turn completes again.
     orders:  resolved or battles_pending -> open. The state before processing: orders kept, every battle
-             with its versions and rounds archived (rules.battle_archive). Processed again, a battle equal
+             with its versions and rounds archived (rules.tabletop.archive). Processed again, a battle equal
              to an archived one carries its confirmed result over (`carry_results_on_rollback`).
 tabletop_turn_complete(turn_id=, by=)   the GM completes a pending turn whose every battle has an entry
 
@@ -25,10 +25,10 @@ from campaign.messages import status_word
 from campaign.models import Turn
 from campaign.queue import turn_queue
 from rules import history
-from rules.battle_archive import battles_archive
-from rules.battles import turn_state
 from rules.engine.messages import InputError, Message, gettext_noop, messages_register
 from rules.models import TurnArchive, TurnSnapshot
+from rules.tabletop.archive import battles_archive
+from rules.tabletop.battles import turn_state
 
 Clock = Callable[[], datetime]
 KINDS = ("battles", "orders")

@@ -7,11 +7,11 @@ from __future__ import annotations
 from typing import Any
 
 from campaign.models import Turn
-from rules.battle_archive import battle_rounds_export, battles_archive
-from rules.battles import battles_record
 from rules.engine.tabletop import SYSTEM
 from rules.models import ResultVersion
 from rules.system_shells import SystemShell, shell_register
+from rules.tabletop.archive import battle_rounds_export, battles_archive
+from rules.tabletop.battles import battles_record
 
 
 def tabletop_entries(*, turn: Turn) -> dict[str, dict]:

@@ -18,10 +18,10 @@ from django.utils import timezone
 
 from campaign.models import Turn
 from rules import results_flow as flow
-from rules.battle_archive import rounds_restore
-from rules.battles import battles_record, turn_state
 from rules.models import Battle, ResultVersion
 from rules.services import turn_process
+from rules.tabletop.archive import rounds_restore
+from rules.tabletop.battles import battles_record, turn_state
 
 Clock = Callable[[], datetime]
 

@@ -26,12 +26,12 @@ from django.utils import timezone
 from campaign.gm.access import audit_write
 from campaign.models import Turn
 from campaign.selectors import Viewer
-from rules.battle_archive import round_data
 from rules.engine.messages import Message, gettext_noop, messages_register
 from rules.engine.tabletop import close_combat_round, derive_seed
 from rules.engine.tabletop.results import EntryError
 from rules.models import Battle, CombatRound
 from rules.results_flow import BattleError
+from rules.tabletop.archive import round_data
 
 Clock = Callable[[], datetime]
 LABEL_LIMIT = 200

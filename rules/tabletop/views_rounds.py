@@ -1,6 +1,6 @@
 """The calculator for a round of a tabletop battle (TABLETOP.md B1, B9): the close-combat calculator's page,
 with the battle's sides to assign, a label and a game turn, and **Save and roll**, which keeps the round
-with the battle (rules.battle_rounds). Preview stores nothing, as on the standalone calculator."""
+with the battle (rules.tabletop.rounds). Preview stores nothing, as on the standalone calculator."""
 
 from __future__ import annotations
 
@@ -15,13 +15,13 @@ from django.utils.translation import gettext as _
 
 from campaign.models import Turn
 from frontend.terms import said
-from frontend.views.calculator import STATES, _form, _number, _rows, round_from_form, round_words
 from frontend.views.common import topbar, viewer_for
-from rules.battle_rounds import close_combat_round_save, round_permitted
-from rules.battles import BattleError
-from rules.calculator import round_work_out
 from rules.models import Battle
 from rules.selectors import battle_sheet_for
+from rules.tabletop.battles import BattleError
+from rules.tabletop.calculator import round_work_out
+from rules.tabletop.rounds import close_combat_round_save, round_permitted
+from rules.tabletop.views_calculator import STATES, _form, _number, _rows, round_from_form, round_words
 
 
 def round_about(post: Any) -> dict[str, Any]:
@@ -88,4 +88,4 @@ def battle_round_page(request: HttpRequest, slug: str, number: int, key: str) ->
                 context["errors"] = [(str(e), said(e.message)) for e in outcome.errors]
             else:
                 context["round"] = round_words(outcome.output)
-    return render(request, "frontend/calculator.html", context, status=400 if "errors" in context else 200)
+    return render(request, "tabletop/calculator.html", context, status=400 if "errors" in context else 200)

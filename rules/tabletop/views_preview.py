@@ -1,6 +1,6 @@
 """The GM's preview of a tabletop turn with hypothetical results (TABLETOP.md A10.1 (b)): for each battle
 without an entry, auto-resolve or a result typed in; the turn as it would complete, as cards. A GET form:
-a preview stores nothing (rules.battle_preview), so it can be reloaded and bookmarked."""
+a preview stores nothing (rules.tabletop.preview), so it can be reloaded and bookmarked."""
 
 from __future__ import annotations
 
@@ -15,13 +15,13 @@ from campaign.models import Turn
 from campaign.selectors import turn_current
 from frontend.gm_selectors import nation_names
 from frontend.reports import battle_card
-from frontend.sheets import battle_title, sheet_sides
 from frontend.terms import said
-from frontend.views.battles import form_number
 from frontend.views.common import gm_for, topbar
-from rules.battle_preview import AUTO, BattlesPreview, turn_battles_preview
 from rules.engine.messages import InputError
 from rules.models import Battle
+from rules.tabletop.preview import AUTO, BattlesPreview, turn_battles_preview
+from rules.tabletop.sheets import battle_title, sheet_sides
+from rules.tabletop.views import form_number
 
 GROUND_TYPES = ("JV", "PA", "TY")
 
@@ -89,7 +89,7 @@ def battles_preview_page(request: HttpRequest, slug: str, number: int) -> HttpRe
         )
     except InputError as error:
         context["refused"] = said(error.message)
-        return render(request, "frontend/gm_battles_preview.html", context, status=400)
+        return render(request, "tabletop/gm_battles_preview.html", context, status=400)
     names = nation_names(campaign=viewer.campaign)
     regions = dict(viewer.campaign.regions.values_list("code", "name"))
     settlements = [dict(s) for s in preview.state.turn_result.settlements] if preview.complete else []
@@ -112,4 +112,4 @@ def battles_preview_page(request: HttpRequest, slug: str, number: int) -> HttpRe
         ground_types=GROUND_TYPES,
         asked=bool(request.GET.getlist("battle")),
     )
-    return render(request, "frontend/gm_battles_preview.html", context)
+    return render(request, "tabletop/gm_battles_preview.html", context)
