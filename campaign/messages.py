@@ -15,6 +15,7 @@ from django.utils.translation import gettext
 
 from campaign.durations import duration_words
 from rules.engine.messages import Message, gettext_noop, messages_register
+from rules.engine.systems import SystemUnavailable, system_get
 
 messages_register(
     {
@@ -123,6 +124,16 @@ def said(message: Message | str) -> str:
     if isinstance(message, str):
         return message
     return message.render(gettext, _param)
+
+
+def system_title(name: str) -> str:
+    """A battle system by its name in the active language, from its registry entry; its key where it has
+    none or no title (a system of the tests)."""
+    try:
+        system = system_get(name)
+    except SystemUnavailable:
+        return name
+    return said(system.title_message) if system.title else name
 
 
 def said_in(language: str, message: Message | str) -> str:

@@ -15,11 +15,10 @@ from typing import Any
 from django.utils.translation import get_language, gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
-from campaign.messages import said
+from campaign.messages import said, system_title  # noqa: F401  (the pages' words, from one module)
 from rules.engine.messages import Message
 from rules.engine.order_words import order_description
 from rules.engine.ruleset import Ruleset
-from rules.engine.systems import SystemUnavailable, system_get
 
 __all__ = ["said"]  # the catalogue's messages in the reader's language, for the pages and the mails
 
@@ -147,16 +146,6 @@ def word(kind: str, value: str | None) -> str:
     if value is None:
         return ""
     return str(WORDS.get(kind, {}).get(value, value))
-
-
-def system_title(name: str) -> str:
-    """A battle system by its name in the reader's language, from its registry entry; its key where it has
-    no title (a system of the tests)."""
-    try:
-        system = system_get(name)
-    except SystemUnavailable:
-        return name
-    return said(system.title_message) if system.title else name
 
 
 def kta_term(term: str) -> str:

@@ -16,7 +16,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from campaign.messages import said
+from campaign.messages import said, system_title
 from rules.engine.systems import BattleSystem, SystemUnavailable, system_get, system_names
 
 
@@ -48,7 +48,7 @@ def system_data(system: BattleSystem, request: Request) -> dict[str, Any]:
     rules = reverse("frontend:system_rules", args=[system.name]) if system.rules else None
     return {
         "name": system.name,
-        "title": said(system.title_message) if system.title else system.name,
+        "title": system_title(system.name),
         "summary": said(system.summary_message) if system.summary else "",
         "rules": request.build_absolute_uri(rules) if rules else None,
         "kinds": list(system.kinds),

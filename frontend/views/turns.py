@@ -16,7 +16,7 @@ from frontend.reports import battle_card, support_block
 from frontend.rules_doc import rules_html, rules_toc
 from frontend.selectors import color_safe, map_at_turn, settlements_of, support_of, turns_resolved
 from frontend.summary import turn_summary
-from frontend.terms import said
+from frontend.terms import system_title
 from frontend.views.common import topbar, viewer_for
 from rules.engine.systems import DEFAULT_SYSTEM, SystemUnavailable, system_get, system_names
 from rules.tabletop.cards import history_attach, rounds_attach
@@ -110,9 +110,9 @@ def rules_page(request: HttpRequest, system: str = DEFAULT_SYSTEM) -> HttpRespon
     context = {
         "rules": rules_html(found.name),
         "toc": rules_toc(found.name),
-        "title": said(found.title_message),
+        "title": system_title(found.name),
         "how_to_play": found.name == DEFAULT_SYSTEM,
-        "systems": [(s, said(system_get(s).title_message)) for s in system_names() if system_get(s).rules],
+        "systems": [(s, system_title(s)) for s in system_names() if system_get(s).rules],
         "shown": found.name,
     }
     return render(request, "frontend/rules.html", context)

@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
 
-from .ruleset import RulesetError
+from .ruleset import RulesetError, check_int
 
 
 class SettingKind(StrEnum):
@@ -45,12 +45,7 @@ class Setting:
         if value is None and self.nullable:
             return None
         if self.kind is SettingKind.WHOLE:
-            if not isinstance(value, int) or isinstance(value, bool):
-                raise RulesetError(f"{self.key}: expected a whole number, got {value!r}")
-            if self.minimum is not None and value < self.minimum:
-                raise RulesetError(f"{self.key}: must be at least {self.minimum}, got {value}")
-            if self.maximum is not None and value > self.maximum:
-                raise RulesetError(f"{self.key}: must be at most {self.maximum}, got {value}")
+            check_int({self.key: value}, self.key, minimum=self.minimum, maximum=self.maximum)
         elif self.kind is SettingKind.FLAG:
             if not isinstance(value, bool):
                 raise RulesetError(f"{self.key}: expected true or false, got {value!r}")
