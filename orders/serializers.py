@@ -46,9 +46,8 @@ class OrderInputSerializer(serializers.Serializer):
         return units
 
     def validate(self, data: dict) -> dict:
-        unitless = self.context[
-            "system"
-        ].unitless_kinds  # the campaign's battle system's (its registry entry)
+        # The kinds naming no units are the campaign's battle system's (its registry entry's).
+        unitless = self.context["system"].unitless_kinds
         if not data["units"] and data["kind"] not in unitless:
             raise serializers.ValidationError({"units": "name at least one unit type with a count"})
         return data

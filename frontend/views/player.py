@@ -385,7 +385,7 @@ def _campaign_render(
     unit_types = list(ruleset.unit_types)
     dice = unit_dice(ruleset)
     data = map_load(viewer=viewer, turn=turn, unit_order=unit_types, dice=dice)
-    pages = pages_of(viewer.campaign.battle_system)
+    system, pages = system_get(viewer.campaign.battle_system), pages_of(viewer.campaign.battle_system)
     # A system whose units take their orders elsewhere (company's Kasarmi) shows them on the map in place
     # of stacks, and its own panel in place of the order form.
     if pages.map_add is not None:
@@ -410,8 +410,7 @@ def _campaign_render(
     }
     entry = None
     if playing and pages.orders_panel is None:
-        offered = system_get(viewer.campaign.battle_system).kinds
-        initial = kept or ({"kind": kind, "origin": origin} if kind in offered else None)
+        initial = kept or ({"kind": kind, "origin": origin} if kind in system.kinds else None)
         entry = _order_entry(
             viewer,
             turn,
@@ -449,7 +448,7 @@ def _campaign_render(
         # The table repeats the map as text: on a big map it was a third of the page, so it is sent when
         # asked for (a link, no script needed).
         "table": map_table_rows(data) if request.GET.get("view") == "table" else None,
-        "orders": _order_links(viewer.campaign.slug, data.orders, system_get(viewer.campaign.battle_system)),
+        "orders": _order_links(viewer.campaign.slug, data.orders, system),
         "playing": playing,
         # Edit and delete until the deadline; after it (or while the turn is processed) the list stays.
         "orders_open": playing and turn.status == "open" and turn.deadline > timezone.now(),
