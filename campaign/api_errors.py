@@ -6,7 +6,7 @@
 `code` is stable (the spec's), `message` is in the reader's language, `ref` is what the spec says the error
 refers to (`N:T`, a unit id, a ruleset key), `field` the input at fault; `ref` is null where there is none,
 and `field` and `params` are left out. The status is the error's kind: 400 invalid input, 403 refused, 404 not
-visible, 409 in conflict with the current state.
+visible, 409 in conflict with the current state; 503 (with Retry-After) when the server cannot do it now.
 
 One exception handler makes it, Zulip's way: a service or an engine raises a `Refusal` (rules.engine.messages)
 and the view does not catch it; DRF's own exceptions (a body that does not parse, a serializer's checks, a
@@ -30,7 +30,10 @@ STATUS = {
     ErrorKind.REFUSED: 403,
     ErrorKind.NOT_VISIBLE: 404,
     ErrorKind.CONFLICT: 409,
+    ErrorKind.UNAVAILABLE: 503,
 }
+# How long a client should wait before it asks again, where the server's fault is one that passes.
+RETRY_AFTER = {ErrorKind.UNAVAILABLE: 60}
 
 
 def fault_data(fault: Fault) -> dict[str, Any]:
@@ -50,7 +53,9 @@ def errors_data(faults: list[Fault]) -> dict[str, Any]:
 
 
 def refusal_response(refusal: Refusal) -> Response:
-    return Response(errors_data(refusal.faults()), status=STATUS[refusal.kind])
+    wait = RETRY_AFTER.get(refusal.kind)
+    headers = {"Retry-After": str(wait)} if wait else None
+    return Response(errors_data(refusal.faults()), status=STATUS[refusal.kind], headers=headers)
 
 
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
@@ -76,6 +81,9 @@ def _details(detail: Any, path: str = "") -> Iterator[tuple[str, str, str]]:
     `units.JV`, `orders[2].to`."""
     if isinstance(detail, dict):
         for key, value in detail.items():
+            if isinstance(key, int):  # a list field's errors, by the item's index
+                yield from _details(value, f"{path}[{key}]")
+                continue
             name = "" if key in ("non_field_errors", "detail") else str(key)
             yield from _details(value, f"{path}.{name}" if path and name else path or name)
     elif isinstance(detail, list):

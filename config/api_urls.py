@@ -92,8 +92,9 @@ urlpatterns = [
     path("auth/token/", TokenView.as_view(), name="token"),
     path(
         "schema/swagger-ui/",
+        # A page for people, not an endpoint: OPTIONS is not allowed (it has no description of itself).
         SpectacularSwaggerSplitView.as_view(
-            url_name="api-schema", template_name="frontend/api/swagger_ui.html"
+            url_name="api-schema", template_name="frontend/api/swagger_ui.html", metadata_class=None
         ),
         name="swagger-ui",
     ),

@@ -12,25 +12,43 @@ from typing import Any
 from rest_framework import parsers
 from rest_framework.exceptions import ParseError
 
+from campaign.bounds import refused_detail
+
 MAX_DEPTH = 32
+
+
+class NulError(ValueError):
+    """A NUL in a string of the body, at `where` (`origin`, `orders[2].to`; empty: the body itself)."""
+
+    def __init__(self, where: str) -> None:
+        super().__init__(f"a NUL character at {where or 'the top'}")
+        self.where = where
 
 
 def json_check(data: Any, *, limit: int = MAX_DEPTH) -> None:
     """Raise ValueError when `data` nests lists and mappings deeper than `limit`, or holds a string that is
-    not text (a lone surrogate: JSON may escape half a UTF-16 pair, no database stores it). Iterative."""
-    stack = [(data, 1)]
+    not text (a lone surrogate: JSON may escape half a UTF-16 pair, no database stores it) or holds a NUL
+    (PostgreSQL's text cannot), naming where. Iterative."""
+    stack: list[tuple[Any, int, str]] = [(data, 1, "")]
     while stack:
-        value, depth = stack.pop()
+        value, depth, where = stack.pop()
         if isinstance(value, str):
             try:
                 value.encode("utf-8")
             except UnicodeEncodeError:
-                raise ValueError("a string that is not text (a lone UTF-16 surrogate)") from None
+                raise ValueError(f"not text (a lone UTF-16 surrogate) at {where or 'the top'}") from None
+            if "\x00" in value:
+                raise NulError(where)
         elif isinstance(value, dict | list):
             if depth > limit:
                 raise ValueError(f"nested deeper than {limit} levels")
-            items = [*value.keys(), *value.values()] if isinstance(value, dict) else value
-            stack.extend((v, depth + 1) for v in items)
+            if isinstance(value, dict):
+                for key, item in value.items():
+                    inner = f"{where}.{key}" if where else str(key)
+                    # a key at fault is its mapping's fault: `units`, not `units.JV\0`
+                    stack.extend(((key, depth + 1, where), (item, depth + 1, inner)))
+            else:
+                stack.extend((item, depth + 1, f"{where}[{i}]") for i, item in enumerate(value))
 
 
 class JSONParser(parsers.JSONParser):
@@ -38,6 +56,8 @@ class JSONParser(parsers.JSONParser):
         try:
             data = super().parse(stream, media_type, parser_context)
             json_check(data)
+        except NulError as error:
+            raise ParseError({error.where: [refused_detail("nul_character")]}) from error
         except RecursionError as error:
             raise ParseError(f"JSON parse error - nested deeper than {MAX_DEPTH} levels") from error
         except ValueError as error:

@@ -6,11 +6,13 @@ from datetime import UTC
 from typing import Any
 
 from django import forms
+from django.conf import settings
+from django.core.validators import MaxLengthValidator
 from django.db.models import Model
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from campaign.models import INT_COLUMN_MAX, AuditEntry, GMModifier, Relation, Turn
+from campaign.models import INT_COLUMN_MAX, AuditEntry, GMModifier, Region, Relation, Turn
 from frontend.terms import WORDS, said
 from orders.models import Order
 from orders.services import OrderDraft
@@ -34,23 +36,50 @@ def reason_field(*, kept_in: type[Model] = AuditEntry, required: bool = False) -
 
 class JudgedField(forms.ChoiceField):
     """A region code or an order's kind, offered from a list but judged by the rules: "K1 is not adjacent
-    to N4" or "there is no support to stand down from" says more than "not one of the available choices"."""
+    to N4" or "there is no support to stand down from" says more than "not one of the available choices".
+    At most as long as its column (a region's code, an order's kind)."""
+
+    def __init__(self, *, max_length: int, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.max_length = max_length
+        self.validators.append(MaxLengthValidator(max_length))
 
     def valid_value(self, value: str) -> bool:
         return True
 
 
+_CODE_MAX = Region._meta.get_field("code").max_length
+_KIND_MAX = Order._meta.get_field("kind").max_length
+
+
+class TurnStamp(forms.Form):
+    """The turn a form was made for (see OrderForm.turn), read before the form itself."""
+
+    turn = forms.IntegerField(required=False, min_value=1, max_value=INT_COLUMN_MAX)
+
+
+class OrderPrefill(forms.Form):
+    """A link's choice of the order form's region and kind (from the map, a report)."""
+
+    origin = forms.CharField(required=False, max_length=_CODE_MAX)
+    kind = forms.CharField(required=False, max_length=_KIND_MAX)
+
+
+class LanguageChoice(forms.Form):
+    language = forms.ChoiceField(choices=settings.LANGUAGES)
+
+
 class OrderForm(forms.Form):
     """Origin, kind, target and a count per unit type; unit types come from the campaign's ruleset."""
 
-    origin = JudgedField(label=gettext_lazy("From"))
+    origin = JudgedField(label=gettext_lazy("From"), max_length=_CODE_MAX)
     # The campaign's system's orders with units (its registry entry's); a doctrine or an ambush has a form
     # of its own (rules.sodankaynti.forms).
-    kind = JudgedField(label=gettext_lazy("Order"))
-    target = JudgedField(label=gettext_lazy("To"), required=False)
+    kind = JudgedField(label=gettext_lazy("Order"), max_length=_KIND_MAX)
+    target = JudgedField(label=gettext_lazy("To"), required=False, max_length=_CODE_MAX)
     # The turn the form was made for: a form posted after that turn was processed is refused, not saved
     # into the next turn (frontend.views.player). Absent (an older page, a script): the turn that is open.
-    turn = forms.IntegerField(required=False, widget=forms.HiddenInput, min_value=1, max_value=2**31 - 1)
+    turn = forms.IntegerField(required=False, widget=forms.HiddenInput, min_value=1, max_value=INT_COLUMN_MAX)
 
     def __init__(
         self,
@@ -168,6 +197,7 @@ class WeatherForm(forms.Form):
         label=gettext_lazy("By region"),
         required=False,
         help_text=gettext_lazy("One per line or comma-separated, like: M1 snow, N5 rain"),
+        max_length=10_000,
         widget=forms.Textarea(attrs={"rows": 2}),
     )
     reason = reason_field()

@@ -6,8 +6,6 @@ nation's order is not in the viewer's queryset, so by id it is a 404, for readin
 
 from __future__ import annotations
 
-import re
-
 from django.http import Http404
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import generics, status
@@ -16,6 +14,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from campaign.api import SLUG, CampaignScoped, IsPlayerToWrite
+from campaign.bounds import INT_MAX, Shape, WholeField, query
 from campaign.selectors import orders_visible, turns_of
 from orders.models import Order
 from orders.serializers import OrderInputSerializer, OrderSerializer
@@ -23,10 +22,18 @@ from orders.services import OrderDraft, order_change, order_delete, order_submit
 from rules.engine.messages import InputError
 from rules.engine.systems import system_get
 
-TURN = OpenApiParameter(
-    "turn", int, OpenApiParameter.QUERY, description="A turn's number; the current turn when left out."
-)
-TURN_NUMBER = re.compile(r"[0-9]{1,9}")
+
+class TurnQuery(Shape):
+    """The orders list's query: which turn."""
+
+    turn = WholeField(
+        required=False,
+        min_value=1,
+        max_value=INT_MAX,
+        help_text="A turn's number; the current turn when left out.",
+    )
+
+
 # The path's <pk> is `id` in the schema (drf-spectacular's SCHEMA_COERCE_PATH_PK): described by that name,
 # or the schema would list a second, phantom `pk` parameter.
 ORDER_ID = OpenApiParameter("id", int, OpenApiParameter.PATH, description="The order's id.")
@@ -40,7 +47,7 @@ class OrderEntry(CampaignScoped):
 
 
 @extend_schema_view(
-    get=extend_schema(parameters=[SLUG, TURN]),
+    get=extend_schema(parameters=[SLUG, TurnQuery]),
     post=extend_schema(parameters=[SLUG], request=OrderInputSerializer, responses={201: OrderSerializer}),
 )
 class OrderList(OrderEntry, generics.ListCreateAPIView):
@@ -51,14 +58,11 @@ class OrderList(OrderEntry, generics.ListCreateAPIView):
     queryset = Order.objects.none()
 
     def get_queryset(self):
-        number = self.request.query_params.get("turn")
+        number = query(self.request, TurnQuery).get("turn")
         if number is None:
             turn = self.turn_current
-        elif TURN_NUMBER.fullmatch(number):
-            # ASCII digits only ("²".isdigit() is true) and no more than the column holds.
-            turn = turns_of(campaign=self.viewer.campaign).filter(number=int(number)).first()
         else:
-            raise InputError.of("turn", "turn_number_expected")
+            turn = turns_of(campaign=self.viewer.campaign).filter(number=number).first()
         if turn is None:
             return Order.objects.none()
         return orders_visible(viewer=self.viewer, turn=turn)
@@ -99,18 +103,15 @@ class OrderDetail(OrderEntry, generics.RetrieveUpdateDestroyAPIView):
 
     def update(self, request: Request, *args, partial: bool = False, **kwargs) -> Response:
         order = self.get_object()
-        if partial and isinstance(request.data, dict):
-            # A PATCH names only what changes; the rest is the order as it stands.
-            current = {
-                "kind": order.kind,
-                "origin": order.origin.code if order.origin_id else "",
-                "target": order.target.code if order.target_id else None,
-                "units": order.units,
-                "params": order.params,
-            }
-            entered = OrderInputSerializer(data={**current, **request.data}, context=self.entry_context)
-        else:
-            entered = OrderInputSerializer(data=request.data, context=self.entry_context)
+        current = {
+            "kind": order.kind,
+            "origin": order.origin.code if order.origin_id else "",
+            "target": order.target.code if order.target_id else None,
+            "units": order.units,
+            "params": order.params,
+        }
+        context = {**self.entry_context, "current": current}
+        entered = OrderInputSerializer(data=request.data, partial=partial, context=context)
         entered.is_valid(raise_exception=True)
         draft: OrderDraft = entered.draft()
         order = order_change(user=request.user, order=order, draft=draft)

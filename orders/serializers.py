@@ -5,34 +5,50 @@ from __future__ import annotations
 from rest_framework import serializers
 from rest_framework.reverse import reverse
 
-from campaign.models import INT_COLUMN_MAX, UNIT_TYPE_MAX
+from campaign.bounds import BoundedDictField, BoundedJSONField, Shape
+from campaign.models import INT_COLUMN_MAX, UNIT_TYPE_MAX, Region
 from orders.models import Order
 from orders.services import OrderDraft, order_describe
 from rules.engine.systems import order_kinds_all
 
+# A doctrine's fields written out (SODANKAYNTI §9: a name and a few numbers): far below this.
+PARAMS_MAX_CHARS = 2000
+_CODE_MAX = Region._meta.get_field("code").max_length
 
-class OrderInputSerializer(serializers.Serializer):
+
+class OrderInputSerializer(Shape):
     """An order as a player enters it: region codes and counts per unit type, like the order form. Its
     context's `system` is the campaign's battle system."""
 
     kind = serializers.CharField(
-        help_text="hold, move, rebase, attack or stand_down; in Sodankäynti also doctrine and ambush"
+        max_length=Order._meta.get_field("kind").max_length,
+        help_text="hold, move, rebase, attack or stand_down; in Sodankäynti also doctrine and ambush",
     )
     origin = serializers.CharField(
         allow_blank=True,
+        max_length=_CODE_MAX,
         help_text="The region code the units leave from (or hold in); an ambush's region; a doctrine's "
         "region, or empty for all the nation's battles.",
     )
     target = serializers.CharField(
-        required=False, allow_null=True, allow_blank=True, default=None, help_text="A region code."
+        required=False,
+        allow_null=True,
+        allow_blank=True,
+        default=None,
+        max_length=_CODE_MAX,
+        help_text="A region code.",
     )
-    units = serializers.DictField(
+    units = BoundedDictField(
+        # A ruleset's unit types: a few of them (a key longer than a unit type's code is no unit type).
+        max_length=50,
+        key_max_length=UNIT_TYPE_MAX,
         # Bounded as the stacks' count column is: a larger number would not fit (nor exist).
         child=serializers.IntegerField(min_value=-INT_COLUMN_MAX, max_value=INT_COLUMN_MAX),
         allow_empty=True,
         help_text='Counts per unit type: {"JV": 3}; {} for a doctrine or an ambush.',
     )
-    params = serializers.DictField(
+    params = BoundedJSONField(
+        max_chars=PARAMS_MAX_CHARS,
         required=False,
         default=dict,
         help_text='A doctrine\'s fields: {"doctrine": "steady", "params": {"retreat_below": 75}}.',
@@ -45,7 +61,14 @@ class OrderInputSerializer(serializers.Serializer):
                 raise serializers.ValidationError(f"{unit_type!r} is not a unit type")
         return units
 
+    def validate_params(self, params: object) -> object:
+        if not isinstance(params, dict):
+            raise serializers.ValidationError("a JSON object of the order's fields", code="not_a_dict")
+        return params
+
     def validate(self, data: dict) -> dict:
+        if self.partial:  # a PATCH names only what changes; the rest is the order as it stands
+            data = {**self.context["current"], **data}
         # The kinds naming no units are the campaign's battle system's (its registry entry's).
         unitless = self.context["system"].unitless_kinds
         if not data["units"] and data["kind"] not in unitless:

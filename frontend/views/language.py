@@ -5,21 +5,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.utils import translation
 from django.views.decorators.http import require_POST
 from django.views.i18n import set_language
 
 from campaign.lifecycle import language_first_seen, language_set
+from frontend.forms import LanguageChoice
 
 
 @require_POST
 def language_choose(request: HttpRequest) -> HttpResponse:
     response = set_language(request)
-    language = request.POST.get("language", "")
-    if request.user.is_authenticated and language in dict(settings.LANGUAGES):
-        language_set(user=request.user, language=language)
+    chosen = LanguageChoice(request.POST)
+    if request.user.is_authenticated and chosen.is_valid():
+        language_set(user=request.user, language=chosen.cleaned_data["language"])
     return response
 
 

@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 
 from campaign.models import Turn
 from campaign.selectors import Viewer, campaigns_of, turn_current
-from frontend.forms import OrderForm, order_initial
+from frontend.forms import OrderForm, OrderPrefill, TurnStamp, order_initial
 from frontend.gm_selectors import turn_last_resolved
 from frontend.map_svg import map_svg
 from frontend.map_table import map_table_rows
@@ -60,13 +60,16 @@ def campaign_page(request: HttpRequest, slug: str) -> HttpResponse:
     viewer, turn = viewer_and_turn(request, slug)
     # A refused order comes back (after a reload, a language switch, going back): never lost.
     kept = request.session.pop(_kept_key(slug), None)
+    # A link from the map or a report may choose the order form's region and kind.
+    chosen = OrderPrefill(request.GET)
+    chosen = chosen.cleaned_data if chosen.is_valid() else {}
     return _campaign_render(
         request,
         viewer,
         turn,
         form=None,
-        origin=request.GET.get("origin"),
-        kind=request.GET.get("kind"),
+        origin=chosen.get("origin") or None,
+        kind=chosen.get("kind") or None,
         kept=kept,
     )
 
@@ -93,7 +96,7 @@ def order_create(request: HttpRequest, slug: str) -> HttpResponse:
         return saved
     _keep(request, slug, request.POST)
     messages.error(request, _refusal(_("The order was not saved"), form))
-    return _campaign_render(request, viewer, turn, form=form, origin=request.POST.get("origin"), status=400)
+    return _campaign_render(request, viewer, turn, form=form, origin=form["origin"].value(), status=400)
 
 
 @login_required
@@ -161,9 +164,20 @@ def _kept_key(slug: str) -> str:
     return f"order-kept:{slug}"
 
 
-def _keep(request: HttpRequest, slug: str, data) -> None:
-    """Keep a refused order's fields for the next view of the campaign page."""
-    request.session[_kept_key(slug)] = {k: v for k, v in data.items() if k != "csrfmiddlewaretoken"}
+KEPT_MAX = 100  # a region's code, a kind, a count: far shorter
+
+
+def _keep(request: HttpRequest, slug: str, data, **changed: str) -> None:
+    """Keep a refused order's fields for the next view of the campaign page: the order form's own, each as
+    long as the form takes it (the session keeps nothing else)."""
+    kept = {
+        k: v
+        for k, v in data.items()
+        if (k in OrderForm.base_fields or k.startswith("units_"))
+        and len(k) <= KEPT_MAX
+        and len(v) <= KEPT_MAX
+    }
+    request.session[_kept_key(slug)] = {**kept, **changed}
 
 
 def _stale_refuse(
@@ -172,15 +186,16 @@ def _stale_refuse(
     """A form made for a turn that is no longer the open one is refused, and its order shown back on the
     campaign page as a new order of the open turn: never saved into a turn the player did not see.
     None for a request without a form (a GET)."""
-    made_for = request.POST.get("turn", "")
-    if not made_for or made_for == str(turn.number):
+    stamp = TurnStamp(request.POST)
+    made_for = stamp.cleaned_data.get("turn") if stamp.is_valid() else None
+    if made_for is None or made_for == turn.number:
         return None
     if keep:
-        _keep(request, slug, {**request.POST.dict(), "turn": str(turn.number)})
+        _keep(request, slug, request.POST, turn=str(turn.number))
     messages.error(
         request,
         _("Turn %(number)s was processed while you were editing; %(what_not)s.")
-        % {"number": made_for if made_for.isdigit() else "?", "what_not": what_not},
+        % {"number": made_for, "what_not": what_not},
     )
     return redirect(reverse("frontend:campaign", args=[slug]) + "#order")
 

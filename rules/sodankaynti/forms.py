@@ -14,6 +14,7 @@ from frontend.forms import reason_field, setting_field
 from frontend.terms import said
 from orders.services import OrderDraft
 from rules.engine.ruleset import Ruleset
+from rules.engine.sodankaynti import ATTRIBUTES
 from rules.engine.systems import system_get
 from rules.sodankaynti.cards import doctrine_line
 
@@ -106,13 +107,16 @@ class AmbushOrderForm(forms.Form):
         )
 
 
+_RATINGS = {attribute.key: attribute for attribute in ATTRIBUTES}
+
+
 class RatingsForm(DoctrineParamsForm):
     """A nation's politics and tactics ratings and standing doctrine, with its parameters (§5)."""
 
     nation = forms.ChoiceField(label=_("Nation"))
     # The ratings' fields come from the system's declarations (its registry entry's nation_attributes).
-    politics = forms.IntegerField(label=_("Politics (dice)"))
-    tactics = forms.IntegerField(label=_("Tactics (dice)"))
+    politics = setting_field(_RATINGS["politics"], "", label=_("Politics (dice)"))
+    tactics = setting_field(_RATINGS["tactics"], "", label=_("Tactics (dice)"))
     doctrine = forms.ChoiceField(label=_("Standing doctrine"))
     reason = reason_field()
     field_order = ("nation", "politics", "tactics", "doctrine", *DoctrineParamsForm.base_fields, "reason")
@@ -134,6 +138,7 @@ class AdvantagesForm(forms.Form):
     advantages = forms.CharField(
         label=_("GM advantages, one a line: region nation politics|tactics dice reason"),
         required=False,
+        max_length=10_000,
         widget=forms.Textarea(attrs={"rows": 3}),
     )
     skip_politics = forms.CharField(
