@@ -11,12 +11,13 @@ from typing import Any
 
 from django.http import Http404
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from campaign.api import SLUG, CampaignScoped, IsGM
+from campaign.bounds import body, query
 from campaign.models import Turn
 from rules.company import models
 from rules.company.dice import battle_stream_text, dice_roll, dice_verify, roll_mark, table_turn_set
@@ -45,6 +46,19 @@ from rules.company.selectors import (
     sheet_of,
 )
 from rules.company.services import company_ruleset, kasarmi_act, orders_submit, turn_in_play
+from rules.company.shapes import (
+    KasarmiShape,
+    KpShape,
+    OrdersShape,
+    PreviewQuery,
+    ResultActionShape,
+    ResultEntryShape,
+    RollMarkShape,
+    RollShape,
+    TableTurnShape,
+    VoidShape,
+    plain,
+)
 from rules.company.turn import company_turn_preview
 from rules.engine.company_d20.problems import Problem
 from rules.engine.messages import Refusal
@@ -69,8 +83,16 @@ def refused(problems: list[Problem]) -> Refusal:
     return Refusal([p.fault() for p in problems])
 
 
-# The bodies are the engine's JSON as COMPANY.md §11.3 shows it: no serializer of ours stands between.
-JSON = extend_schema(parameters=[SLUG], request=OpenApiTypes.OBJECT, responses=OpenApiTypes.OBJECT)
+# The answers are the engine's JSON as COMPANY.md §11.3 shows it. A body is its view's `serializer_class`
+# (rules.company.shapes): what the schema documents, what OPTIONS describes, what `body` validates.
+JSON = extend_schema(parameters=[SLUG], responses=OpenApiTypes.OBJECT)
+# A reading that waits for a state (the open turn's preview, a final battle's replay): a 409 before it.
+STATE_BOUND = extend_schema(
+    responses={
+        200: OpenApiTypes.OBJECT,
+        409: OpenApiResponse(description="Not yet: the turn takes no orders, or the battle is not final."),
+    }
+)
 
 
 class CompanyScoped(CampaignScoped):
@@ -88,6 +110,11 @@ class CompanyScoped(CampaignScoped):
         if nation is None:
             raise Http404("no such roster")
         return nation
+
+    def get_object(self) -> models.Battle | Any:
+        """What the route names, a battle or a nation's roster: OPTIONS looks it up before it describes a
+        PUT, and answers without the PUT where the viewer may not see it."""
+        return self.battle_get() if "pk" in self.kwargs else self.nation_get()
 
     def battle_get(self) -> models.Battle:
         battle = battle_visible(viewer=self.viewer, pk=self.kwargs["pk"])
@@ -111,16 +138,18 @@ class RosterEvents(CompanyScoped):
 
 @JSON
 class KasarmiAction(CompanyScoped):
+    serializer_class = KasarmiShape
+
     def post(self, request: Request, slug: str, nation: str, action: str) -> Response:
         target = self.nation_get()
         if action not in ACTIONS:
             raise Http404("no such action")
-        params = request.data if isinstance(request.data, dict) else {}
+        params = plain(body(request, KasarmiShape))
         done = kasarmi_act(
             campaign=self.viewer.campaign,
             nation=target,
             action=ACTIONS[action],
-            params=dict(params),
+            params=params,
             actor=request.user,
             by_gm=self.viewer.is_gm,
         )
@@ -133,13 +162,15 @@ class KasarmiAction(CompanyScoped):
 
 @JSON
 class Orders(CompanyScoped):
+    serializer_class = OrdersShape
+
     def put(self, request: Request, slug: str, nation: str) -> Response:
         target = self.nation_get()
+        orders = plain(body(request, OrdersShape)["orders"])
         if self.viewer.nation != target:
             raise refused([Problem("not_your_unit", nation)])
         turn = turn_in_play(self.viewer.campaign)
-        orders = request.data.get("orders") if isinstance(request.data, dict) else None
-        if turn is None or not isinstance(orders, list):
+        if turn is None:
             raise refused([Problem("not_orders_phase")])
         problems = orders_submit(turn=turn, nation=target, orders=orders)
         if problems:
@@ -207,6 +238,7 @@ class TurnPreview(CompanyScoped):
 
     permission_classes = [IsAuthenticated, IsGM]
 
+    @STATE_BOUND
     def get(self, request: Request, slug: str, number: int) -> Response:
         turn = self.turn_get()
         if turn.status != Turn.Status.OPEN:
@@ -227,17 +259,19 @@ class BattleDetail(CompanyScoped):
 
 @JSON
 class BattleRolls(CompanyScoped):
+    serializer_class = RollShape
+
     def get(self, request: Request, slug: str, pk: int) -> Response:
         return Response(rolls_of(viewer=self.viewer, battle=self.battle_get()))
 
     def post(self, request: Request, slug: str, pk: int) -> Response:
         battle = self.battle_get()
-        data = request.data if isinstance(request.data, dict) else {}
+        data = plain(body(request, RollShape))
         made = dice_roll(
             battle=battle,
             user=request.user,
             side=battle_side(viewer=self.viewer, battle=battle),
-            function=data.get("function"),
+            function=data["function"],
             inputs=data.get("inputs") or {},
             purpose=data.get("purpose"),
         )
@@ -251,10 +285,12 @@ class BattleRollMark(CompanyScoped):
     """The GM's mark on a roll (§8.2): `rolls/{seq}/note/` annotates it, `rolls/{seq}/void/` marks it void;
     the body's `text` is the note or the reason."""
 
+    serializer_class = RollMarkShape
+
     @extend_schema(operation_id="company_battle_roll_mark")
     def post(self, request: Request, slug: str, pk: int, seq: int, mark: str) -> Response:
         battle = self.battle_get()
-        data = request.data if isinstance(request.data, dict) else {}
+        data = body(request, RollMarkShape)
         problem = roll_mark(battle=battle, seq=seq, mark=mark, text=data.get("text"), by_gm=self.viewer.is_gm)
         if problem is not None:
             raise refused([problem])
@@ -276,14 +312,17 @@ class BattleKp(CompanyScoped):
 
 @JSON
 class BattleKpOperation(CompanyScoped):
+    serializer_class = KpShape
+
     def post(self, request: Request, slug: str, pk: int, op: str) -> Response:
         battle = self.battle_get()
+        params = plain(body(request, KpShape))
         done = kp_operate(
             battle=battle,
             user=request.user,
             side=battle_side(viewer=self.viewer, battle=battle),
             op=op.replace("-", "_"),
-            params=request.data if isinstance(request.data, dict) else {},
+            params=params,
         )
         if isinstance(done, Problem):
             raise refused([done])
@@ -292,6 +331,7 @@ class BattleKpOperation(CompanyScoped):
 
 @JSON
 class BattleVerify(CompanyScoped):
+    @STATE_BOUND
     def get(self, request: Request, slug: str, pk: int) -> Response:
         battle = self.battle_get()
         if not seed_revealed(battle=battle):
@@ -301,9 +341,11 @@ class BattleVerify(CompanyScoped):
 
 @JSON
 class BattleTableTurn(CompanyScoped):
+    serializer_class = TableTurnShape
+
     def post(self, request: Request, slug: str, pk: int) -> Response:
         battle = self.battle_get()
-        value = request.data.get("table_turn") if isinstance(request.data, dict) else None
+        value = body(request, TableTurnShape).get("table_turn")
         problem = table_turn_set(battle=battle, table_turn=value, user=request.user, by_gm=self.viewer.is_gm)
         if problem is not None:
             raise refused([problem])
@@ -349,17 +391,21 @@ class BattleResult(CompanyScoped):
     """The battle's result through the shared results entry (COMPANY.md §5.2): GET the versions; PUT (or
     POST) a version; POST with ?preview=1 for what an entry would award, nothing stored."""
 
+    serializer_class = ResultEntryShape
+
     def get(self, request: Request, slug: str, pk: int) -> Response:
         return Response(result_state(self.battle_get()))
 
     def put(self, request: Request, slug: str, pk: int) -> Response:
         battle = self.battle_get()
-        company_result_save(viewer=self.viewer, battle=battle, entry=request.data)
+        entry = plain(body(request, ResultEntryShape))
+        company_result_save(viewer=self.viewer, battle=battle, entry=entry)
         return Response(result_state(battle), status=201)
 
     def post(self, request: Request, slug: str, pk: int) -> Response:
-        if request.query_params.get("preview"):
-            preview = result_preview(battle=self.battle_get(), entry=request.data)
+        if query(request, PreviewQuery).get("preview"):
+            entry = plain(body(request, ResultEntryShape))
+            preview = result_preview(battle=self.battle_get(), entry=entry)
             if isinstance(preview, list):
                 raise refused(preview)
             return Response(preview)
@@ -371,17 +417,16 @@ class BattleResultAction(CompanyScoped):
     """POST result/approve (or agree), dispute (a `comment`), withdraw, confirm, void (a `reason`) on the
     current version, or the one named by `version`; result/reopen (a `reason`) for the GM."""
 
+    serializer_class = ResultActionShape
+
     # Its own name: drf-spectacular would name it as it names result/'s POST.
     @extend_schema(operation_id="company_battle_result_action")
     def post(self, request: Request, slug: str, pk: int, action: str) -> Response:
         battle = self.battle_get()
-        body = request.data if isinstance(request.data, dict) else {}
-        number = body.get("version")
-        version = (
-            battle.versions.filter(number=number).first()
-            if isinstance(number, int) and not isinstance(number, bool)
-            else current_version(battle)
-        )
+        data = body(request, ResultActionShape)
+        number = data.get("version")
+        named = battle.versions.filter(number=number).first() if number is not None else None
+        version = named if number is not None else current_version(battle)
         if number is not None and version is None:
             raise Http404("no such version")
         company_result_act(
@@ -389,7 +434,7 @@ class BattleResultAction(CompanyScoped):
             battle=battle,
             action=action,
             version=version,
-            text=str(body.get("comment") or body.get("reason") or ""),
+            text=data.get("comment") or data.get("reason") or "",
         )
         return Response(result_state(battle))
 
@@ -398,8 +443,10 @@ class BattleResultAction(CompanyScoped):
 class BattleVoid(CompanyScoped):
     """The GM voids the battle (COMPANY.md §5.6), with a `reason`."""
 
+    serializer_class = VoidShape
+
     def post(self, request: Request, slug: str, pk: int) -> Response:
         battle = self.battle_get()
-        body = request.data if isinstance(request.data, dict) else {}
-        company_battle_void(viewer=self.viewer, battle=battle, reason=str(body.get("reason") or ""))
+        reason = body(request, VoidShape).get("reason") or ""
+        company_battle_void(viewer=self.viewer, battle=battle, reason=reason)
         return Response(result_state(battle))

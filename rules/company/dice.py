@@ -5,6 +5,7 @@ be rolled again in secret: asking again draws the next number of the same stream
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -19,6 +20,26 @@ from rules.company.services import company_ruleset
 from rules.engine.company_d20.dice import battle_stream
 from rules.engine.company_d20.log import RollEntry, dice_only_replay, log_replay, roll_make
 from rules.engine.company_d20.problems import Problem
+
+# A request's inputs as stored in the permanent log: every unit of a battle named as a target, each with its
+# cover, sources, modifiers and reason, fits several times over.
+INPUTS_MAX_CHARS = 10_000
+# The lists of a request whose length is the work it asks for: at most one entry per unit of the battle.
+PER_UNIT = {"attack": "targets", "danger_close": "units"}
+
+
+def inputs_bound(function: Any, inputs: Any, battle: models.Battle) -> Problem | None:
+    """What no request of the battle can be, refused before any work: inputs longer than the log keeps, or
+    more targets (an attack's, a danger-close strike's own units) than the battle has units."""
+    if not isinstance(inputs, Mapping):
+        return None
+    if len(json.dumps(inputs, ensure_ascii=False, default=str)) > INPUTS_MAX_CHARS:
+        return Problem("inputs_too_long", function, {"limit": INPUTS_MAX_CHARS})
+    listed = inputs.get(PER_UNIT.get(function, ""))
+    units = len(battle.data["units"])
+    if isinstance(listed, list) and len(listed) > units:
+        return Problem("too_many_targets", function, {"count": len(listed), "limit": units})
+    return None
 
 
 def battle_stream_text(battle: models.Battle) -> str:
@@ -36,6 +57,9 @@ def dice_roll(
     purpose: str | None = None,
 ) -> list[RollEntry] | Problem:
     """One request for `side` (a nation code; None: the GM). The caller has checked who may ask for whom."""
+    problem = inputs_bound(function, inputs, battle)
+    if problem is not None:
+        return problem
     with transaction.atomic():
         battle = models.Battle.objects.select_for_update().select_related("turn__campaign").get(pk=battle.pk)
         if battle.status != models.Battle.Status.OPEN or battle.archived:

@@ -14,9 +14,13 @@ import re
 from typing import Any
 
 from django import forms
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
+from campaign.bounds import INT_MAX, ITEMS_MAX, TEXT_MAX
+from rules.company import models
+from rules.company.shapes import CODE_MAX, REASON, REGION, SMALL_MAX
 from rules.engine.company_d20.kasarmi import EDITABLE, Company
 from rules.engine.company_d20.problems import Problem
 from rules.engine.company_d20.ruleset import CompanyRuleset
@@ -25,6 +29,11 @@ from rules.engine.company_d20.ruleset import CompanyRuleset
 # is not edited on the page (another type is another unit: the GM restores or buys one).
 WHOLE_FIELDS = ("group", "tk_max", "tk", "m", "k", "xp", "l", "s", "h")
 EDIT_FIELDS = tuple(field for field in EDITABLE if field != "type")
+# A number typed as text: a sign and as many digits as a column's number has, and a little room to spare.
+NUMBER_CHARS = 12
+# The width of each number's column (smallint, or integer for XP and the balance): a typed number past it is
+# refused by the form, a number within it is the engine's to judge (its sign, its place in §3.1).
+COLUMNS = {**dict.fromkeys(WHOLE_FIELDS, SMALL_MAX), "xp": INT_MAX, "delta": INT_MAX, "size": SMALL_MAX}
 
 
 def whole_or_text(text: Any) -> Any:
@@ -37,7 +46,8 @@ class AnyChoices(forms.MultipleChoiceField):
     """Checkboxes whose values the engine judges (`edit_invalid` on an unknown ability), not the form."""
 
     def validate(self, value: Any) -> None:
-        return None
+        if len(value) > ITEMS_MAX or any(len(str(v)) > CODE_MAX for v in value):
+            raise forms.ValidationError(_("At most %(limit)s abilities, each a code.") % {"limit": ITEMS_MAX})
 
 
 class GMForm(forms.Form):
@@ -45,15 +55,24 @@ class GMForm(forms.Form):
 
     action = ""
     reason = forms.CharField(
-        label=_("Reason"),
-        required=False,
-        help_text=_("Required; kept in the audit trail"),
-        widget=forms.TextInput(attrs={"maxlength": 300}),
+        label=_("Reason"), required=False, max_length=REASON, help_text=_("Required; kept in the audit trail")
     )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.order_fields([*(f for f in self.fields if f != "reason"), "reason"])  # the reason last
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        for name, maximum in COLUMNS.items():
+            value = whole_or_text(data.get(name, "").replace("\u2212", "-")) if name in data else None
+            if isinstance(value, int):
+                for check in (MinValueValidator(-maximum - 1), MaxValueValidator(maximum)):
+                    try:
+                        check(value)
+                    except forms.ValidationError as error:
+                        self.add_error(name, error)
+        return data
 
     def params(self) -> dict[str, Any]:
         raise NotImplementedError
@@ -65,9 +84,12 @@ class GMForm(forms.Form):
 class AdjustTpForm(GMForm):
     action = "adjust_tp"
     delta = forms.CharField(
-        label=_("TP change"), required=False, help_text=_("A whole number: +5 adds, −5 takes away")
+        label=_("TP change"),
+        required=False,
+        max_length=NUMBER_CHARS,
+        help_text=_("A whole number: +5 adds, −5 takes away"),
     )
-    seen = forms.CharField(widget=forms.HiddenInput, required=False)
+    seen = forms.CharField(widget=forms.HiddenInput, required=False, max_length=NUMBER_CHARS)
 
     def params(self) -> dict[str, Any]:
         data = self.cleaned_data
@@ -86,12 +108,21 @@ class CompanySizeForm(GMForm):
     size = forms.CharField(
         label=_("Company size"),
         required=False,
+        max_length=NUMBER_CHARS,
         help_text=_("A whole number, at least 1; empty: the ruleset's"),
     )
 
     def params(self) -> dict[str, Any]:
         size = whole_or_text(self.cleaned_data["size"])
         return {"size": None if size == "" else size, "reason": self.cleaned_data["reason"]}
+
+
+def _column(name: str) -> int:
+    return models.Unit._meta.get_field(name).max_length
+
+
+# A name is kept as typed (the engine checks it trimmed, §3.1): its column's length, spaces included.
+NAME_CHARS = _column("name")
 
 
 def _seen(data: str) -> dict[str, Any]:
@@ -107,21 +138,21 @@ class UnitEditForm(GMForm):
     sent, each with the value the form showed."""
 
     action = "gm_edit"
-    name = forms.CharField(label=_("Name"), required=False, strip=False)
-    group = forms.CharField(label=_("Group"), required=False)
-    role = forms.CharField(label=_("Role"), required=False)
-    tk_max = forms.CharField(label=_("TK max"), required=False)
-    tk = forms.CharField(label="TK", required=False)
-    m = forms.CharField(label="M", required=False)
-    k = forms.CharField(label="K", required=False)
-    xp = forms.CharField(label="XP", required=False)
-    l = forms.CharField(label=_("L (cm)"), required=False)  # noqa: E741 - the game's own letter
-    s = forms.CharField(label="S", required=False)
-    h = forms.CharField(label="H", required=False)
-    ti = forms.CharField(label="TI", required=False)
-    region = forms.CharField(label=_("Region"), required=False)
+    name = forms.CharField(label=_("Name"), required=False, strip=False, max_length=NAME_CHARS)
+    group = forms.CharField(label=_("Group"), required=False, max_length=NUMBER_CHARS)
+    role = forms.CharField(label=_("Role"), required=False, max_length=_column("role"))
+    tk_max = forms.CharField(label=_("TK max"), required=False, max_length=NUMBER_CHARS)
+    tk = forms.CharField(label="TK", required=False, max_length=NUMBER_CHARS)
+    m = forms.CharField(label="M", required=False, max_length=NUMBER_CHARS)
+    k = forms.CharField(label="K", required=False, max_length=NUMBER_CHARS)
+    xp = forms.CharField(label="XP", required=False, max_length=NUMBER_CHARS)
+    l = forms.CharField(label=_("L (cm)"), required=False, max_length=NUMBER_CHARS)  # noqa: E741 - the game's
+    s = forms.CharField(label="S", required=False, max_length=NUMBER_CHARS)
+    h = forms.CharField(label="H", required=False, max_length=NUMBER_CHARS)
+    ti = forms.CharField(label="TI", required=False, max_length=_column("ti"))
+    region = forms.CharField(label=_("Region"), required=False, max_length=REGION)
     abilities = AnyChoices(label=_("Veteran abilities"), required=False, widget=forms.CheckboxSelectMultiple)
-    seen = forms.CharField(widget=forms.HiddenInput, required=False)
+    seen = forms.CharField(widget=forms.HiddenInput, required=False, max_length=TEXT_MAX)
 
     def __init__(self, *args: Any, unit: int, regions: list[str], abilities: list[tuple[str, str]], **kwargs):
         super().__init__(*args, **kwargs)
@@ -168,7 +199,7 @@ class UnitEditForm(GMForm):
 
 class RemoveAbilityForm(GMForm):
     action = "gm_remove_ability"
-    ability = forms.CharField(label=_("Ability"), required=False)
+    ability = forms.CharField(label=_("Ability"), required=False, max_length=CODE_MAX)
 
     def __init__(self, *args: Any, unit: int, held: list[tuple[str, str]], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -182,8 +213,8 @@ class RemoveAbilityForm(GMForm):
 
 class RestoreForm(GMForm):
     action = "gm_restore"
-    tk = forms.CharField(label="TK", required=False)
-    region = forms.CharField(label=_("Region"), required=False)
+    tk = forms.CharField(label="TK", required=False, max_length=NUMBER_CHARS)
+    region = forms.CharField(label=_("Region"), required=False, max_length=REGION)
 
     def __init__(self, *args: Any, unit: int, regions: list[str], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -28,6 +28,9 @@ messages_register(
             "Battle {ref} keeps a KP ledger: start the next table turn there."
         ),
         "mark_unknown": gettext_noop("A roll is annotated or marked void, not {ref}."),
+        "tp_too_large": gettext_noop("A balance of {balance} TP is more than the {limit} TP it may hold."),
+        "inputs_too_long": gettext_noop("The inputs of {ref} are longer than {limit} characters."),
+        "too_many_targets": gettext_noop("{count} units named for {ref}: the battle has {limit}."),
     },
     prefix=PREFIX,
 )

@@ -30,6 +30,8 @@ from rules.models import TurnSnapshot
 # The GM's own actions (§7.6); a player asking for one is refused before the engine is asked.
 GM_ACTIONS = ("adjust_tp", "gm_edit", "gm_restore", "gm_remove_ability", "gm_company_size")
 PLAYER_ACTIONS = tuple(a for a in kasarmi.ACTIONS if a not in GM_ACTIONS)
+# The balance's column (PostgreSQL's integer): a GM's adjustments add up, each within it, past it.
+TP_MAX = 2**31 - 1
 
 
 def company_ruleset(campaign: Campaign) -> CompanyRuleset:
@@ -179,6 +181,8 @@ def kasarmi_act(
         done = kasarmi_try(campaign=campaign, nation=nation, action=action, params=params)
         if isinstance(done, Problem):
             return done
+        if done.company.tp > TP_MAX:
+            return Problem("tp_too_large", "delta", {"balance": done.company.tp, "limit": TP_MAX})
         _company_write(campaign=campaign, nation=nation, done=done)
         if action == "gm_company_size":  # stored as the override the GM gave; none: the ruleset's
             models.Balance.objects.filter(nation=nation).update(company_size=params.get("size"))

@@ -21,6 +21,15 @@ from campaign.selectors import Viewer, turn_current
 from frontend.views.common import topbar, viewer_for
 from rules.company.dice import battle_stream_text, dice_roll, dice_verify, roll_mark, table_turn_set
 from rules.company.dice_forms import dice_forms, dice_inputs
+from rules.company.forms import (
+    DiceForm,
+    KasarmiForm,
+    OrderForm,
+    ResultActionForm,
+    RollMarkForm,
+    errors_said,
+    shape_errors_said,
+)
 from rules.company.gm_forms import gm_form_posted, gm_forms
 from rules.company.page_data import battle_progress, kasarmi_choices, report_rows, trail_row
 from rules.company.result_form import entry_from_post, result_form
@@ -53,13 +62,12 @@ from rules.company.services import (
     kasarmi_act,
     orders_submit,
 )
+from rules.company.shapes import ResultEntryShape, plain
 from rules.company.turn import company_turn_preview
 from rules.company.views_kp import kp_panel, kp_post
 from rules.engine.company_d20.problems import Problem
 from rules.engine.messages import Message
 from rules.results_flow import BattleError
-
-WHOLE = ("unit", "tp", "group")  # form fields that are numbers in the engine's terms
 
 
 def _company_viewer(request: HttpRequest, slug: str):
@@ -148,22 +156,27 @@ def kasarmi_render(
 @require_POST
 def kasarmi_post(request: HttpRequest, slug: str, nation: str) -> HttpResponse:
     viewer, target = _roster_of(request, slug, nation)
-    action = request.POST.get("action", "")
+    form = KasarmiForm(request.POST)
+    valid = form.is_valid()
+    action = form.cleaned_data.get("action")
     if action not in PLAYER_ACTIONS:
         raise Http404("no such action")
-    params = {k: v for k, v in request.POST.items() if k not in ("action", "csrfmiddlewaretoken")}
-    for key in WHOLE:
-        if key in params and params[key].lstrip("-").isdigit():
-            params[key] = int(params[key])
-    done = kasarmi_act(
-        campaign=viewer.campaign,
-        nation=target,
-        action=action,
-        params=params,
-        actor=request.user,
-        by_gm=viewer.is_gm,
+    done = (
+        kasarmi_act(
+            campaign=viewer.campaign,
+            nation=target,
+            action=action,
+            params=form.params(),
+            actor=request.user,
+            by_gm=viewer.is_gm,
+        )
+        if valid
+        else None
     )
-    if isinstance(done, Problem):
+    if done is None:
+        for text in errors_said(form):
+            messages.error(request, text)
+    elif isinstance(done, Problem):
         messages.error(request, said(done.message))
     else:
         messages.success(request, _("Done."))
@@ -177,22 +190,21 @@ def orders_post(request: HttpRequest, slug: str, nation: str) -> HttpResponse:
     viewer, target = _roster_of(request, slug, nation)
     if viewer.nation != target:
         raise Http404("no such roster")
+    back = reverse("frontend:company_kasarmi", args=[slug, target.code]) + "#orders"
+    form = OrderForm(request.POST)
+    if not form.is_valid():
+        for text in errors_said(form):
+            messages.error(request, text)
+        return redirect(back)
     turn = turn_current(campaign=viewer.campaign)
     standing = list(orders_of(turn=turn, nation=target)) if turn else []
-    if request.POST.get("clear"):
-        orders = []
-    else:
-        units = [int(u) for u in request.POST.getlist("units") if u.isdigit()]
-        order = {"kind": request.POST.get("kind"), "from": request.POST.get("from"), "units": units}
-        if request.POST.get("to"):
-            order["to"] = request.POST["to"]
-        orders = [*standing, order]
+    orders = [] if form.cleaned_data["clear"] else [*standing, form.order()]
     problems = (
         orders_submit(turn=turn, nation=target, orders=orders) if turn else [Problem("not_orders_phase")]
     )
     for problem in problems:
         messages.error(request, said(problem.message))
-    return redirect(reverse("frontend:company_kasarmi", args=[slug, target.code]) + "#orders")
+    return redirect(back)
 
 
 @login_required
@@ -214,36 +226,51 @@ def battle_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
             messages.error(request, said(problem.message))
         return redirect(reverse("frontend:company_battle", args=[slug, pk]) + "#rolls")
     if request.method == "POST" and "roll_mark" in request.POST:
-        seq = request.POST.get("seq", "")
-        problem = roll_mark(
-            battle=battle,
-            seq=int(seq) if seq.isdigit() else seq,
-            mark=request.POST["roll_mark"],
-            text=request.POST.get("text", ""),
-            by_gm=viewer.is_gm,
+        mark = RollMarkForm(request.POST)
+        problem = (
+            roll_mark(
+                battle=battle,
+                seq=mark.cleaned_data["seq"],
+                mark=mark.cleaned_data["roll_mark"],
+                text=mark.cleaned_data["text"],
+                by_gm=viewer.is_gm,
+            )
+            if mark.is_valid()
+            else None
         )
-        if problem is not None:
-            messages.error(request, said(problem.message))
+        for text in [said(problem.message)] if problem is not None else errors_said(mark):
+            messages.error(request, text)
         return redirect(reverse("frontend:company_battle", args=[slug, pk]) + "#rolls")
     if request.method == "POST":
-        function = request.POST.get("function", "")
-        inputs = dice_inputs(function, request.POST, company_ruleset(viewer.campaign))
-        made = (
-            inputs
-            if isinstance(inputs, Problem)
-            else dice_roll(
-                battle=battle,
-                user=request.user,
-                side=battle_side(viewer=viewer, battle=battle),
-                function=function,
-                inputs=inputs,
-                purpose=request.POST.get("purpose") or None,
-            )
-        )
-        if isinstance(made, Problem):
-            messages.error(request, said(made.message))
-        return redirect(reverse("frontend:company_battle", args=[slug, pk]))
+        return _dice_post(request, viewer, battle)
     return battle_render(request, viewer, battle)
+
+
+def _dice_post(request: HttpRequest, viewer, battle) -> HttpResponse:
+    """A roll from the dice panel: its function's fields as the inputs (rules.company.dice_forms), the
+    purpose and any inputs of its own bounded by the form."""
+    form = DiceForm(request.POST)
+    if not form.is_valid():
+        for text in errors_said(form):
+            messages.error(request, text)
+        return redirect(reverse("frontend:company_battle", args=[viewer.campaign.slug, battle.pk]))
+    function = form.cleaned_data["function"]
+    inputs = dice_inputs(function, request.POST, company_ruleset(viewer.campaign))
+    made = (
+        inputs
+        if isinstance(inputs, Problem)
+        else dice_roll(
+            battle=battle,
+            user=request.user,
+            side=battle_side(viewer=viewer, battle=battle),
+            function=function,
+            inputs=inputs,
+            purpose=form.cleaned_data["purpose"] or None,
+        )
+    )
+    if isinstance(made, Problem):
+        messages.error(request, said(made.message))
+    return redirect(reverse("frontend:company_battle", args=[viewer.campaign.slug, battle.pk]))
 
 
 def battle_render(
@@ -314,20 +341,25 @@ def battle_render(
 def _result_post(request: HttpRequest, viewer, battle) -> HttpResponse:
     """One step of the shared results entry, by its button: save a version (a member of the battle's
     nations or the GM), agree or dispute it (the other nations), confirm, void or reopen (the GM)."""
-    action = request.POST.get("result", "")
+    back = reverse("frontend:company_battle", args=[viewer.campaign.slug, battle.pk]) + "#result"
+    form = ResultActionForm(request.POST)
+    if not form.is_valid():
+        for text in errors_said(form):
+            messages.error(request, text)
+        return redirect(back)
+    data = form.cleaned_data
+    action = data["result"]
     try:
         if action == "save":
-            return _result_save(request, viewer, battle)
+            raw = data["entry"] if "entry" in request.POST else None  # the advanced JSON text, or the form
+            return _result_save(request, viewer, battle, raw=raw)
         elif action == "void_battle":
-            company_battle_void(viewer=viewer, battle=battle, reason=request.POST.get("reason", ""))
+            company_battle_void(viewer=viewer, battle=battle, reason=data["reason"])
         else:
-            number = request.POST.get("version", "")
-            version = (
-                battle.versions.filter(number=int(number)).first()
-                if number.isdigit()
-                else current_version(battle)
-            )
-            text = request.POST.get("comment") or request.POST.get("reason") or ""
+            number = data["version"]
+            named = battle.versions.filter(number=number).first() if number is not None else None
+            version = named if number is not None else current_version(battle)
+            text = data["comment"] or data["reason"] or ""
             company_result_act(viewer=viewer, battle=battle, action=action, version=version, text=text)
     except BattleError as error:
         for e in error.errors:
@@ -336,12 +368,12 @@ def _result_post(request: HttpRequest, viewer, battle) -> HttpResponse:
             messages.error(request, f"{ref}: {text}" if ref not in (None, "") else text)
     else:
         messages.success(request, _("Done."))
-    return redirect(reverse("frontend:company_battle", args=[viewer.campaign.slug, battle.pk]) + "#result")
+    return redirect(back)
 
 
-def _result_save(request: HttpRequest, viewer, battle) -> HttpResponse:
-    """Save a version from the form (or the advanced JSON text); a refusal shows the page again as sent."""
-    raw = request.POST.get("entry")
+def _result_save(request: HttpRequest, viewer, battle, *, raw: str | None) -> HttpResponse:
+    """Save a version from the form (or the advanced JSON text); a refusal shows the page again as sent.
+    Either goes through the API's shape of an entry (rules.company.shapes), bounded as the API's is."""
     if raw is not None:
         try:
             entry = json.loads(raw)
@@ -349,6 +381,13 @@ def _result_save(request: HttpRequest, viewer, battle) -> HttpResponse:
             entry = None
     else:
         entry = entry_from_post(request.POST, battle)
+    shape = ResultEntryShape(data=entry) if isinstance(entry, dict) else None
+    if shape is not None and not shape.is_valid():
+        for text in shape_errors_said(shape.errors):
+            messages.error(request, text)
+        return battle_render(request, viewer, battle, entry=entry, raw=raw, status=400)
+    if shape is not None:
+        entry = plain(shape.validated_data)
     try:
         company_result_save(viewer=viewer, battle=battle, entry=entry)
     except BattleError as error:

@@ -1,7 +1,8 @@
 """The GM's edits on a company's Kasarmi page (COMPANY.md §7.6): parse the form, check it is the GM, call
 the one service (rules.company.services.kasarmi_act), say what happened. Each edit is an entry of the
 append-only audit trail shown on the same page. A refused form comes back as it was sent, its message
-beside the field, and nothing is written; a player gets 403, anyone outside the campaign 404."""
+beside the field, and nothing is written; a player gets 403, anyone outside the campaign 404. The form
+refuses only what no column holds (rules.company.gm_forms); the values are the engine's to judge."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from django.views.decorators.http import require_POST
 
 from campaign.messages import said
 from frontend.views.common import gm_for
+from rules.company.forms import GMFormChoice, errors_said
 from rules.company.gm_forms import edit_seen, gm_form_posted, gm_forms
 from rules.company.selectors import is_company, roster_nation, roster_view
 from rules.company.services import company_current, kasarmi_act
@@ -32,13 +34,16 @@ def kasarmi_gm_post(request: HttpRequest, slug: str, nation: str) -> HttpRespons
     if target is None:
         raise Http404("no such roster")
     campaign = viewer.campaign
-    which = request.POST.get("form", "")
+    chosen = GMFormChoice(request.POST)
+    which = chosen.cleaned_data["form"] if chosen.is_valid() else ""
     company, ruleset = company_current(campaign=campaign, nation=target)
     roster = roster_view(campaign=campaign, nation=target)
     form = gm_form_posted(gm_forms(company, ruleset, roster, data=request.POST, which=which), which)
     if form is None:
         raise Http404("no such form")
-    form.is_valid()  # every field is text: the engine, not the form, judges the values
+    if not form.is_valid():  # past a column or a limit: the engine judges only what could be stored
+        messages.error(request, _("Nothing was changed: %(why)s") % {"why": " ".join(errors_said(form))})
+        return kasarmi_render(request, viewer, target, data=request.POST, which=which, status=400)
     done = kasarmi_act(
         campaign=campaign,
         nation=target,
@@ -58,7 +63,7 @@ def kasarmi_gm_post(request: HttpRequest, slug: str, nation: str) -> HttpRespons
             )
         return redirect(reverse("frontend:company_kasarmi", args=[slug, target.code]) + "#audit")
     messages.error(request, _("Nothing was changed: %(why)s") % {"why": said(done.message)})
-    data = request.POST.copy()
+    data = form.data.copy()
     if done.code == "tp_stale":
         # The form now shows what is there and keeps what the GM typed: sending it again is deliberate.
         data[form.add_prefix("seen")] = str(roster["tp"])

@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 
 from campaign.messages import said
 from rules.company.dice_forms import unit_label
+from rules.company.forms import KpForm, errors_said
 from rules.company.kp import OPERATIONS, kp_operate, ledger_of
 from rules.company.selectors import battle_side
 from rules.engine.company_d20.problems import Problem
@@ -46,23 +47,28 @@ def _whole(text: str) -> int | str | None:
 
 def kp_post(request: HttpRequest, viewer, battle) -> HttpResponse:
     """One operation from the page's KP forms, for the viewer's side (the GM names the side)."""
-    op = request.POST.get("kp", "")
+    back = reverse("frontend:company_battle", args=[viewer.campaign.slug, battle.pk]) + "#kp"
+    form = KpForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Not recorded: %(why)s") % {"why": " ".join(errors_said(form))})
+        return redirect(back)
+    post = form.cleaned_data
+    op = post["kp"]
     side = battle_side(viewer=viewer, battle=battle)
-    acting = side or request.POST.get("side") or None
-    post = request.POST
+    acting = side or post["side"] or None
     if op == "turn_start":
-        declared = {"out_of_link": [_whole(u) for u in post.getlist("out_of_link")]}
-        if post.get("promote"):
+        declared: dict[str, Any] = {"out_of_link": post["out_of_link"]}
+        if post["promote"]:
             declared["promote"] = _whole(post["promote"])
         params: dict[str, Any] = {"declarations": {acting: declared} if acting else {}}
     elif op == "spend":
-        params = {"side": acting, "pool": post.get("pool"), "action": post.get("action")}
-        if post.get("unit"):
+        params = {"side": acting, "pool": post["pool"] or None, "action": post["action"] or None}
+        if post["unit"]:
             params["unit"] = _whole(post["unit"])
     elif op == "transfer":
-        params = {"side": acting, "to": post.get("to")}
+        params = {"side": acting, "to": post["to"] or None}
     else:
-        params = {"unit": _whole(post.get("unit", ""))}
+        params = {"unit": _whole(post["unit"])}
     done = (
         kp_operate(battle=battle, user=request.user, side=side, op=op, params=params)
         if op in OPERATIONS
@@ -72,4 +78,4 @@ def kp_post(request: HttpRequest, viewer, battle) -> HttpResponse:
         messages.error(request, _("Not recorded: %(why)s") % {"why": said(done.message)})
     else:
         messages.success(request, _("Recorded in the KP ledger: table turn %(n)s.") % {"n": done.table_turn})
-    return redirect(reverse("frontend:company_battle", args=[viewer.campaign.slug, battle.pk]) + "#kp")
+    return redirect(back)

@@ -34,8 +34,9 @@ def test_the_nations_override_is_the_cap_buying_meets_and_another_nation_keeps_t
     assert _buy(clients["player"], "NOR", NOR_BUY).status_code == 200
 
 
-@pytest.mark.parametrize("size", [0, -1, 2.5, "many", True])
-def test_a_size_not_a_whole_number_at_least_one_is_refused_with_its_code(clients, company, size):
+# 1001: past the `company_size` setting's maximum, as a ruleset's own would be (§12).
+@pytest.mark.parametrize("size", [0, -1, 2.5, "many", True, 1001])
+def test_a_size_not_a_whole_number_within_the_settings_range_is_refused_with_its_code(clients, company, size):
     before = len(_trail())
     response = clients["gm"].post(
         f"{A}/companies/NOR/company-size/", {"size": size, "reason": "x"}, format="json"

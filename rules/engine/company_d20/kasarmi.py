@@ -27,6 +27,10 @@ from .roster import (
     veteran_slots,
 )
 from .ruleset import CompanyRuleset
+from .settings import SETTINGS
+
+# A nation's own size is bounded as the ruleset's is (§12).
+COMPANY_SIZE = next(s for s in SETTINGS if s.key == "company_size")
 
 
 @dataclass(frozen=True)
@@ -274,13 +278,13 @@ def adjust_tp(
 def gm_company_size(
     company: Company, ruleset: CompanyRuleset, *, size: Any = None, reason: Any = None
 ) -> Done | Problem:
-    """§7.3, §12: the GM sets the nation's `company_size` (a whole number, at least 1), or clears it with no
-    size: the ruleset's again. A size below the active units is allowed; buying is refused
+    """§7.3, §12: the GM sets the nation's `company_size` (a whole number within the setting's range), or
+    clears it with no size: the ruleset's again. A size below the active units is allowed; buying is refused
     (`company_full`) until fewer are active, and the entry's cause says so (`over_size`)."""
     problem = _reason(reason)
     if problem:
         return problem
-    if size is not None and (not whole(size) or size < 1):
+    if size is not None and (not whole(size) or not COMPANY_SIZE.minimum <= size <= COMPANY_SIZE.maximum):
         return Problem("company_size_invalid", "size", {"value": size})
     after = ruleset.get("company_size") if size is None else size
     active = len(company.active())
