@@ -21,6 +21,7 @@ from rest_framework.settings import api_settings
 
 from campaign.api import IsGM
 from campaign.api_errors import invalid
+from campaign.bounds import body
 from frontend.mail.tabletop import battle_sheet_text
 from rules.api import TurnScoped
 from rules.models import Battle, ResultVersion
@@ -37,6 +38,7 @@ from rules.tabletop.battles import (
     battle_result_void,
     battle_result_withdraw,
 )
+from rules.tabletop.shapes import TabletopAnswerShape, TabletopBattleActionShape, TabletopResultShape, plain
 
 
 def battle_summary(battle: Battle) -> dict[str, Any]:
@@ -128,13 +130,20 @@ class BattleDetail(BattleScoped):
 class BattleResultSave(BattleScoped):
     """Save a result (A6.1): a player's proposal, or the GM's entry, confirmed at once."""
 
-    @extend_schema(request=dict, responses=dict, operation_id="battle_result_save")
+    serializer_class = TabletopResultShape
+
+    @extend_schema(request=TabletopResultShape, responses=dict, operation_id="battle_result_save")
     def post(self, request: Request, slug: str, number: int, key: str) -> Response:
         battle, _ = self.battle_get()
-        if not isinstance(request.data, dict):
-            raise invalid("", "not_a_mapping")
-        version = battle_result_save(viewer=self.viewer, battle=battle, result=dict(request.data))
+        result = plain(body(request, TabletopResultShape))
+        version = battle_result_save(viewer=self.viewer, battle=battle, result=result)
         return Response(version_data(version), status=status.HTTP_201_CREATED)
+
+
+def _text(given: dict[str, Any], name: str) -> str:
+    """A text of the body as the services take it: absent or null is empty; another scalar, its text."""
+    value = given.get(name)
+    return "" if value is None else str(value)
 
 
 # A version's actions: the workflow's function for each, and the text of the body it takes, if any.
@@ -151,15 +160,17 @@ class BattleResultAction(BattleScoped):
     """Answer or decide a version: withdraw (its author), agree or dispute (with a `comment`), confirm or
     void (the GM, a void with a `reason`)."""
 
-    @extend_schema(request=dict, responses=dict, operation_id="battle_result_action")
+    serializer_class = TabletopAnswerShape
+
+    @extend_schema(request=TabletopAnswerShape, responses=dict, operation_id="battle_result_action")
     def post(self, request: Request, slug: str, number: int, key: str, version: int, action: str) -> Response:
         battle, _ = self.battle_get()
         found = self.version_get(battle, version)
         if action not in ACTIONS:
             raise Http404("no such action")
         act, text = ACTIONS[action]
-        body = request.data if isinstance(request.data, dict) else {}
-        act(viewer=self.viewer, version=found, **({text: str(body.get(text, ""))} if text else {}))
+        given = body(request, TabletopAnswerShape)
+        act(viewer=self.viewer, version=found, **({text: _text(given, text)} if text else {}))
         found.refresh_from_db()
         return Response(version_data(found))
 
@@ -169,21 +180,25 @@ class BattleGMAction(BattleScoped):
     new `deadline`, ISO 8601 with its offset, and a `reason`)."""
 
     permission_classes = [IsAuthenticated, IsGM]
+    serializer_class = TabletopBattleActionShape
 
-    @extend_schema(request=dict, responses=dict, operation_id="battle_gm_action")
+    @extend_schema(request=TabletopBattleActionShape, responses=dict, operation_id="battle_gm_action")
     def post(self, request: Request, slug: str, number: int, key: str, action: str) -> Response:
         battle, _ = self.battle_get()
-        body = request.data if isinstance(request.data, dict) else {}
+        given = body(request, TabletopBattleActionShape)
         if action == "auto-resolve":
-            battle_auto_resolve(viewer=self.viewer, battle=battle, why=str(body.get("why", "")))
+            battle_auto_resolve(viewer=self.viewer, battle=battle, why=_text(given, "why"))
         elif action == "reopen":
-            battle_reopen(viewer=self.viewer, battle=battle, reason=str(body.get("reason", "")))
+            battle_reopen(viewer=self.viewer, battle=battle, reason=_text(given, "reason"))
         elif action == "deadline":
-            moved = parse_datetime(str(body.get("deadline", "")))
+            try:
+                moved = parse_datetime(_text(given, "deadline"))
+            except ValueError:  # the form of a time, but not a time (25:00)
+                moved = None
             if moved is None:
                 raise invalid("deadline", "deadline_format")
             battle_deadline_move(
-                viewer=self.viewer, battle=battle, deadline=moved, reason=str(body.get("reason", ""))
+                viewer=self.viewer, battle=battle, deadline=moved, reason=_text(given, "reason")
             )
         else:
             raise Http404("no such action")

@@ -10,19 +10,29 @@ from __future__ import annotations
 
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers
+from rest_framework.generics import GenericAPIView
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
+from campaign.bounds import body
 from rules.engine.messages import Fault, Refusal
 from rules.engine.tabletop import RoundOutcome
 from rules.tabletop.calculator import round_work_out
+from rules.tabletop.shapes import CloseCombatRoundShape, plain
 
 PREVIEW = OpenApiParameter("preview", bool, description="Work out everything but the dice (B1, Preview).")
 SEED = OpenApiParameter(
     "seed", str, enum=["new"], description="`new`: the server rolls, from a seed it draws."
 )
+
+
+class RoundQuery(serializers.Serializer):
+    """The address's options; other parameters (DRF's `format`) are not ours to refuse."""
+
+    preview = serializers.BooleanField(required=False, default=False)
+    seed = serializers.ChoiceField(choices=["new"], required=False)
 
 
 def round_refusal(outcome: RoundOutcome) -> Refusal:
@@ -32,19 +42,22 @@ def round_refusal(outcome: RoundOutcome) -> Refusal:
 
 @extend_schema(
     parameters=[PREVIEW, SEED],
-    request=OpenApiTypes.OBJECT,
+    request=CloseCombatRoundShape,
     responses={200: OpenApiTypes.OBJECT, 400: OpenApiTypes.OBJECT},
 )
-class CloseCombatRound(APIView):
+class CloseCombatRound(GenericAPIView):
     """Work out one round of one close combat: the terms, the winner and every break test."""
 
     permission_classes = [IsAuthenticated]
+    serializer_class = CloseCombatRoundShape
 
     def post(self, request: Request) -> Response:
+        query = RoundQuery(data=request.query_params)
+        query.is_valid(raise_exception=True)
         outcome = round_work_out(
-            request.data,
-            preview=request.query_params.get("preview") in ("1", "true", "yes"),
-            new_seed=request.query_params.get("seed") == "new",
+            plain(body(request, CloseCombatRoundShape)),
+            preview=query.validated_data["preview"],
+            new_seed=query.validated_data.get("seed") == "new",
         )
         if outcome.output is None:
             raise round_refusal(outcome)

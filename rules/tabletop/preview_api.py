@@ -3,7 +3,6 @@ same service as the page (rules.tabletop.preview). A POST because it takes a bod
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from django.utils.translation import gettext
@@ -13,10 +12,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from campaign.api import IsGM
+from campaign.bounds import body
 from rules.api import TurnScoped
-from rules.engine.messages import Fault, Message, Refusal
 from rules.models import Battle
-from rules.tabletop.preview import AUTO, BattlesPreview, turn_battles_preview
+from rules.tabletop.preview import BattlesPreview, turn_battles_preview
+from rules.tabletop.shapes import TabletopPreviewShape, plain
 
 
 def _error(code: str, ref: str, message: str) -> dict[str, str]:
@@ -50,15 +50,11 @@ class TurnBattlesPreview(TurnScoped):
     permission_classes = [IsAuthenticated, IsGM]
     queryset = Battle.objects.none()
 
-    @extend_schema(request=dict, responses=dict, operation_id="battles_preview")
+    serializer_class = TabletopPreviewShape
+
+    @extend_schema(request=TabletopPreviewShape, responses=dict, operation_id="battles_preview")
     def post(self, request: Request, slug: str, number: int) -> Response:
         turn = self.turn_get()
-        body = request.data if isinstance(request.data, Mapping) else None
-        hypotheses = body.get("hypotheses", {}) if body is not None else None
-        if not isinstance(hypotheses, Mapping) or not all(
-            value == AUTO or isinstance(value, Mapping) for value in hypotheses.values()
-        ):
-            shape = Message("tabletop.hypotheses_shape")
-            raise Refusal([Fault("hypotheses_shape", shape, field="hypotheses")])
-        preview = turn_battles_preview(turn_id=turn.pk, by=request.user, hypotheses=dict(hypotheses))
+        hypotheses = plain(body(request, TabletopPreviewShape).get("hypotheses") or {})
+        preview = turn_battles_preview(turn_id=turn.pk, by=request.user, hypotheses=hypotheses)
         return Response(preview_data(preview))

@@ -21,6 +21,7 @@ from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from campaign.bounds import body
 from rules.models import Battle, CombatRound
 from rules.tabletop.api import BattleScoped
 from rules.tabletop.archive import round_fields
@@ -30,6 +31,7 @@ from rules.tabletop.rounds import (
     rounds_readable,
     rounds_visible,
 )
+from rules.tabletop.shapes import TabletopRoundCorrectShape, TabletopRoundSaveShape, plain
 
 
 def round_shown(round_: CombatRound) -> dict[str, Any]:
@@ -47,8 +49,10 @@ def round_shown(round_: CombatRound) -> dict[str, Any]:
     }
 
 
-def _body(request: Request) -> dict[str, Any]:
-    return request.data if isinstance(request.data, dict) else {}
+def _body(view: RoundsScoped, shape: type[TabletopRoundSaveShape], battle: Battle) -> dict[str, Any]:
+    """The body through `shape`, its round bounded by the dice the campaign's settings roll (B6)."""
+    settings = battle.turn.campaign.ruleset().tabletop.close_combat
+    return plain(body(view.request, shape, settings=settings))
 
 
 def _round_entered(body: dict[str, Any]) -> dict[str, Any]:
@@ -60,6 +64,11 @@ def _round_entered(body: dict[str, Any]) -> dict[str, Any]:
         "game_turn": body.get("game_turn"),
         "battle_sides": sides if isinstance(sides, list) else None,
     }
+
+
+def _label(body: dict[str, Any]) -> str:
+    label = body.get("label")
+    return "" if label is None else str(label)
 
 
 class RoundsScoped(BattleScoped):
@@ -79,15 +88,14 @@ class BattleRounds(RoundsScoped):
         battle = self.rounds_battle_get()
         return Response([round_shown(r) for r in rounds_visible(viewer=self.viewer, battle=battle)])
 
-    @extend_schema(request=dict, responses=dict, operation_id="battle_round_save")
+    serializer_class = TabletopRoundSaveShape
+
+    @extend_schema(request=TabletopRoundSaveShape, responses=dict, operation_id="battle_round_save")
     def post(self, request: Request, slug: str, number: int, key: str) -> Response:
         battle, _ = self.battle_get()
-        body = _body(request)
+        given = _body(self, TabletopRoundSaveShape, battle)
         saved = close_combat_round_save(
-            viewer=self.viewer,
-            battle=battle,
-            label=str(body.get("label") or ""),
-            **_round_entered(body),
+            viewer=self.viewer, battle=battle, label=_label(given), **_round_entered(given)
         )
         return Response(round_shown(saved), status=status.HTTP_201_CREATED)
 
@@ -96,18 +104,20 @@ class BattleRoundCorrect(RoundsScoped):
     """Replace a saved round (B9): its author while the battle has no confirmed result, a seeded one the GM
     only, with its seed; the version replaced is kept with the round and in the audit log."""
 
-    @extend_schema(request=dict, responses=dict, operation_id="battle_round_correct")
+    serializer_class = TabletopRoundCorrectShape
+
+    @extend_schema(request=TabletopRoundCorrectShape, responses=dict, operation_id="battle_round_correct")
     def post(self, request: Request, slug: str, number: int, key: str, sequence: int) -> Response:
         battle = self.rounds_battle_get()
         found = battle.rounds.filter(sequence=sequence).first()
         if found is None:
             raise Http404("no such round")
-        body = _body(request)
+        given = _body(self, TabletopRoundCorrectShape, battle)
         corrected = close_combat_round_correct(
             viewer=self.viewer,
             round_=found,
-            reason=str(body.get("reason") or ""),
-            label=str(body["label"]) if "label" in body else None,
-            **_round_entered(body),
+            reason=str(given.get("reason") or ""),
+            label=_label(given) if "label" in given else None,
+            **_round_entered(given),
         )
         return Response(round_shown(corrected))

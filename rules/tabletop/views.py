@@ -4,7 +4,6 @@ looking, call one service of rules.tabletop.battles and render."""
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
@@ -25,10 +24,9 @@ from rules.selectors import battle_sheet_for, battles_visible
 from rules.tabletop import battles as services
 from rules.tabletop.archive import archived_for_reference
 from rules.tabletop.cards import rounds_grouped
+from rules.tabletop.forms import GROUND_TYPES, LossesForm, ResultForm, form_errors
 from rules.tabletop.rounds import round_permitted, rounds_visible
 from rules.tabletop.sheets import battle_title, nation_players, result_meaning, sheet_sides, who_agrees
-
-INTEGER = re.compile(r"^[+-]?[0-9]+$")
 
 
 def _turn(viewer: Viewer, number: int) -> Turn:
@@ -56,73 +54,46 @@ def battle_list(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     return render(request, "tabletop/battle_list.html", context)
 
 
-def form_number(text: str) -> int | str:
-    """A form's count: a base-10 integer becomes a number; other text is passed on, for the check to refuse
-    with its own code (TABLETOP.md, "whole number")."""
-    return int(text) if INTEGER.match(text) else text
-
-
-def result_from_form(post: Any, sheet: dict[str, Any]) -> dict[str, Any]:
-    """The form as A6.1's result: a base-10 integer becomes a number, other text is passed on."""
-    losses: dict[str, dict[str, Any]] = {}
-    for nation in sheet["nations"]:
-        mine = losses.setdefault(nation, {})
-        for unit_type in sorted({t for n in sheet["forces"].values() for t in n} | {"JV", "PA", "TY"}):
-            text = post.get(f"loss-{nation}-{unit_type}", "").strip()
-            if text:
-                mine[unit_type] = form_number(text)
-    result: dict[str, Any] = {
-        "winner": post.get("winner") or None,
-        "decisive": bool(post.get("decisive")),
-        "losses": losses,
-        "fingerprint": post.get("fingerprint", ""),
-    }
-    for field in ("score", "notes"):
-        if post.get(field, "").strip():
-            result[field] = post[field].strip()
-    return result
-
-
-def _act(request: HttpRequest, viewer: Viewer, battle: Battle, sheet: dict[str, Any]) -> None:
+def _act(
+    viewer: Viewer, battle: Battle, form: ResultForm, losses: LossesForm, deadline: DeadlineForm
+) -> None:
     """One action of the form, by its button; raises BattleError when the service refuses it."""
-    action = request.POST.get("action", "")
+    given = form.cleaned_data
+    action = given["action"]
     version = None
-    if request.POST.get("version", "").isdigit():
-        version = battle.versions.filter(number=int(request.POST["version"])).first()
+    if given["version"] is not None:
+        version = battle.versions.filter(number=given["version"]).first()
         if version is None:
             raise Http404("no such version")
     if action == "save":
-        services.battle_result_save(
-            viewer=viewer, battle=battle, result=result_from_form(request.POST, sheet)
-        )
+        services.battle_result_save(viewer=viewer, battle=battle, result=form.result(losses))
     elif action == "auto_resolve":
-        services.battle_auto_resolve(viewer=viewer, battle=battle, why=request.POST.get("why", ""))
+        services.battle_auto_resolve(viewer=viewer, battle=battle, why=given["why"])
     elif action == "reopen":
-        services.battle_reopen(viewer=viewer, battle=battle, reason=request.POST.get("reason", ""))
+        services.battle_reopen(viewer=viewer, battle=battle, reason=given["reason"])
     elif action == "deadline":
-        form = DeadlineForm(request.POST)
-        if not form.is_valid():
+        if not deadline.is_valid():
             raise refuse("deadline_not_future")
         services.battle_deadline_move(
-            viewer=viewer,
-            battle=battle,
-            deadline=form.cleaned_data["deadline"],
-            reason=request.POST.get("reason", ""),
+            viewer=viewer, battle=battle, deadline=deadline.cleaned_data["deadline"], reason=given["reason"]
         )
     elif version is not None and action == "agree":
         services.battle_result_agree(viewer=viewer, version=version)
     elif version is not None and action == "dispute":
-        services.battle_result_dispute(
-            viewer=viewer, version=version, comment=request.POST.get("comment", "")
-        )
+        services.battle_result_dispute(viewer=viewer, version=version, comment=given["comment"])
     elif version is not None and action == "withdraw":
         services.battle_result_withdraw(viewer=viewer, version=version)
     elif version is not None and action == "confirm":
         services.battle_result_confirm(viewer=viewer, version=version)
     elif version is not None and action == "void":
-        services.battle_result_void(viewer=viewer, version=version, reason=request.POST.get("reason", ""))
+        services.battle_result_void(viewer=viewer, version=version, reason=given["reason"])
     else:
         raise Http404("no such action")
+
+
+def _typed(form: ResultForm) -> dict[str, Any]:
+    """The result form's fields as typed, for the form shown again."""
+    return {name: form[name].value() for name in ("winner", "decisive", "score", "notes")}
 
 
 @login_required
@@ -135,19 +106,24 @@ def battle_page(request: HttpRequest, slug: str, number: int, key: str) -> HttpR
         raise Http404("no such battle")
     errors = []
     checked = None
-    if request.method == "POST" and request.POST.get("action") == "check":
+    form = ResultForm(request.POST)
+    types = tuple(sorted({t for n in sheet.get("forces", {}).values() for t in n} | set(GROUND_TYPES)))
+    losses = LossesForm(request.POST, prefix="loss", nations=list(sheet.get("nations", [])), types=types)
+    if request.method == "POST" and not (form.is_valid() and losses.is_valid()):
+        if "action" in form.errors:
+            raise Http404("no such action")
+        errors = form_errors(form, losses)
+    elif request.method == "POST" and form.cleaned_data["action"] == "check":
         # Check the typed result without saving it (A6.4): its warnings, or its errors, and the form kept.
         try:
-            warnings = services.battle_result_check(
-                viewer=viewer, battle=battle, result=result_from_form(request.POST, sheet)
-            )
+            warnings = services.battle_result_check(viewer=viewer, battle=battle, result=form.result(losses))
         except services.BattleError as error:
             errors = [(str(e), said(e.message)) for e in error.errors]
         else:
             checked = [(str(w), said(w.message)) for w in warnings]
     elif request.method == "POST":
         try:
-            _act(request, viewer, battle, sheet)
+            _act(viewer, battle, form, losses, DeadlineForm(request.POST))
         except services.BattleError as error:
             errors = [(str(e), said(e.message)) for e in error.errors]
         else:
@@ -180,17 +156,11 @@ def battle_page(request: HttpRequest, slug: str, number: int, key: str) -> HttpR
         "versions": versions,
         "current": current,
         "errors": errors,
-        "form": request.POST if errors or checked is not None else None,
+        "form": _typed(form) if errors or checked is not None else None,
         "checked": checked,
         "loss_rows": [
-            {
-                "nation": nation,
-                "cells": [
-                    (t, request.POST.get(f"loss-{nation}-{t}", "") if request.method == "POST" else "")
-                    for t in ("JV", "PA", "TY")
-                ],
-            }
-            for nation in sheet.get("nations", [])
+            {"nation": nation, "cells": [(t, row[t]) for t in GROUND_TYPES]}
+            for nation, row in losses.typed().items()
         ],
         "may_enter": battle.state == Battle.State.OPEN
         and turn.status == Turn.Status.BATTLES_PENDING

@@ -1,41 +1,27 @@
 """The close-combat round calculator's page (TABLETOP.md Part B), for the players at the table, no JavaScript.
 
 The form has a fixed number of unit rows per side (`?units=N` for more); an empty row is no unit. Fields are
-converted as B's conventions say: a base-10 integer becomes a number, anything else is passed on as its text
-(and refused by the check that wants a whole number); a checkbox is a boolean; unit lists are ids separated
-by commas or spaces. **Preview** shows every target without dice; **Roll** takes the dice entered, or has the
-server roll from a new seed, which the page prints so that the round can be replayed.
+read by rules.tabletop.forms, each within its bound, and converted as B's conventions say: a base-10 integer
+becomes a number, anything else is passed on as its text (and refused by the check that wants a whole
+number); a checkbox is a boolean; unit lists are ids separated by commas or spaces. **Preview** shows every
+target without dice; **Roll** takes the dice entered, or has the server roll from a new seed, which the page
+prints so that the round can be replayed.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse, QueryDict
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext, pgettext_lazy
 
 from rules.engine.tabletop.close_combat_words import steadfast_message
 from rules.tabletop.calculator import round_work_out
+from rules.tabletop.forms import MAX_ROWS, RoundForms, rows_wanted
 
-ROWS, MAX_ROWS = 4, 12
-NUMBERS = (
-    "wounds",
-    "overkill",
-    "full_ranks",
-    "ranks",
-    "models",
-    "files",
-    "full_rank_models",
-    "standards",
-    "discipline",
-)
-FLAGS = ("charged", "line_formation", "battle_standard", "reroll")
-LISTS = ("flank_of", "rear_of")
-TEXTS = ("id", "name")
 STATES = {
     "engaged": pgettext_lazy("close combat unit", "engaged"),
     "destroyed": pgettext_lazy("close combat unit", "destroyed"),
@@ -60,70 +46,6 @@ WHY = {
     "not_charged": pgettext_lazy("ignored relation", "the unit did not charge this round"),
 }
 ARCS = {"flank": pgettext_lazy("arc", "flank"), "rear": pgettext_lazy("arc", "rear")}
-INTEGER = re.compile(r"^[+-]?[0-9]+$")
-
-
-def _number(text: str) -> Any:
-    """A base-10 integer as a number; any other text is passed on as it is, for validation to refuse."""
-    text = text.strip()
-    return int(text) if INTEGER.match(text) else text
-
-
-def _ids(text: str) -> list[str]:
-    return [part for part in re.split(r"[\s,]+", text.strip()) if part]
-
-
-def _unit(post: QueryDict, prefix: str) -> dict[str, Any] | None:
-    """One row of the form as B2.2's unit, or None for an empty row."""
-    unit: dict[str, Any] = {}
-    for field in TEXTS:
-        if post.get(f"{prefix}{field}", "").strip():
-            unit[field] = post[f"{prefix}{field}"].strip()
-    for field in NUMBERS:
-        if post.get(f"{prefix}{field}", "").strip():
-            unit[field] = _number(post[f"{prefix}{field}"])
-    for field in LISTS:
-        if post.get(f"{prefix}{field}", "").strip():
-            unit[field] = _ids(post[f"{prefix}{field}"])
-    for field in FLAGS:
-        if post.get(f"{prefix}{field}"):
-            unit[field] = True
-    if not unit:
-        return None
-    unit["state"] = post.get(f"{prefix}state", "engaged")
-    return unit
-
-
-def round_from_form(post: QueryDict, rows: int) -> dict[str, Any]:
-    """The form as the round's input (B2.1)."""
-    sides = []
-    for s in (0, 1):
-        units = [_unit(post, f"side-{s}-unit-{i}-") for i in range(rows)]
-        side: dict[str, Any] = {
-            "name": post.get(f"side-{s}-name", "").strip(),
-            "units": [u for u in units if u],
-        }
-        if post.get(f"side-{s}-other-value", "").strip():
-            side["other"] = [
-                {
-                    "value": _number(post[f"side-{s}-other-value"]),
-                    "reason": post.get(f"side-{s}-other-reason", "").strip(),
-                }
-            ]
-        sides.append(side)
-    data: dict[str, Any] = {"sides": sides}
-    if post.get("break_test_order", "").strip():
-        data["break_test_order"] = _ids(post["break_test_order"])
-    if post.get("dice_mode") == "seeded" and post.get("seed", "").strip():
-        data["dice"] = {"seed": _number(post["seed"])}
-    elif post.get("dice_mode") != "seeded":
-        data["dice"] = {"rolls": [_number(d) for d in _ids(post.get("rolls", ""))]}
-    return data
-
-
-def _rows(request: HttpRequest) -> int:
-    wanted = request.POST.get("units") or request.GET.get("units") or ""
-    return min(MAX_ROWS, max(1, int(wanted))) if wanted.isdigit() else ROWS
 
 
 def round_words(output: Mapping[str, Any]) -> dict[str, Any]:
@@ -180,53 +102,39 @@ FIELD_LABELS = {
 }
 
 
-def _form(post: QueryDict, rows: int) -> list[dict[str, Any]]:
-    """The form's sides and unit rows with what was entered, for the template."""
-    return [
-        {
-            "prefix": f"side-{s}-",
-            "number": s + 1,
-            "name": post.get(f"side-{s}-name", ""),
-            "other_value": post.get(f"side-{s}-other-value", ""),
-            "other_reason": post.get(f"side-{s}-other-reason", ""),
-            "units": [
-                {
-                    "prefix": (prefix := f"side-{s}-unit-{i}-"),
-                    "state": post.get(f"{prefix}state", "engaged"),
-                    "inputs": [
-                        (field, FIELD_LABELS[field], post.get(f"{prefix}{field}", ""))
-                        for field in (*TEXTS, *NUMBERS, *LISTS)
-                    ],
-                    "flags": [
-                        (field, FIELD_LABELS[field], bool(post.get(f"{prefix}{field}"))) for field in FLAGS
-                    ],
-                }
-                for i in range(rows)
-            ],
-        }
-        for s in (0, 1)
-    ]
+def _labelled(sides: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The rows as the forms show them, each field with its label."""
+    for side in sides:
+        for unit in side["units"]:
+            unit["inputs"] = [(f, FIELD_LABELS[f], value) for f, value in unit["inputs"]]
+            unit["flags"] = [(f, FIELD_LABELS[f], checked) for f, checked in unit["flags"]]
+    return sides
 
 
 @login_required
 def calculator_page(request: HttpRequest) -> HttpResponse:
-    rows = _rows(request)
+    rows = rows_wanted(request.POST, request.GET)
+    bound = RoundForms(request.POST, rows)
     context: dict[str, Any] = {
-        "sides": _form(request.POST, rows),
+        "sides": _labelled(bound.shown()),
         "units": rows,
         "more": min(MAX_ROWS, rows + 2),
         "states": STATES.items(),
-        "dice_mode": request.POST.get("dice_mode", "entered"),
-        "rolls": request.POST.get("rolls", ""),
-        "seed": request.POST.get("seed", ""),
-        "break_test_order": request.POST.get("break_test_order", ""),
+        "dice_mode": bound.main["dice_mode"].value() or "entered",
+        "rolls": bound.main["rolls"].value() or "",
+        "seed": bound.main["seed"].value() or "",
+        "break_test_order": bound.main["break_test_order"].value() or "",
     }
     if request.method == "POST":
-        preview = request.POST.get("action") == "preview"
-        data = round_from_form(request.POST, rows)
-        outcome = round_work_out(data, preview=preview, new_seed="dice" not in data)
-        if outcome.output is None:
-            context["errors"] = [(str(e), e.message.render(translate=gettext)) for e in outcome.errors]
+        errors = bound.errors()
+        if errors:
+            context["errors"] = errors
         else:
-            context["round"] = round_words(outcome.output)
+            preview = bound.main.cleaned_data["action"] == "preview"
+            data = bound.round()
+            outcome = round_work_out(data, preview=preview, new_seed="dice" not in data)
+            if outcome.output is None:
+                context["errors"] = [(str(e), e.message.render(translate=gettext)) for e in outcome.errors]
+            else:
+                context["round"] = round_words(outcome.output)
     return render(request, "tabletop/calculator.html", context, status=400 if "errors" in context else 200)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django import forms
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, render
@@ -19,34 +20,42 @@ from frontend.terms import said
 from frontend.views.common import gm_for, topbar
 from rules.engine.messages import InputError
 from rules.models import Battle
+from rules.tabletop.forms import GROUND_TYPES, BattlesAskedForm, HypothesisForm, LossesForm, form_errors
 from rules.tabletop.preview import AUTO, BattlesPreview, turn_battles_preview
 from rules.tabletop.sheets import battle_title, sheet_sides
-from rules.tabletop.views import form_number
-
-GROUND_TYPES = ("JV", "PA", "TY")
 
 
 def hypotheses_from_form(query: QueryDict) -> dict[str, dict[str, Any] | str]:
     """Each battle of the form (`battle` lists their keys) as "auto", or the result typed in for it: the
-    winner (empty: a draw), decisive, and the losses of each of its nations (`nations-<key>`)."""
+    winner (empty: a draw), decisive, and the losses of each of its nations (`nations-<key>`). Raises
+    OutOfBounds for the first field out of its bounds."""
+    asked = BattlesAskedForm(query)
+    _bounded(asked)
     hypotheses: dict[str, dict[str, Any] | str] = {}
-    for key in query.getlist("battle"):
-        if query.get(f"mode-{key}") != "result":
+    for key in asked.cleaned_data["battle"]:
+        form = HypothesisForm(query, key=key)
+        _bounded(form)
+        if form.cleaned_data["mode"] != "result":
             hypotheses[key] = AUTO
             continue
-        losses: dict[str, dict[str, Any]] = {}
-        for nation in query.getlist(f"nations-{key}"):
-            mine = losses.setdefault(nation, {})
-            for unit_type in GROUND_TYPES:
-                text = query.get(f"loss-{key}-{nation}-{unit_type}", "").strip()
-                if text:
-                    mine[unit_type] = form_number(text)
+        losses = LossesForm(query, prefix=f"loss-{key}", nations=form.cleaned_data["nations"])
+        _bounded(losses)
         hypotheses[key] = {
-            "winner": query.get(f"winner-{key}") or None,
-            "decisive": bool(query.get(f"decisive-{key}")),
-            "losses": losses,
+            "winner": form.cleaned_data["winner"] or None,
+            "decisive": form.cleaned_data["decisive"],
+            "losses": losses.losses(),
         }
     return hypotheses
+
+
+class OutOfBounds(Exception):
+    """A field of the form out of its bounds: its name and what is wrong, in the reader's language."""
+
+
+def _bounded(form: forms.Form) -> None:
+    if not form.is_valid():
+        code, text = form_errors(form)[0]
+        raise OutOfBounds(f"{code.rpartition(':')[0]}: {text}")
 
 
 def _battles(preview: BattlesPreview, query: QueryDict, names: dict[str, str]) -> list[dict[str, Any]]:
@@ -57,6 +66,7 @@ def _battles(preview: BattlesPreview, query: QueryDict, names: dict[str, str]) -
         if key in preview.entered or key not in preview.sheets:
             continue
         sheet = preview.sheets[key]
+        typed = HypothesisForm(query, key=key)
         battle = titles.get(key) or Battle(turn=preview.turn, key=key, kind=sheet["kind"])
         rows.append(
             {
@@ -66,12 +76,9 @@ def _battles(preview: BattlesPreview, query: QueryDict, names: dict[str, str]) -
                 "sides": sheet_sides(dict(sheet), names),
                 "mode": "result" if key in preview.assumed or key in preview.errors else "auto",
                 "errors": [(str(e), said(e.message)) for e in preview.errors.get(key, ())],
-                "winner": query.get(f"winner-{key}", ""),
-                "decisive": bool(query.get(f"decisive-{key}")),
-                "losses": {
-                    nation: {t: query.get(f"loss-{key}-{nation}-{t}", "") for t in GROUND_TYPES}
-                    for nation in sheet["nations"]
-                },
+                "winner": typed["winner"].value() or "",
+                "decisive": bool(typed["decisive"].value()),
+                "losses": LossesForm(query, prefix=f"loss-{key}", nations=list(sheet["nations"])).typed(),
             }
         )
     return rows
@@ -84,11 +91,13 @@ def battles_preview_page(request: HttpRequest, slug: str, number: int) -> HttpRe
     turn = get_object_or_404(Turn.objects.defer("result"), campaign=viewer.campaign, number=number)
     context: dict[str, Any] = {"bar": topbar(viewer, turn_current(campaign=viewer.campaign)), "turn": turn}
     try:
-        preview = turn_battles_preview(
-            turn_id=turn.pk, by=request.user, hypotheses=hypotheses_from_form(request.GET)
-        )
+        hypotheses = hypotheses_from_form(request.GET)
+        preview = turn_battles_preview(turn_id=turn.pk, by=request.user, hypotheses=hypotheses)
     except InputError as error:
         context["refused"] = said(error.message)
+        return render(request, "tabletop/gm_battles_preview.html", context, status=400)
+    except OutOfBounds as error:
+        context["refused"] = str(error)
         return render(request, "tabletop/gm_battles_preview.html", context, status=400)
     names = nation_names(campaign=viewer.campaign)
     regions = dict(viewer.campaign.regions.values_list("code", "name"))
@@ -110,6 +119,6 @@ def battles_preview_page(request: HttpRequest, slug: str, number: int) -> HttpRe
             for code, was, now in preview.owners_changed()
         ],
         ground_types=GROUND_TYPES,
-        asked=bool(request.GET.getlist("battle")),
+        asked=bool(hypotheses),
     )
     return render(request, "tabletop/gm_battles_preview.html", context)

@@ -20,18 +20,16 @@ from rules.models import Battle
 from rules.selectors import battle_sheet_for
 from rules.tabletop.battles import BattleError
 from rules.tabletop.calculator import round_work_out
+from rules.tabletop.forms import (
+    MAX_ROWS,
+    BattleSidesForm,
+    RoundAboutForm,
+    RoundForms,
+    form_errors,
+    rows_wanted,
+)
 from rules.tabletop.rounds import close_combat_round_save, round_permitted
-from rules.tabletop.views_calculator import STATES, _form, _number, _rows, round_from_form, round_words
-
-
-def round_about(post: Any) -> dict[str, Any]:
-    """The round's label, game turn and each calculator side's battle side, as the form sent them."""
-    game_turn = post.get("game_turn", "").strip()
-    return {
-        "label": post.get("label", ""),
-        "game_turn": _number(game_turn) if game_turn else None,
-        "battle_sides": [post.get(f"battle_side-{s}") or None for s in (0, 1)],
-    }
+from rules.tabletop.views_calculator import STATES, _labelled, round_words
 
 
 @login_required
@@ -44,48 +42,64 @@ def battle_round_page(request: HttpRequest, slug: str, number: int, key: str) ->
     battle.turn = turn
     if not round_permitted(viewer=viewer, battle=battle):
         raise Http404("no round to save here")
-    rows = _rows(request)
-    post = request.POST
+    rows = rows_wanted(request.POST, request.GET)
+    bound = RoundForms(request.POST, rows)
+    about, sides = RoundAboutForm(request.POST), BattleSidesForm(request.POST, prefix="battle_side")
     page = reverse("frontend:battle", args=[slug, number, key])
     context: dict[str, Any] = {
         "bar": topbar(viewer, turn),
-        "sides": _form(post, rows),
+        "sides": _labelled(bound.shown()),
         "units": rows,
-        "more": min(rows + 2, 12),
+        "more": min(rows + 2, MAX_ROWS),
         "states": STATES.items(),
-        "dice_mode": post.get("dice_mode", "entered"),
-        "rolls": post.get("rolls", ""),
+        "dice_mode": bound.main["dice_mode"].value() or "entered",
+        "rolls": bound.main["rolls"].value() or "",
         "seed": "",
-        "break_test_order": post.get("break_test_order", ""),
+        "break_test_order": bound.main["break_test_order"].value() or "",
         "battle": {
             "key": key,
             "page": page,
             "url": request.path,
             "sides": [side["id"] for side in battle.sheet.get("sides", [])],
-            "label": post.get("label", ""),
-            "game_turn": post.get("game_turn", ""),
-            "chosen": [post.get(f"battle_side-{s}", "") for s in (0, 1)],
+            "label": about["label"].value() or "",
+            "game_turn": about["game_turn"].value() or "",
+            "chosen": [sides[str(s)].value() or "" for s in (0, 1)],
         },
     }
     if request.method == "POST":
-        data = round_from_form(post, rows)
-        if post.get("dice_mode") == "seeded":
-            data["dice"] = {"seed": 0}  # the battle's own seed is used (B6): the value does not count
-        if post.get("action") == "save":
-            try:
-                saved = close_combat_round_save(viewer=viewer, battle=battle, data=data, **round_about(post))
-            except BattleError as error:
-                context["errors"] = [(str(e), said(e.message)) for e in error.errors]
-            else:
-                messages.success(
-                    request, _("Round %(sequence)s saved to the battle.") % {"sequence": saved.sequence}
-                )
-                return redirect(page + "#rounds")
+        errors = bound.errors() + form_errors(*(f for f in (about, sides) if not f.is_valid()))
+        if errors:
+            context["errors"] = errors
         else:
-            # Preview (B6): no dice, and no seed to print: the battle's own is drawn only on saving.
-            outcome = round_work_out({**data, "dice": {"rolls": []}}, preview=True)
-            if outcome.output is None:
-                context["errors"] = [(str(e), said(e.message)) for e in outcome.errors]
-            else:
-                context["round"] = round_words(outcome.output)
+            _round(request, context, bound, about.about(sides), viewer=viewer, battle=battle)
+            if "saved" in context:
+                return redirect(page + "#rounds")
     return render(request, "tabletop/calculator.html", context, status=400 if "errors" in context else 200)
+
+
+def _round(
+    request: HttpRequest, context: dict[str, Any], bound: RoundForms, about: dict[str, Any], **where: Any
+) -> None:
+    """Save and roll (B9), or preview (B6: no dice, and no seed to print: the battle's own is drawn only on
+    saving); the outcome into the page's `context`."""
+    data = bound.round()
+    if bound.main.cleaned_data["dice_mode"] == "seeded":
+        data["dice"] = {"seed": 0}  # the battle's own seed is used (B6): the value does not count
+    if bound.main.cleaned_data["action"] == "save":
+        try:
+            saved = close_combat_round_save(
+                viewer=where["viewer"], battle=where["battle"], data=data, **about
+            )
+        except BattleError as error:
+            context["errors"] = [(str(e), said(e.message)) for e in error.errors]
+        else:
+            messages.success(
+                request, _("Round %(sequence)s saved to the battle.") % {"sequence": saved.sequence}
+            )
+            context["saved"] = saved
+        return
+    outcome = round_work_out({**data, "dice": {"rolls": []}}, preview=True)
+    if outcome.output is None:
+        context["errors"] = [(str(e), said(e.message)) for e in outcome.errors]
+    else:
+        context["round"] = round_words(outcome.output)

@@ -185,15 +185,21 @@ def _unit_errors(uid: str, raw: Mapping[str, Any], settings: CloseCombatSettings
         if not isinstance(raw.get(field, False), bool):
             errors.append(round_error("not_boolean", U=uid, F=field))
     for arc in ARCS:
-        if not isinstance(raw.get(f"{arc}_of", []), list):
+        if not _id_list(raw.get(f"{arc}_of", [])):
             errors.append(round_error("not_a_list", U=uid, F=f"{arc}_of"))
     return errors
 
 
+def _id_list(value: Any) -> bool:
+    """B7 check 2: a list of unit ids, each a string (`null` is not one, nor is `[1]`)."""
+    return isinstance(value, list) and all(isinstance(item, str) for item in value)
+
+
 def _relations(raw: Mapping[str, Any], arc: str) -> list[Any]:
-    """The unit's targets in `arc` as listed, or none when the field is not a list (check 2 said so)."""
+    """The unit's targets in `arc` as listed, or none when the field is not a list of ids (check 2 said
+    so)."""
     targets = raw.get(f"{arc}_of", [])
-    return targets if isinstance(targets, list) else []
+    return targets if _id_list(targets) else []
 
 
 def _relation_errors(raws: list[tuple[int, Mapping[str, Any]]], owner: Mapping[str, int]) -> list[RoundError]:
