@@ -21,6 +21,7 @@ Every problem is reported, each naming its field and entry, so a GM can fix a fi
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,7 +29,7 @@ from typing import Any
 
 from campaign.borders import adjacency
 from campaign.models import INT_COLUMN_MAX, MAX_FORT_LEVEL
-from campaign.scenario_file import ScenarioFileError, scenario_file_read
+from campaign.scenario_file import LISTS_MAX, POINTS_MAX, ScenarioFileError, scenario_file_read
 from rules.engine.graph import within
 from rules.engine.messages import Message, gettext_noop, messages_register
 from rules.engine.ruleset import Ruleset, RulesetError, ruleset_build
@@ -41,8 +42,15 @@ CODE_MAX = 16
 NAME_MAX = 100  # a nation's and a region's name (the columns)
 SCENARIO_NAME_MAX = 200  # the campaign's name
 SEED_MAX = 2**63 - 1  # the campaign's seed column
-POINTS_MAX = 1000  # the corners of a region's shape
 COORDINATE_MAX = 1e6  # the map is drawn in an SVG: any real map is far smaller
+COLOR = re.compile(r"#[0-9a-fA-F]{6}")  # drawn into the SVG's style: nothing but a colour
+# How many entries a scenario may have of each kind, counted before a single entry is checked, so that a
+# 5 MiB file of entries is refused at once (campaign/scenario_file.py bounds the file itself).
+SIZES_MAX = {
+    **{name: limit for name, limit in LISTS_MAX.items() if name != "shape"},
+    "units": 200_000,  # (region, nation, unit type) stacks: a few per region
+}
+PROBLEMS_MAX = 100  # a GM fixes the first hundred first; the rest are counted
 
 
 # Why a scenario is refused: each problem names its field and entry (`where`: "regions[2] (C).fort").
@@ -108,6 +116,8 @@ messages_register(
         "scenario.unknown_unit_type": gettext_noop("{where}: unknown unit type; the ruleset has {types}"),
         "scenario.count": gettext_noop("{where}: expected a count of 0 or more, got {value}"),
         "scenario.count_max": gettext_noop("{where}: expected a count of at most {limit}"),
+        "scenario.too_many": gettext_noop("{where}: at most {limit} entries, got {count}"),
+        "scenario.more_problems": gettext_noop("and {count} more problems"),
     }
 )
 
@@ -201,9 +211,44 @@ class _Checker:
     def __init__(self, data: Any):
         self.data = data
         self.problems: list[Message] = []
+        self.more = 0  # problems past PROBLEMS_MAX
 
     def fail(self, code: str, where: str, **params: Any) -> None:
-        self.problems.append(_problem(code, where=where, **params))
+        """A problem; past the first PROBLEMS_MAX of them, only counted."""
+        if len(self.problems) < PROBLEMS_MAX:
+            self.problems.append(_problem(code, where=where, **params))
+        else:
+            self.more += 1
+
+    def refuse(self) -> None:
+        problems = self.problems
+        if self.more:
+            problems = [*problems, _problem("more_problems", count=f"{self.more:,}")]
+        raise ScenarioError(problems)
+
+    def sizes(self, data: Mapping[str, Any]) -> None:
+        """Refuse a scenario with more entries of a kind than SIZES_MAX before looking at any of them."""
+        too_many = False
+        for name, limit in SIZES_MAX.items():
+            value = data.get(name)
+            if name == "units" and isinstance(value, Mapping):
+                stacks = sum(
+                    len(by_type)
+                    for by_nation in value.values()
+                    if isinstance(by_nation, Mapping)
+                    for by_type in by_nation.values()
+                    if isinstance(by_type, Mapping)
+                )
+                count = max(stacks, len(value))
+            elif isinstance(value, list):
+                count = len(value)
+            else:
+                continue
+            if count > limit:
+                self.fail("too_many", name, limit=f"{limit:,}", count=f"{count:,}")
+                too_many = True
+        if too_many:
+            self.refuse()
 
     def scenario(self) -> Scenario:
         data = self.data
@@ -224,7 +269,8 @@ class _Checker:
             }
         )
         for key in unknown:
-            self.fail("unknown_field", key)
+            self.fail("unknown_field", _short(key, quoted=False))
+        self.sizes(data)
         name = data.get("name")
         if not _is_name(name, SCENARIO_NAME_MAX):
             self.fail("no_name", "name", limit=SCENARIO_NAME_MAX)
@@ -245,7 +291,7 @@ class _Checker:
         relations = self.relations(data.get("relations") or [], nation_codes)
         units = self.units(data.get("units") or {}, regions, nation_codes, ruleset)
         if self.problems:
-            raise ScenarioError(self.problems)
+            self.refuse()
         return Scenario(
             name=name.strip(),
             seed=seed,
@@ -306,7 +352,7 @@ class _Checker:
         nations = []
         for where, code, entry in self.coded(value, "nations", "RED", "code and name"):
             color = entry.get("color", "#888888")
-            if not (isinstance(color, str) and len(color) == 7 and color.startswith("#")):
+            if not (isinstance(color, str) and COLOR.fullmatch(color)):
                 self.fail("color", where, value=_short(color))
             attributes = entry.get("attributes") or {}
             if not isinstance(attributes, Mapping):

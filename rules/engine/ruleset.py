@@ -4,6 +4,10 @@
 system's own builder and returns its frozen ruleset. Every system's ruleset is a `Ruleset`: the unit types
 (ruleset data, with their roles) and support ranges the turn pipeline reads, plus the system's own fields. A
 bad value raises `RulesetError` naming the key, so a GM's typo never reaches a turn.
+
+Whatever the system, a ruleset is bounded (issue 24: no value a GM can save stops a later turn): no text of
+it holds a NUL character (no database column takes one), a unit type's code fits the roster's column and its
+names are short texts, and a whole number of a table without bounds of its own stays within ±WHOLE_LIMIT.
 """
 
 from __future__ import annotations
@@ -18,6 +22,12 @@ from typing import Any
 import yaml
 
 ROLES = ("ground", "artillery", "air")
+# A whole number of a table (a unit's value, a bonus, a range, a price, a stat) without bounds of its own is
+# within ±WHOLE_LIMIT: the smallest column a ruleset's number is written to (a company unit's stats), far
+# above any table's value, and low enough that no sum of them overflows a turn.
+WHOLE_LIMIT = 2**15 - 1
+UNIT_CODE_MAX = 8  # a unit type's code: the roster's column (campaign.models.UNIT_TYPE_MAX)
+UNIT_NAME_MAX = 100  # a unit type's name in one language: a nation's or a region's, at most
 
 
 class RulesetError(ValueError):
@@ -96,7 +106,50 @@ def ruleset_build(overrides: Mapping[str, Any] | None = None) -> Ruleset:
         system = system_get(name)
     except SystemUnavailable as error:
         raise RulesetError(f"battle_system: {error}") from None
-    return system.ruleset_build({k: v for k, v in overrides.items() if k != "battle_system"})
+    _texts_check(overrides)
+    ruleset = system.ruleset_build({k: v for k, v in overrides.items() if k != "battle_system"})
+    _unit_types_check(ruleset.unit_types)
+    return ruleset
+
+
+def _texts_check(overrides: Mapping[str, Any]) -> None:
+    """No key or text anywhere in the overrides holds a NUL character: the campaign stores them as JSON,
+    which PostgreSQL refuses with one, so that the import or the save would fail on the database instead."""
+    stack: list[tuple[str, Any]] = [("", overrides)]
+    while stack:
+        where, value = stack.pop()
+        if isinstance(value, Mapping):
+            for key, item in value.items():
+                name = f"{where}.{key}" if where else str(key)
+                if isinstance(key, str) and "\x00" in key:
+                    raise RulesetError(f"{name!r}: a key cannot hold a NUL character")
+                stack.append((name, item))
+        elif isinstance(value, list | tuple):
+            stack.extend((f"{where}[{i}]", item) for i, item in enumerate(value))
+        elif isinstance(value, str) and "\x00" in value:
+            raise RulesetError(f"{where}: a text cannot hold a NUL character")
+
+
+def _unit_types_check(unit_types: Mapping[str, UnitType]) -> None:
+    """Every system's unit types: a code the roster can store, names that are short texts, values (a combat
+    value by terrain, a stat) within ±WHOLE_LIMIT whichever way its system read them."""
+    for code, unit_type in unit_types.items():
+        for key, value in unit_type.values.items():
+            if isinstance(value, int) and not isinstance(value, bool) and abs(value) > WHOLE_LIMIT:
+                raise RulesetError(
+                    f"unit_types.{code}: its {key} value must be within ±{WHOLE_LIMIT}, got {_number(value)}"
+                )
+        if not (0 < len(code) <= UNIT_CODE_MAX and code.isprintable() and code.strip() == code):
+            raise RulesetError(
+                f"unit_types.{code}: a unit type's code is at most {UNIT_CODE_MAX} characters, "
+                "without spaces at its ends"
+            )
+        for language, name in unit_type.names.items():
+            if not (isinstance(name, str) and len(name) <= UNIT_NAME_MAX and name.isprintable()):
+                raise RulesetError(
+                    f"unit_types.{code}.name.{language}: expected a name of at most {UNIT_NAME_MAX} "
+                    f"characters, got {name!r:.40}"
+                )
 
 
 def check_int(
@@ -107,15 +160,24 @@ def check_int(
     maximum: int | None = None,
     where: str = "",
 ) -> int:
+    """The whole number at `key`, within [minimum, maximum], each ±WHOLE_LIMIT where not given."""
     value = data.get(key)
     name = f"{where}{key}"
     if not isinstance(value, int) or isinstance(value, bool):
-        raise RulesetError(f"{name}: expected a whole number, got {value!r}")
-    if minimum is not None and value < minimum:
-        raise RulesetError(f"{name}: must be at least {minimum}, got {value}")
-    if maximum is not None and value > maximum:
-        raise RulesetError(f"{name}: must be at most {maximum}, got {value}")
+        raise RulesetError(f"{name}: expected a whole number, got {value!r:.40}")
+    minimum = -WHOLE_LIMIT if minimum is None else minimum
+    maximum = WHOLE_LIMIT if maximum is None else maximum
+    if value < minimum:
+        raise RulesetError(f"{name}: must be at least {minimum}, got {_number(value)}")
+    if value > maximum:
+        raise RulesetError(f"{name}: must be at most {maximum}, got {_number(value)}")
     return value
+
+
+def _number(value: int) -> str:
+    """A number as a message quotes it: a number of 4,000 digits as its first ones and its length."""
+    text = str(value)
+    return text if len(text) <= 20 else f"{text[:12]}... ({len(text)} digits)"
 
 
 def check_mapping(value: Any, name: str) -> Mapping[str, Any]:

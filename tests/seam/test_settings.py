@@ -33,10 +33,6 @@ SKIPPED = {
     "sodankaynti:default_doctrine-empty": DOCTRINE,
     "sodankaynti:default_doctrine-longest": DOCTRINE,
 }
-# Whole numbers without a minimum, with why.
-NO_MINIMUM = {
-    "company_d20:fire_support.reroll_min_tt": "the code never had one (§8.5.9); its own test builds -5",
-}
 
 
 def _id(system: BattleSystem, setting: Setting) -> str:
@@ -153,10 +149,8 @@ def test_a_whole_number_has_a_maximum_and_a_text_a_longest_length(
 
 
 @pytest.mark.parametrize(("system", "setting"), SETTINGS)
-def test_a_whole_number_has_a_minimum_unless_it_is_named_why_not(
-    system: BattleSystem, setting: Setting
-) -> None:
-    if setting.kind is SettingKind.WHOLE and _id(system, setting) not in NO_MINIMUM:
+def test_a_whole_number_has_a_minimum(system: BattleSystem, setting: Setting) -> None:
+    if setting.kind is SettingKind.WHOLE:
         assert setting.minimum is not None
 
 
@@ -181,13 +175,11 @@ def test_the_registry_entry_describes_the_system(system: BattleSystem) -> None:
 
 
 def test_every_exception_named_above_is_still_one() -> None:
-    """A skip, an edge instead or a missing minimum named above for a setting that no longer needs it is
-    named no longer."""
+    """A skip or an edge instead named above for a setting that no longer needs it is named no longer."""
     settings = {_id(system, setting): setting for system in SYSTEMS for setting in system.settings}
 
     assert sorted(set(SKIPPED) - {param.id for param in ACCEPTED}) == []
     assert sorted(set(EDGES_INSTEAD) - set(settings)) == []
-    assert sorted(key for key in NO_MINIMUM if key not in settings or settings[key].minimum is not None) == []
 
 
 @pytest.mark.parametrize("key", sorted(EDGES_INSTEAD))

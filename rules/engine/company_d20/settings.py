@@ -9,7 +9,7 @@ from typing import Any
 
 from rules.engine.messages import gettext_noop
 from rules.engine.ruleset import defaults_read
-from rules.engine.settings import Setting, SettingKind, choice, flag, settings_declare, whole
+from rules.engine.settings import choice, flag, settings_declare, whole
 
 DEFAULTS_FILE = Path(__file__).with_name("defaults.yaml")
 CONTACT_LEVELS = ("none", "suspicion", "known", "observed")
@@ -23,7 +23,8 @@ def company_defaults() -> Mapping[str, Any]:
 # covers, fire support types, compass, KP actions) are checked whole below. The maxima are ours where
 # COMPANY.md names none: far above any campaign's, low enough that no saved value stalls a later turn. The
 # spec's own bounds: `company_size` ≥ 1 (§12), the 1d6 thresholds at most 6 (§8.5.9), extra damage dice at
-# most 20, as many as an expression may roll (§8.3). `reroll_min_tt` keeps the code's lack of a minimum.
+# most 20, as many as an expression may roll (§8.3). `reroll_min_tt` had no minimum in the code: its minimum
+# is far below any TT (K ≥ 0, §3.1), so that every threshold a campaign could mean still builds.
 SETTINGS = settings_declare(
     company_defaults(),
     whole(
@@ -257,9 +258,9 @@ SETTINGS = settings_declare(
         section="§8.5.9",
         help=gettext_noop("A damaged observer directs fire only on a 1d6 roll of at least this."),
     ),
-    Setting(
+    whole(
         "fire_support.reroll_min_tt",
-        SettingKind.WHOLE,
+        minimum=-100,
         maximum=100,
         section="§8.5.9",
         help=gettext_noop("An observer with at least this TT is offered one scatter die reroll."),

@@ -25,6 +25,14 @@ DIE = re.compile(r"^(\d*)d(\d+)$")
 ORDER_KINDS = ("hold", "move", "rebase", "attack")
 SACRIFICE_MODES = ("first", "when_needed", "last", "never")
 PRIORITIES = ("value", "count")
+# §3.2 names no largest die: the maxima are ours, far above the spec's (2d4 machines, a d20 archangel), low
+# enough that a unit's dice stay few (each is a die on the board, acting and attacked on its own) and a side's
+# dice show few distinct values (§10.5 finds the best attack from the pairs of them).
+DICE_MAX = 10  # dice of one unit (NdM)
+DIE_SIZE_MAX = 100  # sides of a die: unit types, sacrifice_max_die, removal_order, safe_dice
+ADVANTAGE_MAX = 100  # tactics dice of a fort level or a terrain, as of every other advantage (§6.4)
+FORT_LEVEL_MAX = 100
+NAME_MAX = 100  # a doctrine's name (as `default_doctrine`'s), a terrain key
 DOCTRINE_PARAMS = (
     "retreat_below",
     "retreat_when_helpless",
@@ -403,7 +411,12 @@ def _sizes(data: Mapping[str, Any], key: str, where: str, *, distinct: bool = Fa
     value = data.get(key)
     if not isinstance(value, list):
         raise RulesetError(f"{where}{key}: expected a list of die sizes, got {value!r}")
-    sizes = tuple(_int(dict(enumerate(value)), i, f"{where}{key}.", minimum=1) for i in range(len(value)))
+    if len(value) > DIE_SIZE_MAX:
+        raise RulesetError(f"{where}{key}: at most {DIE_SIZE_MAX} die sizes, got {len(value)}")
+    sizes = tuple(
+        _int(dict(enumerate(value)), i, f"{where}{key}.", minimum=1, maximum=DIE_SIZE_MAX)
+        for i in range(len(value))
+    )
     if distinct and len(set(sizes)) != len(sizes):
         raise RulesetError(f"{where}{key}: a die size is listed twice")
     return sizes
@@ -413,9 +426,17 @@ def _dice_table(advantages: Mapping[str, Any], key: str, kind: type) -> dict[Any
     table = _mapping(advantages, key, "advantages.")
     result = {}
     for name in table:
-        if kind is int and (not isinstance(name, int) or isinstance(name, bool) or name < 1):
-            raise RulesetError(f"advantages.{key}.{name}: a fort level is a whole number of 1 or more")
-        result[kind(name)] = _int(table, name, f"advantages.{key}.", minimum=0)
+        if kind is int and (
+            not isinstance(name, int) or isinstance(name, bool) or not 1 <= name <= FORT_LEVEL_MAX
+        ):
+            raise RulesetError(
+                f"advantages.{key}.{name}: a fort level is a whole number from 1 to {FORT_LEVEL_MAX}"
+            )
+        if kind is str and len(str(name)) > NAME_MAX:
+            raise RulesetError(
+                f"advantages.{key}.{str(name)[:40]}...: a terrain is at most {NAME_MAX} characters"
+            )
+        result[kind(name)] = _int(table, name, f"advantages.{key}.", minimum=0, maximum=ADVANTAGE_MAX)
     return result
 
 
@@ -442,10 +463,13 @@ def _unit_types(data: Mapping[str, Any], orders_by_role: Mapping[str, Any]) -> d
             raise RulesetError(f"{where}: expected a mapping, got {spec!r}")
         die = spec.get("die")
         match = DIE.match(die.strip()) if isinstance(die, str) else None
+        # A short text first: int() of a 5,000-digit count would fail with a ValueError of its own.
+        match = match if match and len(die) <= 20 else None
         count = int(match.group(1) or 1) if match else 0
-        if not match or count < 1 or int(match.group(2)) < 1:
+        if not match or not 1 <= count <= DICE_MAX or not 1 <= int(match.group(2)) <= DIE_SIZE_MAX:
             raise RulesetError(
-                f"{where}.die: expected dM or NdM with whole numbers of 1 or more, got {die!r}"
+                f"{where}.die: expected dM or NdM, N from 1 to {DICE_MAX} and M from 1 to {DIE_SIZE_MAX}, "
+                f"got {die!r:.40}"
             )
         role = spec.get("role")
         if role not in orders_by_role:
@@ -466,6 +490,8 @@ def _doctrines(data: Mapping[str, Any]) -> dict[str, Doctrine]:
         if params is None:
             continue
         where = f"doctrines.{name}"
+        if len(str(name)) > NAME_MAX:
+            raise RulesetError(f"{where[:50]}...: a doctrine's name is at most {NAME_MAX} characters")
         if not isinstance(params, Mapping):
             raise RulesetError(f"{where}: expected a mapping of parameters, got {params!r}")
         for key in params:
@@ -490,7 +516,7 @@ def _doctrine(name: str, params: Mapping[str, Any], source: str, where: str = ""
         retreat_below=below,
         retreat_when_helpless=_bool(params, "retreat_when_helpless", where),
         sacrifice=_choice(params, "sacrifice", SACRIFICE_MODES, where),
-        sacrifice_max_die=_int(params, "sacrifice_max_die", where, minimum=1),
+        sacrifice_max_die=_int(params, "sacrifice_max_die", where, minimum=1, maximum=DIE_SIZE_MAX),
         attack_priority=_choice(params, "attack_priority", PRIORITIES, where),
         source=source,
     )

@@ -45,14 +45,15 @@ def test_every_scalar_of_the_defaults_is_one_setting_with_its_value_as_default()
     assert scalar_leaves(DEFAULTS, NOT_SETTINGS) == {setting.key: setting.default for setting in SETTINGS}
 
 
-def test_the_1d6_thresholds_stay_on_the_die_and_reroll_min_tt_keeps_no_minimum() -> None:
-    """§8.5.9: damaged_direction_min and danger_close_max are read on 1d6; reroll_min_tt had no minimum."""
+def test_the_1d6_thresholds_stay_on_the_die_and_reroll_min_tt_takes_a_negative_minimum() -> None:
+    """§8.5.9: damaged_direction_min and danger_close_max are read on 1d6; reroll_min_tt had no minimum, and
+    keeps room below zero (-100) now that every setting has a bound."""
     setting = {s.key: s for s in SETTINGS}
     reroll = ruleset_build({"battle_system": NAME, **nested("fire_support.reroll_min_tt", -5)})
 
     assert setting["fire_support.damaged_direction_min"].maximum == 6
     assert setting["fire_support.danger_close_max"].maximum == 6
-    assert setting["fire_support.reroll_min_tt"].minimum is None
+    assert setting["fire_support.reroll_min_tt"].minimum == -100
     assert reroll.get("fire_support.reroll_min_tt") == -5
     assert setting["company_size"].minimum == 1  # §12
 
