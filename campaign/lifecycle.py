@@ -13,6 +13,8 @@ Services (writes)
 Selectors (reads)
   nations_missed(campaign=, turn=)                  the GM's table: players, submitted, missed, disorder
   campaign_clock(campaign=, turn=, now=)            deadline, time left, paused, reminder, process early
+  turn_failure(turn=)                               why a failed turn failed, in words, and whether a
+                                                    setting is at fault (the GM's failure box)
   time_zone_of(user=)                               the user's ZoneInfo (UTC by default)
   language_of(user=)                                the language to write to the user in
 """
@@ -34,10 +36,35 @@ from campaign import queue
 from campaign.durations import duration_words
 from campaign.models import Campaign, Membership, Nation, Profile, Turn
 from campaign.selectors import orders_given
-from rules.engine.messages import InputError
+from rules.engine.messages import InputError, Message, gettext_noop, messages_register
 
 Clock = Callable[[], datetime]
 UTC = ZoneInfo("UTC")
+
+messages_register(
+    {
+        # Why a turn failed, for the GM's dashboard (turn_failure), with what to do about it.
+        "turn_failed.setting": gettext_noop(
+            "a setting of the campaign does not fit its battle system: {error}. "
+            "Change the setting, then retry the turn."
+        ),
+        "turn_failed.database": gettext_noop(
+            "the database refused the turn's writes ({error}). "
+            "Retry the turn; if it fails again, tell the server's administrator."
+        ),
+        "turn_failed.program": gettext_noop(
+            "an error in the server's program ({kind}), not in the campaign's settings. "
+            "Retry the turn; if it fails again, tell the server's administrator."
+        ),
+    }
+)
+
+# The errors a GM's setting causes (the ruleset's overrides, the battle system, a nation's ratings, the
+# turn's inputs of a system), and the database's; anything else is the program's.
+SETTING_ERRORS = frozenset(
+    {"RulesetError", "SystemUnavailable", "TurnInputError", "DoctrineError", "UnitDataError", "InputError"}
+)
+DATABASE_ERRORS = frozenset({"DatabaseError", "DataError", "IntegrityError", "OperationalError"})
 
 
 # --- After a turn is resolved (called by rules.services, in its transaction) ------------------------------
@@ -195,3 +222,23 @@ def campaign_clock(*, campaign: Campaign, turn: Turn | None, now: Clock = timezo
         "process_early": campaign.process_early,
         "civil_disorder_after": campaign.civil_disorder_after,
     }
+
+
+def turn_failure(*, turn: Turn | None) -> dict[str, Any] | None:
+    """Why the turn failed, for the GM's dashboard: {"reason": a Message, "setting": whether changing a
+    setting is the fix}; None when it has not failed.
+
+    Processing keeps the error's traceback (rules.services, for the administrator); its last line names
+    the exception's class, which says whose fault it is. The GM reads that in words, never the traceback.
+    """
+    if turn is None or turn.status != Turn.Status.FAILED:
+        return None
+    last = (turn.error or "").strip().splitlines()[-1:] or [""]
+    kind, _, text = last[0].partition(": ")
+    kind = kind.rpartition(".")[2] if kind.replace(".", "_").isidentifier() else "?"
+    text = text.strip()[:200] or kind
+    if kind in SETTING_ERRORS:
+        return {"reason": Message("turn_failed.setting", {"error": text}), "setting": True}
+    if kind in DATABASE_ERRORS:
+        return {"reason": Message("turn_failed.database", {"error": text}), "setting": False}
+    return {"reason": Message("turn_failed.program", {"kind": kind or "?"}), "setting": False}

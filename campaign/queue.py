@@ -9,11 +9,18 @@ another process got there first"), so two beats, a beat and the GM, or a redeliv
   turns_remind(now=)                   beat: reminded_at set from empty, then the reminder mails
   turn_reopen(turn_id=)                failed -> open, the claim cleared so the deadline can queue it again
   turn_retry(turn_id=)                 reopen and queue: the GM's retry of a failed turn
-  turn_queue(turn_id=)                 processing, once the caller's transaction commits (queued_at set)
+  turn_queue(turn_id=)                 processing, once the caller's transaction commits (queued_at set);
+                                       BrokerAway, at once, when the broker does not answer
   turns_stale_requeue(now=, after=)    beat: queue again the open turns queued long ago that no one holds
   turn_fault_record(turn_id=, reason=) the task: the database went away mid-turn; it will try again
   tick_record(now=)                    beat: the minute tick ran (the health check reads it)
   turn_results_queue(turn_id=)         the results mails, once the resolved turn commits
+
+A broker (Redis) that does not answer is given about a second (config/settings.py, the publish's
+connect timeout and retry policy), then the turn is not left marked as queued: its claim is cleared and
+the fault said on the turn, so the deadline's tick queues it again as soon as the broker is back, and the
+GM who asked hears it at once (BrokerAway: the page's message, the API's 503), instead of a 500 after
+twenty seconds and a turn that only the sweeper would find, minutes later.
 
 Nothing is lost when something dies (a worker killed mid-turn, the broker restarted with jobs in it, the
 database restarted under a running turn): a turn's work is one transaction, so it is either done or not at
@@ -42,10 +49,19 @@ from django.conf import settings
 from django.db import DatabaseError, connection, transaction
 from django.db.models import Exists, F, OuterRef
 from django.utils import timezone
+from kombu.exceptions import OperationalError as BrokerError
 
 from campaign.models import Campaign, Heartbeat, Membership, Nation, Turn
 from campaign.selectors import orders_given
-from rules.engine.messages import Message, gettext_noop, messages_register
+from rules.engine.messages import (
+    ErrorKind,
+    Fault,
+    Message,
+    Refusal,
+    gettext_noop,
+    kinds_register,
+    messages_register,
+)
 
 logger = logging.getLogger(__name__)
 Clock = Callable[[], datetime]
@@ -55,26 +71,79 @@ messages_register(
         # What happened to a turn on its way, for the GM's dashboard (Turn.fault).
         "queue.requeued": gettext_noop("queued again: no progress since {since} UTC"),
         "queue.database_away": gettext_noop("database unavailable, retry {retry}: {error}"),
+        "queue.broker_away": gettext_noop(
+            "not queued: the task queue did not answer at {at} UTC; the deadline queues it once it is back"
+        ),
+        # What the GM who asked hears at once (the page's message, the API's 503).
+        "queue.broker_unavailable": gettext_noop(
+            "The turn was not queued: the task queue (Redis) does not answer. Try again in a minute."
+        ),
     }
 )
+kinds_register(ErrorKind.UNAVAILABLE, ["queue.broker_unavailable"])
 
 PROCESS_TURN = "rules.tasks.process_turn"
 SEND_TURN_RESULTS = "frontend.tasks.send_turn_results"
 SEND_TURN_REMINDERS = "frontend.tasks.send_turn_reminders"
 
 
+class BrokerAway(Refusal):
+    """The broker did not answer: the turn was not queued. The GM's page says so; the API answers 503 in
+    the one error envelope (campaign.api_errors), with a Retry-After of a tick."""
+
+    def __init__(self) -> None:
+        self.message = Message("queue.broker_unavailable", {})
+        super().__init__([Fault("broker_unavailable", self.message)])
+
+
 def task_queue(name: str, *args: object, robust: bool = False) -> None:
     """Queue the task called `name` once the current transaction commits, so the worker sees what the
     caller wrote. `robust`: an error in queueing is logged, not raised (a mail must not undo a turn)."""
     task = current_app.tasks[name]  # KeyError: no app registered a task of that name
-    transaction.on_commit(lambda: task.delay(*args), robust=robust)
+    transaction.on_commit(lambda: _send(task, args), robust=robust)
+
+
+def _send(task, args: tuple) -> None:
+    """Send the task; BrokerError when Redis does not answer, within about a second (the connect timeouts
+    and retry policies in config/settings.py)."""
+    if task.app.conf.task_always_eager:
+        task.delay(*args)  # in process (`make run`, the tests): no broker, and the task's errors are its own
+        return
+    try:
+        task.delay(*args)
+    except RuntimeError as error:
+        # The result store (the same Redis) is asked first, to follow the task's result, and says that it
+        # gave up on Redis with a RuntimeError; a send runs none of the task's code, so it means only that.
+        raise BrokerError(str(error).strip()) from error
 
 
 def turn_queue(*, turn_id: int, now: Clock = timezone.now) -> None:
     """Queue the turn's processing once the current transaction commits. `queued_at` says since when
-    (the deadline's claim has set it already), so that the sweeper sees a job that never got done."""
+    (the deadline's claim has set it already), so that the sweeper sees a job that never got done.
+
+    When the broker does not answer, the claim is cleared and BrokerAway raised (turn_send)."""
     Turn.objects.filter(pk=turn_id, status=Turn.Status.OPEN, queued_at__isnull=True).update(queued_at=now())
-    task_queue(PROCESS_TURN, turn_id)
+    current_app.tasks[PROCESS_TURN]  # noqa: B018 -- a name no app registered fails here, in the transaction
+    transaction.on_commit(lambda: turn_send(turn_id=turn_id))
+
+
+def turn_send(*, turn_id: int, tell: bool = True, now: Clock = timezone.now) -> bool:
+    """Send the turn's job to the broker (after the commit). When the broker does not answer, the turn is
+    left unqueued, with the fault on it for the GM's dashboard, and the deadline's tick claims it again
+    once the broker is back; then BrokerAway, for the GM who asked (`tell`), or False, for a beat."""
+    try:
+        _send(current_app.tasks[PROCESS_TURN], (turn_id,))
+        return True
+    except BrokerError as error:
+        moment = now()
+        fault = Message("queue.broker_away", {"at": f"{moment.astimezone(UTC):%Y-%m-%d %H:%M:%S}"})
+        Turn.objects.filter(pk=turn_id, status=Turn.Status.OPEN).update(
+            queued_at=None, fault=fault.to_dict(), fault_at=moment
+        )
+        logger.warning("turn %s: not queued, the broker does not answer: %s", turn_id, error)
+        if tell:
+            raise BrokerAway() from error
+        return False
 
 
 def turns_stale_requeue(*, now: Clock = timezone.now, after: timedelta | None = None) -> int:
@@ -103,7 +172,7 @@ def turns_stale_requeue(*, now: Clock = timezone.now, after: timedelta | None = 
                 fault_at=moment,
             )
             logger.warning("turn %s: queued at %s and not done; queued again", turn_id, queued_at)
-            task_queue(PROCESS_TURN, turn_id)
+            transaction.on_commit(lambda turn_id=turn_id: turn_send(turn_id=turn_id, tell=False))
             requeued += 1
     return requeued
 
@@ -191,16 +260,22 @@ def turns_early_queue(*, now: Clock = timezone.now) -> int:
 
 
 def _claimed_queue(turn_ids: list[int], moment: datetime, why: str = "") -> int:
-    """Claim and queue each turn; those another beat claimed first are left to it."""
+    """Claim and queue each turn, each sent as its claim commits; those another beat claimed first are
+    left to it. A broker that does not answer stops the round: the turns not sent stay unclaimed, for
+    the next tick."""
     queued = 0
-    with transaction.atomic():
-        for turn_id in turn_ids:
-            # Looked up by name at each call, so that a test can stand in for the claim or the queueing.
-            if turn_queue_claim(turn_id=turn_id, now=moment):
+    for turn_id in turn_ids:
+        try:
+            with transaction.atomic():
+                # Looked up by name at each call, so that a test can stand in for the claim or the queueing.
+                if not turn_queue_claim(turn_id=turn_id, now=moment):
+                    continue
                 if why:
                     logger.info("turn %s: %s", turn_id, why)
                 turn_queue(turn_id=turn_id)
-                queued += 1
+        except BrokerAway:
+            break
+        queued += 1
     return queued
 
 

@@ -14,7 +14,7 @@ every view, so they are added here from what the view declares rather than repea
 - 409 on every write: the request conflicts with the current state (a closed turn, a stale version).
 
 Every 4xx body is the one error envelope of BATTLE_SYSTEMS.md (campaign.api_errors), an operation's own 4xx
-included; only the login's 429 keeps its `retry_after`.
+included: the login's 429 too, its `retry_after` among the error's params (frontend.views.lockout).
 """
 
 from __future__ import annotations
@@ -74,7 +74,7 @@ class AutoSchema(SpectacularAutoSchema):
             if code not in responses:
                 responses[code] = {"description": WORDS[code]}
         for code, response in responses.items():
-            if code.startswith("4") and code != "429":
+            if code.startswith("4") or code == "503":
                 enveloped = self._get_response_for_code(ErrorEnvelope, code, direction=direction)
                 response["content"] = enveloped["content"]
         return dict(sorted(responses.items()))

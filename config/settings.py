@@ -117,16 +117,19 @@ else:
     DATABASES = {"default": {"ENGINE": "django.db.backends.sqlite3", "NAME": BASE_DIR / "db.sqlite3"}}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# Guessers are throttled by django-axes: after AXES_FAILURE_LIMIT failed logins from one address, or for
-# one account, further tries (the login page, the admin, the API's token endpoint) are refused with a 429
-# that says when to try again, before any password is hashed, until AXES_COOLOFF_TIME passes without one.
+# Guessers are throttled by django-axes: after AXES_FAILURE_LIMIT failed logins for one account from one
+# address, further tries of that account from there (the login page, the admin, the API's token endpoint)
+# are refused with a 429 that says when to try again, before any password is hashed, until
+# AXES_COOLOFF_TIME passes without one. Counted by the pair, never by address or account alone: by address,
+# a guesser locked out every player behind the same proxy or network; by account, anyone could lock the GM
+# out of a running campaign by typing the GM's name. The account, from any other address, is not touched.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
 AXES_FAILURE_LIMIT = env_int("IRONFIST_LOGIN_FAILURES", 5, minimum=1)
 AXES_COOLOFF_TIME = timedelta(minutes=env_int("IRONFIST_LOGIN_COOLOFF_MINUTES", 15, minimum=1))
-AXES_LOCKOUT_PARAMETERS = ["ip_address", "username"]
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_LOCKOUT_CALLABLE = "frontend.views.lockout.lockout_response"
 AXES_USERNAME_CALLABLE = "frontend.views.lockout.axes_username"
 AXES_RESET_ON_SUCCESS = True
@@ -213,12 +216,22 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # a connection serves, halved); with DB_CONN_MAX_AGE it keeps it, and the statements prepared on it.
 CELERY_DB_REUSE_MAX = env_int("CELERY_DB_REUSE_MAX", 0, minimum=0) or None
 CELERY_TIMEZONE = "UTC"
-# A job not acknowledged (its worker died with it) goes back to the queue after this; Redis's default is
-# an hour. Longer than the longest turn, or a turn still running would get a second job (harmless: it
-# waits for the row and exits). The sweeper below re-queues a lost turn sooner anyway.
+# A Redis that does not answer must not hold a request (the GM's "process") for the defaults' twenty
+# seconds: connecting is given half a second, a send one quick retry, the result store's subscription
+# one; then campaign.queue says the task queue is away and leaves the turn unqueued, for the next tick.
+# A worker or beat keeps reconnecting on its own (broker_connection_retry), whatever these say.
+_QUICK_RETRY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.2}
+# visibility_timeout: a job not acknowledged (its worker died with it) goes back to the queue after this;
+# Redis's default is an hour. Longer than the longest turn, or a turn still running would get a second job
+# (harmless: it waits for the row and exits). The sweeper below re-queues a lost turn sooner anyway.
 CELERY_BROKER_TRANSPORT_OPTIONS = {
-    "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 900, minimum=60)
+    "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 900, minimum=60),
+    "socket_connect_timeout": 0.5,
 }
+CELERY_BROKER_CONNECTION_TIMEOUT = 1
+CELERY_TASK_PUBLISH_RETRY_POLICY = _QUICK_RETRY
+CELERY_REDIS_SOCKET_CONNECT_TIMEOUT = 0.5
+CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {"retry_policy": _QUICK_RETRY}
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # The minute tick; shorter only in the fault tests, which cannot wait minutes.
 _tick = float(env_int("IRONFIST_TICK_SECONDS", 60, minimum=1))
@@ -298,9 +311,27 @@ if env_bool("DJANGO_BEHIND_PROXY", False):
     AXES_IPWARE_PROXY_COUNT = 1
     AXES_IPWARE_META_PRECEDENCE_ORDER = ["HTTP_X_FORWARDED_FOR", "REMOTE_ADDR"]
 
+
+def _refusal_in_one_line(record) -> bool:
+    """A 403 or 404 is the caller's business, not the server's: its line without the traceback Django adds
+    (a PermissionDenied, an Http404); a 5xx keeps it."""
+    if getattr(record, "status_code", None) in (403, 404):
+        record.exc_info = record.exc_text = None
+    return True
+
+
+# Everything goes to the root's one console handler, once: Django's own "django" handlers (a console one
+# when DEBUG, mail to ADMINS, of whom there are none) are dropped, or each line was written twice.
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
+    "filters": {
+        "refusal_in_one_line": {"()": "django.utils.log.CallbackFilter", "callback": _refusal_in_one_line}
+    },
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env_str("DJANGO_LOG_LEVEL", "INFO")},
+    "loggers": {
+        "django": {"handlers": [], "propagate": True},
+        "django.request": {"filters": ["refusal_in_one_line"], "propagate": True},
+    },
 }

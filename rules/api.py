@@ -50,11 +50,16 @@ def _queued(request: Request, slug: str, turn: Turn) -> Response:
 
 
 def _queueing(conflict: str):
-    """The schema of a GM action that queues the turn: no body; 202 with its status, or 409 (`conflict`)."""
+    """The schema of a GM action that queues the turn: no body; 202 with its status, 409 (`conflict`), or 503
+    when the broker does not answer (campaign.queue.BrokerAway)."""
     return extend_schema(
         parameters=[SLUG, NUMBER],
         request=None,
-        responses={202: TurnQueuedSerializer, 409: OpenApiResponse(description=conflict)},
+        responses={
+            202: TurnQueuedSerializer,
+            409: OpenApiResponse(description=conflict),
+            503: OpenApiResponse(description="The task queue does not answer: not queued; try again later."),
+        },
     )
 
 

@@ -40,6 +40,13 @@ def open_check(turn: Turn) -> None:
         raise InputError.of("turn", "inputs_closed", number=turn.number, status=status_word(turn.status))
 
 
+def fixable_check(turn: Turn) -> None:
+    """What decides how the turn is resolved (its battle system, a system's inputs) changes while the turn
+    is open, and after processing failed, so that the GM can fix what failed it, then retry."""
+    if turn.status not in (Turn.Status.OPEN, Turn.Status.FAILED):
+        raise InputError.of("turn", "inputs_closed", number=turn.number, status=status_word(turn.status))
+
+
 def same_campaign(campaign: Campaign, *, region: Region, nation: Nation) -> None:
     if region.campaign_id != campaign.pk:
         raise InputError.of("region", "not_in_campaign", code=region.code)

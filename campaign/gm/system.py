@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
-from campaign.gm.access import Clock, User, audit_write, gm_check, open_check
+from campaign.gm.access import Clock, User, audit_write, fixable_check, gm_check
 from campaign.models import Campaign, Stack, Turn
 from rules.engine.messages import InputError, Message
 from rules.engine.ruleset import RulesetError, ruleset_build
@@ -35,7 +35,7 @@ def battle_system_set(
     gm_check(by=by, campaign=campaign)
     turn = Turn.objects.filter(campaign=campaign).exclude(status=Turn.Status.RESOLVED).first()
     if turn is not None:
-        open_check(turn)
+        fixable_check(turn)
     if name not in systems_playable():
         raise InputError.of("battle_system", "system.unavailable", name=name)
     try:

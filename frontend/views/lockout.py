@@ -1,5 +1,9 @@
-"""What a guesser gets once django-axes has locked the address or the account: a 429 that says when to try
-again (the login page, the admin) or the same as JSON (the API's token endpoint).
+"""What a guesser gets once django-axes has locked the account from their address: a 429 that says when to
+try again (the login page, the admin), or the same in the API's one error envelope (the token endpoint):
+
+    {"errors": [{"code": "locked_out", "ref": null, "message": "...", "params": {"retry_after": 900}}]}
+
+with a Retry-After header either way.
 
 Axes locks for AXES_COOLOFF_TIME after the last failed try, and a try while locked starts that time again
 (AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT): so the lock ends one cool-off from now.
@@ -37,19 +41,28 @@ def lockout_words(request: HttpRequest) -> tuple[str, int]:
     seconds = int(cool_off.total_seconds())
     until = timezone.now() + cool_off
     text = _(
-        "Too many failed logins from this address or for this account. "
+        "Too many failed logins for this account from this address. "
         "Try again after %(time)s UTC (in %(minutes)s minutes)."
     ) % {"time": until.astimezone(UTC).strftime("%Y-%m-%d %H:%M"), "minutes": -(-seconds // 60)}
     return text, seconds
 
 
+def lockout_errors(request: HttpRequest) -> tuple[dict[str, Any], int]:
+    """The API's answer to a locked-out login, in the one error envelope (campaign.api_errors), and the
+    seconds to wait (the Retry-After header)."""
+    text, seconds = lockout_words(request)
+    entry = {"code": "locked_out", "ref": None, "message": text, "params": {"retry_after": seconds}}
+    return {"errors": [entry]}, seconds
+
+
 def lockout_response(
     request: HttpRequest, original_response: HttpResponse | None = None, credentials: Any = None
 ) -> HttpResponse:
-    text, seconds = lockout_words(request)
     if request.path.startswith("/api/"):
-        response = JsonResponse({"detail": text, "retry_after": seconds}, status=429)
+        body, seconds = lockout_errors(request)
+        response = JsonResponse(body, status=429)
     else:
+        text, seconds = lockout_words(request)
         response = render(request, "registration/lockout.html", {"message": text}, status=429)
     response["Retry-After"] = str(seconds)
     return response

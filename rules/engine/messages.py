@@ -103,18 +103,25 @@ class ErrorKind(StrEnum):
     """What a refusal says of the request, which the API answers with its HTTP status (BATTLE_SYSTEMS.md,
     results entry): the input is wrong (400), the action is not the reader's (403), what it names is not
     there for the reader (404), or it conflicts with the current state (409: a closed turn, a stale
-    version)."""
+    version), or cannot be done now for a fault of the server's own (503: the task queue does not answer)."""
 
     INVALID = "invalid"
     REFUSED = "refused"
     NOT_VISIBLE = "not_visible"
     CONFLICT = "conflict"
+    UNAVAILABLE = "unavailable"
 
 
 # The kind of each code that is not plain invalid input, declared by the owner of the code beside its text.
 KINDS: dict[str, ErrorKind] = {}
 # When one refusal holds faults of several kinds, the answer is the first of these it has.
-PRECEDENCE = (ErrorKind.NOT_VISIBLE, ErrorKind.REFUSED, ErrorKind.CONFLICT, ErrorKind.INVALID)
+PRECEDENCE = (
+    ErrorKind.NOT_VISIBLE,
+    ErrorKind.REFUSED,
+    ErrorKind.CONFLICT,
+    ErrorKind.INVALID,
+    ErrorKind.UNAVAILABLE,
+)
 
 
 def kinds_register(kind: ErrorKind, codes: Iterable[str], prefix: str = "") -> None:

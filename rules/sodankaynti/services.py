@@ -14,7 +14,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from campaign.gm.access import Clock, User, audit_write, gm_check, open_check
+from campaign.gm.access import Clock, User, audit_write, fixable_check, gm_check
 from campaign.models import Border, Nation, Region, Turn
 from rules.engine.messages import InputError, Message
 from rules.engine.sodankaynti.inputs import inputs_build
@@ -61,7 +61,7 @@ def turn_system_inputs_set(
     """The turn's GM advantages ({region, nation, roll, dice, reason}) and the regions or borders "A|B"
     whose battles skip the politics roll (§6.4, §7 step 1). Replaces what the turn had."""
     gm_check(by=by, campaign=turn.campaign)
-    open_check(turn)
+    fixable_check(turn)
     inputs = {"gm_advantages": [dict(a) for a in gm_advantages], "skip_politics": list(skip_politics)}
     _judged(turn.campaign, inputs, "system_inputs")
     with transaction.atomic():

@@ -1,15 +1,20 @@
 """Guessers are throttled (django-axes) on the login page, the admin and the API's token endpoint, by
-address and by account, with a lockout that says when to try again; a player revokes their API token."""
+account and address together, with a lockout that says when to try again: a guesser locks out nobody else at
+their address, and nobody can lock an account (the GM's) out from another address. A player revokes their
+API token."""
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
 from django.conf import settings
+from django.test import RequestFactory
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from frontend.views.lockout import lockout_response
 from tests.api.conftest import client_for
 from tests.errors import errors
 
@@ -46,19 +51,41 @@ def test_the_login_page_locks_out_after_the_limit_even_with_the_right_password(c
     assert "_auth_user_id" not in client.session
 
 
-def test_the_address_is_locked_whatever_accounts_it_guesses(client, player, rival):
+def test_a_guesser_locks_out_no_other_player_at_the_same_address(client, player, rival):
+    for _ in range(LIMIT):
+        _login_page(client, "player", "wrong")
+
+    assert _login_page(client, "player", "player-password-1").status_code == 429
+    assert _login_page(client, "rival", "rival-password-1").status_code == 302
+
+
+def test_a_guesser_locks_out_no_other_player_behind_the_same_proxy(client, player, rival):
+    """Behind a proxy every player's address is the one the proxy gives; a guesser locks out only the
+    account they guess."""
     for n in range(LIMIT):
         _login_page(client, f"nobody-{n}", "wrong")
+        _login_page(client, "player", "wrong")
 
-    assert _login_page(client, "rival", "rival-password-1").status_code == 429
-    assert _login_page(client, "rival", "rival-password-1", address="10.0.0.2").status_code == 302
+    assert _login_page(client, "rival", "rival-password-1").status_code == 302
+    client.logout()
+    assert _login_page(client, "nobody-0", "wrong").status_code == 200
 
 
-def test_the_account_is_locked_whatever_addresses_guess_it(client, player):
-    for n in range(LIMIT):
-        _login_page(client, "player", "wrong", address=f"10.0.1.{n}")
+def test_the_account_is_not_locked_out_from_another_address(client, player):
+    for _ in range(LIMIT):
+        _login_page(client, "player", "wrong", address="10.0.1.1")
 
-    assert _login_page(client, "player", "player-password-1", address="10.0.2.1").status_code == 429
+    assert _login_page(client, "player", "player-password-1", address="10.0.1.1").status_code == 429
+    assert _login_page(client, "player", "player-password-1", address="10.0.2.1").status_code == 302
+
+
+def test_nobody_can_lock_the_gm_out_of_a_running_campaign(client, demo, gm):
+    for n in range(LIMIT * 2):
+        _login_page(client, "gm", "wrong", address=f"10.0.3.{n % 3}")
+        _token("gm", "wrong", address=f"10.0.4.{n % 3}")
+
+    assert _login_page(client, "gm", "gm-password-1", address="10.0.9.9").status_code == 302
+    assert _token("gm", "gm-password-1", address="10.0.9.9").status_code == 200
 
 
 def test_the_admin_locks_out_too(client, gm):
@@ -74,13 +101,16 @@ def test_the_admin_locks_out_too(client, gm):
 
 def test_the_token_endpoint_locks_out_with_json_that_says_when(db, player):
     for _ in range(LIMIT - 1):
-        assert _token("player", "wrong").status_code == 400
+        wrong = _token("player", "wrong")
+        assert wrong.status_code == 400 and wrong.json()["errors"][0]["code"] == "authorization"
     assert _token("player", "wrong").status_code == 429
 
     locked = _token("player", "player-password-1")
 
-    assert locked.status_code == 429
-    assert WHEN.search(locked.json()["detail"]) and locked.json()["retry_after"] == 900
+    assert locked.status_code == 429 and locked["Retry-After"] == "900"
+    (error,) = locked.json()["errors"]
+    assert error["code"] == "locked_out" and error["params"] == {"retry_after": 900}
+    assert WHEN.search(error["message"])
     assert not Token.objects.filter(user=player).exists()
 
 
@@ -144,3 +174,12 @@ def test_a_lone_surrogate_in_json_is_refused_as_not_text(db):
     assert response.status_code == 400
     [error] = errors(response)
     assert error["code"] == "parse_error" and "not text" in error["message"]
+
+
+def test_the_api_lockout_is_the_one_error_envelope_with_retry_after(db):
+    response = lockout_response(RequestFactory().post("/api/auth/token/"))
+
+    assert response.status_code == 429 and response["Retry-After"] == "900"
+    [error] = json.loads(response.content)["errors"]
+    assert (error["code"], error["ref"], error["params"]) == ("locked_out", None, {"retry_after": 900})
+    assert WHEN.search(error["message"]) and "for this account from this address" in error["message"]

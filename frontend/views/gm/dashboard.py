@@ -48,6 +48,7 @@ from frontend.selectors import battles_overdue_of, gm_dashboard_load
 from frontend.systems import pages_of
 from frontend.views.common import gm_for, topbar
 from rules.engine.messages import InputError
+from rules.engine.ruleset import RulesetError
 
 
 def forms_of(viewer: Viewer, turn: Turn | None, data: Any = None, which: str | None = None) -> dict[str, Any]:
@@ -58,7 +59,12 @@ def forms_of(viewer: Viewer, turn: Turn | None, data: Any = None, which: str | N
         (code, _("%(nation)s (civil disorder)") % {"nation": label} if n.civil_disorder else label)
         for n, (code, label) in zip(all_nations, nations, strict=True)
     ]
-    unit_types = list(viewer.campaign.ruleset().unit_types)
+    try:
+        unit_types = list(viewer.campaign.ruleset().unit_types)
+    except RulesetError:
+        # The campaign's settings do not make a ruleset: its turn has failed on them, and the dashboard
+        # must still show why, and the settings to change (campaign.lifecycle.turn_failure).
+        unit_types = []
     clock_now = lifecycle.campaign_clock(campaign=viewer.campaign, turn=turn)
 
     def bound(name: str) -> Any:
@@ -111,6 +117,7 @@ def dashboard_render(
         "last": turn_last_resolved(campaign=viewer.campaign),
         "previewed": turn_previewed(turn=turn),
         "overdue_battles": battles_overdue_of(turn=turn, now=timezone.now()),
+        "failure": lifecycle.turn_failure(turn=turn),
         **gm_dashboard_load(campaign=viewer.campaign, turn=turn),
         **forms,
     }

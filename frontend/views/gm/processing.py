@@ -17,6 +17,7 @@ from campaign.gm import processing
 from campaign.gm.access import GMInputError
 from campaign.lifecycle import nations_missed as gm_dashboard_nations
 from campaign.models import Turn
+from campaign.queue import BrokerAway
 from campaign.selectors import Viewer, turn_current
 from frontend.gm_selectors import report_counts, turn_by_number
 from frontend.terms import said as say
@@ -31,6 +32,16 @@ def process_post(request: HttpRequest, slug: str) -> HttpResponse:
     turn = turn_current(campaign=viewer.campaign)
     if turn is None:
         raise Http404("no turn in play")
+    try:
+        return process_or_retry(request, viewer, turn)
+    except BrokerAway as away:  # said at once; the turn is left unqueued for the next tick (campaign.queue)
+        messages.error(request, say(away.message))
+        return redirect("frontend:gm", slug=slug)
+
+
+def process_or_retry(request: HttpRequest, viewer: Viewer, turn: Turn) -> HttpResponse:
+    """Retry the failed turn, or (once the GM has confirmed) queue the open one."""
+    slug = viewer.campaign.slug
     if turn.status == Turn.Status.FAILED:
         retried = processing.turn_retry_request(by=request.user, turn=turn)
         messages.success(
