@@ -1,5 +1,7 @@
 """Schemathesis against our own OpenAPI schema, as a player and as the GM: no input gives a server error,
-and every answer's status is one the schema documents.
+and every answer's status is one the schema documents. On the demo campaign (Iron Fist) every operation; on
+a tabletop campaign with a battle waiting and a company_d20 campaign with one, the table battles' operations,
+their paths aimed at what exists (the campaign, the turn, the battle) so that the bodies reach the checks.
 
 Bounded (a few examples per operation, no shrinking) so that it runs in CI within a minute or two; the
 examples it draws vary from run to run, and `SCHEMATHESIS_EXAMPLES` draws more of them by hand.
@@ -14,12 +16,13 @@ import pytest
 import schemathesis
 from django.core.signals import request_finished, request_started
 from django.db import close_old_connections
-from hypothesis import HealthCheck, Phase
+from hypothesis import HealthCheck, Phase, given
 from hypothesis import settings as hypothesis_settings
 from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import status_code_conformance
 
 from tests.api.conftest import client_for
+from tests.company.conftest import attack_and_scout, battle, company  # noqa: F401 (fixtures)
 
 # No server error, and no answer the schema does not document (every 4xx is in it).
 CHECKS = [not_a_server_error, status_code_conformance]
@@ -79,3 +82,41 @@ def test_it_answers_a_player_with_no_server_error(case, tokens) -> None:
 @_BOUNDED
 def test_it_answers_the_gm_with_no_server_error(case, tokens) -> None:
     case.call_and_validate(headers=tokens["gm"], checks=CHECKS)
+
+
+def _aimed(case, params: dict[str, object]) -> None:
+    """The path's parameters that name what exists, set to it; the others (an action, a version) drawn."""
+    for name in case.path_parameters or {}:
+        if name in params:
+            case.path_parameters[name] = params[name]
+
+
+TABLE = schema.include(path_regex=r"/(battles|battles-preview|companies|contacts|map|company-[a-z]+)/")
+# Fewer a table operation: each world is set up once and every operation hunted in it, both roles a case.
+TABLE_EXAMPLES = max(1, EXAMPLES // 3)
+
+
+def _hunt(params: dict[str, object], users: list) -> None:
+    """Every table operation in one world (set up once): its cases drawn, aimed, sent as each user."""
+    headers = [_token(user) for user in users]
+    for found in TABLE.get_all_operations():
+        operation = found.ok()
+
+        @given(case=operation.as_strategy())
+        @hypothesis_settings(_BOUNDED, max_examples=TABLE_EXAMPLES)
+        def hunt(case) -> None:
+            _aimed(case, params)
+            for each in headers:
+                case.call_and_validate(headers=each, checks=CHECKS)
+
+        hunt()
+
+
+def test_a_tabletop_battle_answers_with_no_server_error(tabletop_battle, gm, player) -> None:
+    turn = tabletop_battle.turn
+    _hunt({"slug": turn.campaign.slug, "number": turn.number, "key": tabletop_battle.key}, [player, gm])
+
+
+def test_a_company_battle_answers_with_no_server_error(battle, gm, player) -> None:  # noqa: F811
+    turn = battle.turn
+    _hunt({"slug": turn.campaign.slug, "number": turn.number, "id": battle.pk, "nation": "NOR"}, [player, gm])
