@@ -29,6 +29,7 @@ def test_it_says_why_the_turn_failed_in_words_and_offers_the_settings_and_a_retr
         "iron_fist battle system. Change the setting, then retry the turn." in page
     )
     assert "Traceback" not in page and "File " not in page
+    assert "RulesetError" not in page, "the technical line is on the turn's page, not said twice here"
     assert "Retry turn 1" in page
     assert 'href="#system"' in page and "Change the campaign's settings first" in page
 
