@@ -114,6 +114,15 @@ def body(request: Any, shape: type[serializers.Serializer], **context: Any) -> d
     return serializer.validated_data
 
 
+def plain(value: Any) -> Any:
+    """Validated data as the services take it: plain dicts and lists (JSON), nothing of DRF's."""
+    if isinstance(value, Mapping):
+        return {key: plain(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [plain(item) for item in value]
+    return value
+
+
 def query(request: Any, shape: type[serializers.Serializer]) -> dict[str, Any]:
     """The query string's parameters through `shape` (its own parameters only: a query may carry others, a
     cache-buster, that nothing reads)."""

@@ -17,7 +17,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from campaign.api import SLUG, CampaignScoped, IsGM
-from campaign.bounds import body, query
+from campaign.bounds import body, plain, query
 from campaign.models import Turn
 from rules.company import models
 from rules.company.dice import battle_stream_text, dice_roll, dice_verify, roll_mark, table_turn_set
@@ -57,7 +57,6 @@ from rules.company.shapes import (
     RollShape,
     TableTurnShape,
     VoidShape,
-    plain,
 )
 from rules.company.turn import company_turn_preview
 from rules.engine.company_d20.problems import Problem

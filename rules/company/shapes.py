@@ -9,7 +9,6 @@ text past its limit, a mapping where a region code goes) is refused here, naming
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from rest_framework import serializers
@@ -65,15 +64,6 @@ def chars(max_length: int, **kwargs: Any) -> serializers.CharField:
     kwargs.setdefault("required", False)
     kwargs.setdefault("allow_blank", True)
     return serializers.CharField(max_length=max_length, **kwargs)
-
-
-def plain(value: Any) -> Any:
-    """Validated data as the services take it: dicts and lists, nothing of DRF's."""
-    if isinstance(value, Mapping):
-        return {k: plain(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [plain(v) for v in value]
-    return value
 
 
 # -- the Kasarmi (§7) -------------------------------------------------------------------------------------

@@ -15,6 +15,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
+from campaign.bounds import plain
 from campaign.messages import said
 from campaign.models import Turn
 from campaign.selectors import Viewer, turn_current
@@ -62,7 +63,7 @@ from rules.company.services import (
     kasarmi_act,
     orders_submit,
 )
-from rules.company.shapes import ResultEntryShape, plain
+from rules.company.shapes import ResultEntryShape
 from rules.company.turn import company_turn_preview
 from rules.company.views_kp import kp_panel, kp_post
 from rules.engine.company_d20.problems import Problem

@@ -21,7 +21,7 @@ from rest_framework.settings import api_settings
 
 from campaign.api import IsGM
 from campaign.api_errors import invalid
-from campaign.bounds import body
+from campaign.bounds import body, plain
 from frontend.mail.tabletop import battle_sheet_text
 from rules.api import TurnScoped
 from rules.models import Battle, ResultVersion
@@ -38,7 +38,7 @@ from rules.tabletop.battles import (
     battle_result_void,
     battle_result_withdraw,
 )
-from rules.tabletop.shapes import TabletopAnswerShape, TabletopBattleActionShape, TabletopResultShape, plain
+from rules.tabletop.shapes import TabletopAnswerShape, TabletopBattleActionShape, TabletopResultShape
 
 
 def battle_summary(battle: Battle) -> dict[str, Any]:

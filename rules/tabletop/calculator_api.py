@@ -16,11 +16,11 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from campaign.bounds import body
+from campaign.bounds import body, plain
 from rules.engine.messages import Fault, Refusal
 from rules.engine.tabletop import RoundOutcome
 from rules.tabletop.calculator import round_work_out
-from rules.tabletop.shapes import CloseCombatRoundShape, plain
+from rules.tabletop.shapes import CloseCombatRoundShape
 
 PREVIEW = OpenApiParameter("preview", bool, description="Work out everything but the dice (B1, Preview).")
 SEED = OpenApiParameter(

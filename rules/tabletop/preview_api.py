@@ -12,11 +12,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from campaign.api import IsGM
-from campaign.bounds import body
+from campaign.bounds import body, plain
 from rules.api import TurnScoped
 from rules.models import Battle
 from rules.tabletop.preview import BattlesPreview, turn_battles_preview
-from rules.tabletop.shapes import TabletopPreviewShape, plain
+from rules.tabletop.shapes import TabletopPreviewShape
 
 
 def _error(code: str, ref: str, message: str) -> dict[str, str]:

@@ -21,7 +21,7 @@ from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from campaign.bounds import body
+from campaign.bounds import body, plain
 from rules.models import Battle, CombatRound
 from rules.tabletop.api import BattleScoped
 from rules.tabletop.archive import round_fields
@@ -31,7 +31,7 @@ from rules.tabletop.rounds import (
     rounds_readable,
     rounds_visible,
 )
-from rules.tabletop.shapes import TabletopRoundCorrectShape, TabletopRoundSaveShape, plain
+from rules.tabletop.shapes import TabletopRoundCorrectShape, TabletopRoundSaveShape
 
 
 def round_shown(round_: CombatRound) -> dict[str, Any]:

@@ -13,7 +13,7 @@ know (`unknown_field`), but `dice`, where B2.1 calls another key `dice_malformed
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from rest_framework import serializers
@@ -150,19 +150,27 @@ class Keyed(BoundedDictField):
         super().__init__(**_optional(kwargs))
 
     def to_internal_value(self, data: Any) -> Any:
-        if self.parent is None:  # the body itself: a mapping, or the serializer's own refusal
-            return dict(super().to_internal_value(data))
-        if isinstance(data, list):
-            if self.wrong:
-                raise _fail(*self.wrong)
-            self.fail("not_a_dict", input_type="list")
-        if not isinstance(data, Mapping):
-            return data
-        return super().to_internal_value(data)
+        refuse = lambda: self.fail("not_a_dict", input_type="list")  # noqa: E731
+        return _nested(self, data, refuse, super().to_internal_value)
 
     def run_validators(self, value: Any) -> None:
         if isinstance(value, Mapping):
             super().run_validators(value)
+
+
+def _nested(field: Any, data: Any, refuse_list: Callable[[], None], read: Callable[[Any], Any]) -> Any:
+    """A mapping within a body, read by `read`; a list in its place refused (by the spec's (code, message)
+    where the field has one, else by `refuse_list`); any other JSON scalar passed on, for the rules to
+    judge with the spec's code. The body itself is a mapping, or the serializer's own refusal."""
+    if field.parent is None:
+        return dict(read(data))
+    if isinstance(data, list):
+        if field.wrong:
+            raise _fail(*field.wrong)
+        refuse_list()
+    if not isinstance(data, Mapping):
+        return data
+    return dict(read(data))
 
 
 class Part(Shape):
@@ -175,24 +183,7 @@ class Part(Shape):
         super().__init__(*args, **{**_optional({}), **kwargs})
 
     def to_internal_value(self, data: Any) -> Any:
-        if self.parent is None:  # the body itself: a mapping, or the serializer's own refusal
-            return dict(super().to_internal_value(data))
-        if isinstance(data, list):
-            if self.wrong:
-                raise _fail(*self.wrong)
-            self.fail("invalid", datatype="list")
-        if not isinstance(data, Mapping):
-            return data
-        return dict(super().to_internal_value(data))
-
-
-def plain(value: Any) -> Any:
-    """Validated data as the services keep it: plain dicts and lists (JSON)."""
-    if isinstance(value, Mapping):
-        return {key: plain(item) for key, item in value.items()}
-    if isinstance(value, list):
-        return [plain(item) for item in value]
-    return value
+        return _nested(self, data, lambda: self.fail("invalid", datatype="list"), super().to_internal_value)
 
 
 # ---- a close-combat round (B2) -------------------------------------------------------------------------
