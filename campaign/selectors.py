@@ -6,6 +6,7 @@ another nation is not reachable by id from any page or endpoint.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
@@ -15,7 +16,6 @@ from rest_framework.authtoken.models import Token
 from campaign.models import Border, Campaign, Membership, Nation, Region, Stack, Turn
 from campaign.sql import User, token_viewer_rows, viewer_rows
 from orders.models import Order
-from rules.company.models import OrderSet
 from rules.models import Report
 
 
@@ -212,10 +212,22 @@ def orders_visible(*, viewer: Viewer, turn: Turn | None = None) -> QuerySet[Orde
     return orders.filter(nation=viewer.nation).order_by("turn__number", "sequence")
 
 
+# A battle system whose orders are rows of its own adds its condition here, from its app's ready()
+# (company_d20: an order set with at least one order, COMPANY.md §4.2).
+ORDERS_GIVEN: list[Callable[..., Q]] = []
+
+
+def orders_given_register(condition: Callable[..., Q]) -> None:
+    """Add `condition(turn=, nation=) -> Q`: a nation gave orders in a system's own rows."""
+    if condition not in ORDERS_GIVEN:
+        ORDERS_GIVEN.append(condition)
+
+
 def orders_given(*, turn, nation) -> Q:
     """Whether a nation gave orders for a turn, as a condition (turn and nation may be OuterRefs): an order
-    row (Iron Fist and the systems on its orders), or a company order set with at least one order
-    (COMPANY.md §4.2). What counts as a missed turn, and what early processing waits for."""
-    return Q(Exists(Order.objects.filter(turn=turn, nation=nation))) | Q(
-        Exists(OrderSet.objects.filter(turn=turn, nation=nation).exclude(orders=[]))
-    )
+    row (Iron Fist and the systems on its orders), or what a system registered (`orders_given_register`).
+    What counts as a missed turn, and what early processing waits for."""
+    given = Q(Exists(Order.objects.filter(turn=turn, nation=nation)))
+    for condition in ORDERS_GIVEN:
+        given |= condition(turn=turn, nation=nation)
+    return given

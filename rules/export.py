@@ -37,7 +37,6 @@ from rules.selectors import turn_load, turn_result, turns_results
 from rules.services import turn_process
 from rules.snapshot import input_read
 from rules.system_shells import system_shell
-from rules.tabletop.replay import battles_replay
 
 FORMAT = "iron-fist-campaign/1"
 World = Mapping[str, Any]  # a TurnInput as JSON data (rules.snapshot.input_read)
@@ -151,11 +150,10 @@ def _replay(data: Mapping[str, Any], slug: str, keep: bool) -> Replay:
         if entry["status"] != Turn.Status.RESOLVED:
             break
         processed = turn_process(turn_id=turn.pk)
-        if processed is not None and processed.status == Turn.Status.BATTLES_PENDING:
-            # A tabletop turn waits for its battles: they get the entries it was completed from.
-            entries = (entry.get("system_inputs") or {}).get("entries") or {}
-            rounds = entry.get("battle_rounds") or {}
-            processed = battles_replay(turn=processed, entries=entries, rounds=rounds)
+        battles_replay = system_shell(campaign.battle_system).battles_replay
+        if processed is not None and processed.status == Turn.Status.BATTLES_PENDING and battles_replay:
+            # A turn that waits for its battles gets them as the export says they were decided.
+            processed = battles_replay(turn=processed, entry=entry)
         if processed is None or processed.status != Turn.Status.RESOLVED:
             error = processed.error if processed else "locked by another process"
             replayed.append(TurnReplay(entry["number"], False, [f"processing failed: {error}"]))

@@ -15,6 +15,7 @@ battle's entry changes. `rules.tabletop.battles` (tabletop) and `rules.company.r
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -24,13 +25,13 @@ from campaign.models import Membership, Turn
 from campaign.selectors import Viewer
 from rules.engine.messages import (
     ErrorKind,
+    Fault,
     Message,
     Refusal,
     gettext_noop,
     kinds_register,
     messages_register,
 )
-from rules.engine.tabletop.results import EntryError
 from rules.models import ResultAnswer, ResultVersion
 
 COMMENT_LIMIT = 2000
@@ -118,8 +119,23 @@ class BattleError(Refusal):
         self.errors = errors
 
 
+@dataclass(frozen=True)
+class FlowError:
+    """One of the workflow's own refusals (not a system's check): its code and message, no ref."""
+
+    code: str
+    message: Message
+    ref: tuple[str, ...] = ()
+
+    def __str__(self) -> str:
+        return self.code
+
+    def fault(self) -> Fault:
+        return Fault(self.code, self.message)
+
+
 def refuse(code: str, **params: Any) -> BattleError:
-    return BattleError([EntryError(code, (), Message(PREFIX + code, params))])
+    return BattleError([FlowError(code, Message(PREFIX + code, params))])
 
 
 class Table(ABC):

@@ -38,6 +38,9 @@ class SystemShell:
     world_restore: Callable[..., None] | None = None
     # What a turn's entry in an export holds besides the engine's input and result: (turn) -> fields.
     export_fields: Callable[[Turn], dict[str, Any]] | None = None
+    # A replayed turn that waits for its battles gets them decided as the export's turn entry says:
+    # (turn=, entry=) -> the turn (tabletop: its confirmed entries and rounds, TABLETOP.md A4.3).
+    battles_replay: Callable[..., Turn | None] | None = None
 
 
 _SHELLS: dict[str, SystemShell] = {}

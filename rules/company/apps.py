@@ -11,3 +11,7 @@ class CompanyConfig(AppConfig):
     def ready(self) -> None:
         # What company_d20's turns do in the database, under the system's name (rules.system_shells).
         import rules.company.shell  # noqa: F401
+        from campaign.selectors import orders_given_register
+        from rules.company.selectors import orders_given_in_sets
+
+        orders_given_register(orders_given_in_sets)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import Exists, Q, QuerySet
 
 from campaign.models import Campaign, Nation, Turn
 from campaign.selectors import Viewer
@@ -18,6 +18,12 @@ from rules.engine.company_d20.log import entry_visible
 from rules.engine.company_d20.recon import contact_reveal, contacts_all, contacts_view, unit_card
 from rules.engine.company_d20.roster import unit_view
 from rules.engine.company_d20.sheet import battle_sheet
+
+
+def orders_given_in_sets(*, turn, nation) -> Q:
+    """A company nation gave orders: an order set with at least one order (COMPANY.md §4.2); registered with
+    campaign.selectors.orders_given_register by the app."""
+    return Q(Exists(models.OrderSet.objects.filter(turn=turn, nation=nation).exclude(orders=[])))
 
 
 def is_company(campaign: Campaign) -> bool:

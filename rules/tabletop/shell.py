@@ -1,9 +1,11 @@
 """Tabletop's shell (TABLETOP.md), registered under the system's name (rules.system_shells) when the rules
 app is ready: a turn's confirmed entries are part of what it is resolved from (A4.3), its plan's battles
-become rows (A4, A12), a rollback to the orders keeps them (A10.4), and an export carries their rounds."""
+become rows (A4, A12), a rollback to the orders keeps them (A10.4), an export carries their rounds, and
+a replay decides them again."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from campaign.models import Turn
@@ -12,6 +14,7 @@ from rules.models import ResultVersion
 from rules.system_shells import SystemShell, shell_register
 from rules.tabletop.archive import battle_rounds_export, battles_archive
 from rules.tabletop.battles import battles_record
+from rules.tabletop.replay import battles_replay
 
 
 def tabletop_entries(*, turn: Turn) -> dict[str, dict]:
@@ -31,6 +34,12 @@ def _export_fields(turn: Turn) -> dict[str, Any]:
     return {"battle_rounds": battle_rounds_export(turn=turn)}
 
 
+def _battles_replay(*, turn: Turn, entry: Mapping[str, Any]) -> Turn | None:
+    """The battles of a replayed turn, decided by the entries it was completed from and their rounds."""
+    entries = (entry.get("system_inputs") or {}).get("entries") or {}
+    return battles_replay(turn=turn, entries=entries, rounds=entry.get("battle_rounds") or {})
+
+
 shell_register(
     SYSTEM.name,
     SystemShell(
@@ -38,5 +47,6 @@ shell_register(
         battles_record=battles_record,
         rollback_keep=battles_archive,
         export_fields=_export_fields,
+        battles_replay=_battles_replay,
     ),
 )

@@ -127,7 +127,11 @@ def test_the_dashboard_says_why_a_turn_failed(client, demo, gm):
     Turn.objects.filter(number=1).update(status="failed", error="Traceback ...\nValueError: no such stack\n")
     client.force_login(gm)
 
-    assert "Failed: ValueError: no such stack" in client.get("/c/demo/gm/").content.decode()
+    page = client.get("/c/demo/gm/").content.decode()
+
+    # In words on the dashboard; the technical line on the turn's page, for the administrator.
+    assert "an error in the server&#x27;s program (ValueError)" in page
+    assert "Failed: ValueError: no such stack" in client.get("/c/demo/gm/turns/1/").content.decode()
 
 
 def test_the_minute_tick_records_itself_and_sweeps(db, capsys):
