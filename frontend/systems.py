@@ -4,6 +4,12 @@ shows, as rules.system_shells gives its shell hooks and rules.engine.systems its
 A system's pages register one `SystemPages` from a module of their own (`rules/tabletop/pages.py`, ...),
 one line in `PAGE_MODULES`; the generic pages ask `pages_of(campaign.battle_system)` and name no system. A
 system that registers nothing (an engine-only one) gets the plain card and the generic pages.
+
+The mails are the same: the generic mails (frontend.mail: a turn's results and reminder, orders by email)
+ask the registry for a system's `MailParts`; a system's own mails (its battles', its turn report) are its
+package's `mails.py`, sent by the tasks of its `tasks.py`, which its services queue by name. Loading the
+registry imports each system's pages, and they import those tasks, so that every process that starts the
+frontend (frontend.tasks loads the registry) knows the tasks' names.
 """
 
 from __future__ import annotations
@@ -30,6 +36,16 @@ class Card:
     lay_out: Callable[..., dict[str, Any]]  # (data, *, names) -> the card
     page: str
     mail: str
+
+
+@dataclass(frozen=True)
+class MailParts:
+    """What a system adds to the generic mails. `order_line(line)` reads a line of an orders mail written
+    in the system's own words (orders the generic syntax cannot say): its `OrderDraft`, or None where the
+    line is not one of its own; the lines of every system are read before the generic syntax, whatever the
+    campaign, so that order_submit, not the parser, says which orders a campaign takes."""
+
+    order_line: Callable[[str], Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -64,6 +80,8 @@ class SystemPages:
     # named in the frontend's namespace.
     urls: tuple[Any, ...] = ()
     site_urls: tuple[Any, ...] = ()
+    # What it adds to the generic mails (MailParts).
+    mail: MailParts = MailParts()
 
 
 _PAGES: dict[str, SystemPages] = {}
@@ -81,6 +99,13 @@ def pages_unregister(name: str) -> None:
 def pages_of(name: str) -> SystemPages:
     _load()
     return _PAGES.get(name) or SystemPages(name)
+
+
+def mail_order_lines() -> list[Callable[[str], Any]]:
+    """Every registered system's reader of its own order lines (MailParts.order_line), for
+    frontend.mail.order_lines."""
+    _load()
+    return [pages.mail.order_line for pages in _PAGES.values() if pages.mail.order_line is not None]
 
 
 def system_urls(*, site: bool = False) -> list[Any]:

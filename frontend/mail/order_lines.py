@@ -5,11 +5,11 @@ handles the mail around them). Two ways to write an order, one a line:
     N4 -> N5: move 3 JV                   in English or in Finnish ("N5 → M2: hyökkäys, 4 JV, 3 PA");
     N2: 4 JV hold                         a line of a reply's list may keep its number ("1. N2: 4 JV hold")
     attack N5 -> M2: JV 4, PA 3           the kind first (or "→"); counts before or after the unit type
-    doctrine B: steady retreat_below=75   Sodankäynti's doctrine and ambush: the kind first only
-    ambush B -> A
 
 The forward words are the catalogue's own (rules.engine.order_words, in every language of the site), so a
-line copied from a page or a reply reads back as the same order.
+line copied from a page or a reply reads back as the same order. A battle system's own orders, which this
+syntax cannot say (Sodankäynti's `doctrine B: steady`, `ambush B -> A`), are read by the system's mail
+part first (frontend.systems.MailParts.order_line); this module names no system.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 import rules.engine.order_words  # noqa: F401  (registers the order templates read here)
+from frontend.systems import mail_order_lines
 from orders.services import OrderDraft
 from rules.engine import OrderKind
 from rules.engine.messages import CATALOGUE
@@ -47,13 +48,6 @@ _UNIT_LIST = rf"{_UNIT}(?:\s*,\s*{_UNIT})*"
 _KIND_THEN_UNITS = re.compile(rf"^(?P<kind>.*?)[\s,]*(?P<units>{_UNIT_LIST})$")
 _UNITS_THEN_KIND = re.compile(rf"^(?P<units>{_UNIT_LIST})[\s,]+(?P<kind>.+)$")
 _NUMBERED = re.compile(r"^[0-9]{1,3}\.\s+")
-# Sodankäynti's own orders (SODANKAYNTI.md §4.1, §4.2): they name no units.
-_DOCTRINE = re.compile(
-    r"^doctrine\s+(?:(?P<region>[\w-]+)\s*:\s*)?(?P<name>[a-z_]+)(?P<params>(?:\s+\w+\s*=\s*\S+)*)$",
-    re.IGNORECASE,
-)
-_AMBUSH = re.compile(rf"^ambush\s+(?P<origin>[\w-]+)\s*{_ARROW}\s*(?P<target>[\w-]+)$", re.IGNORECASE)
-_PARAM = re.compile(r"(\w+)\s*=\s*(\S+)")
 _UNITS = re.compile(rf"^(?P<type>[A-Za-z]\w*)\s+(?P<count>{_COUNT})$")
 _UNITS_COUNT_FIRST = re.compile(rf"^(?P<count>{_COUNT})\s*(?P<type>[A-Za-z]\w*)$")
 KINDS = {k.value for k in OrderKind}
@@ -104,28 +98,11 @@ def orders_parse(text: str) -> MailOrders:
     return MailOrders(orders=tuple(orders), delete_all=delete_all, errors=tuple(errors))
 
 
-def _param_value(text: str) -> int | bool | str | None:
-    """A doctrine parameter as written: 75, none, true; the rules judge whether it fits (§10.1)."""
-    lowered = text.lower()
-    if lowered in ("none", "null"):
-        return None
-    if lowered in ("true", "yes", "false", "no"):
-        return lowered in ("true", "yes")
-    return int(text) if text.isascii() and text.isdigit() and len(text) < 10 else lowered
-
-
 def _order_line(line: str) -> OrderDraft | str:
-    doctrine = _DOCTRINE.match(line)
-    if doctrine is not None:
-        params = {k.lower(): _param_value(v) for k, v in _PARAM.findall(doctrine["params"])}
-        region = doctrine["region"].upper() if doctrine["region"] else ""
-        given = {"doctrine": doctrine["name"].lower(), "params": params}
-        return OrderDraft(kind="doctrine", origin=region, target=None, units={}, params=given)
-    ambush = _AMBUSH.match(line)
-    if ambush is not None:
-        return OrderDraft(
-            kind="ambush", origin=ambush["origin"].upper(), target=ambush["target"].upper(), units={}
-        )
+    for system_line in mail_order_lines():
+        draft = system_line(line)
+        if draft is not None:
+            return draft
     forward = _FORWARD.match(_NUMBERED.sub("", line, count=1))
     if forward is not None:
         return _forward_line(forward)

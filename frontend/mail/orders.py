@@ -11,9 +11,8 @@
     rebase N1 -> N5: IV 2
     stand down N1: IV 1             (or stand_down)
     hold N2: JV 4
-    doctrine bold                   (Sodankäynti: the doctrine of all your battles...)
-    doctrine B: steady retreat_below=75   (...or of the battles in B, with parameters)
-    ambush B -> A                   (your defenders of B lie in wait for an attack from A)
+    doctrine B: steady              (a system's own orders, read by its mail part: Sodankäynti's doctrine
+    ambush B -> A                    and ambush, rules.sodankaynti.mails)
 
 Reading stops at a line `end`, at a signature (`-- `) and where a quoted mail begins (`>`, "... wrote:").
 

@@ -6,6 +6,11 @@ time zone and language (Profile.language: the one they last chose on the web; th
 then). Plain text first, HTML second. Subjects sort in an inbox:
 `[The Grenzwald Crisis] Turn 4 results — Kingdom of Nordmark`,
 `[The Grenzwald Crisis] Turn 5 orders due in 12 hours`.
+
+The rest of this module is every mail's: `members_mailed` (who has an address), `member_message` (one
+reader's mail, in their language and zone), `reader_subject`, `mail_send`, `site_url`. A battle system's
+own mails are its package's (`rules/<system>/mails.py`, with their tasks in its `tasks.py`) and build on
+these; the generic mails name no system.
 """
 
 from __future__ import annotations
@@ -49,7 +54,7 @@ def turn_results_send(*, turn_id: int) -> int:
     changes = regions_changed_hands(turn=turn)
     settlements = settlements_of(turn=turn)
     messages = []
-    for membership in _members(campaign):
+    for membership in members_mailed(campaign):
         viewer = Viewer(campaign=campaign, user=membership.user, membership=membership)
         nation = membership.nation
         support = support_of(turn=turn, nation_code=nation.code) if nation else None
@@ -73,7 +78,7 @@ def turn_results_send(*, turn_id: int) -> int:
             "missed": nation is not None and nation.turns_missed_in_row > 0,
             "url": site_url(reverse("frontend:turn", args=[campaign.slug, turn.number])),
         }
-        messages.append(_message(membership, turn, subject, "frontend/email/results", context))
+        messages.append(member_message(membership, turn, subject, "frontend/email/results", context))
     return mail_send(messages)
 
 
@@ -88,7 +93,7 @@ def turn_reminders_send(*, turn_id: int, now: Callable[[], datetime] = timezone.
         return 0
     submitted = set(Order.objects.filter(turn=turn).values_list("nation_id", flat=True).distinct())
     messages = []
-    for membership in _members(campaign, players_only=True):
+    for membership in members_mailed(campaign, players_only=True):
         nation = membership.nation
         if nation.pk in submitted or nation.civil_disorder:
             continue
@@ -100,7 +105,7 @@ def turn_reminders_send(*, turn_id: int, now: Callable[[], datetime] = timezone.
                 "due_in": due_in,
             }
         context = {"due_in": due_in, "url": site_url(reverse("frontend:campaign", args=[campaign.slug]))}
-        messages.append(_message(membership, turn, subject, "frontend/email/reminder", context))
+        messages.append(member_message(membership, turn, subject, "frontend/email/reminder", context))
     return mail_send(messages)
 
 
@@ -128,14 +133,15 @@ def site_url(path: str) -> str:
     return settings.IRONFIST_SITE_URL.rstrip("/") + path
 
 
-def _members(campaign: Campaign, *, players_only: bool = False):
+def members_mailed(campaign: Campaign, *, players_only: bool = False):
+    """The campaign's members with an address (`players_only`: not the GM), in the order of its nations."""
     members = Membership.objects.filter(campaign=campaign).exclude(user__email="")
     if players_only:
         members = members.filter(role=Membership.Role.PLAYER)
     return members.select_related("user__profile", "nation").order_by("nation__position", "user__username")
 
 
-def _message(
+def member_message(
     membership: Membership, turn: Turn, subject: str, template: str, context: dict[str, Any]
 ) -> EmailMultiAlternatives:
     """One reader's mail about `turn`, rendered in the reader's own time zone and language."""

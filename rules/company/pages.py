@@ -1,6 +1,7 @@
 """The company_d20 pages (COMPANY.md §11.2), as the presentation registry gives them: the Kasarmi in the top
 bar; on the campaign page the company's units on the map and, in place of stack orders, the way to its
-Kasarmi (§11.3); the GM's preview of the battles processing would assign, and completion by hand (§2.3)."""
+Kasarmi (§11.3); the GM's preview of the battles processing would assign, and completion by hand (§2.3).
+Its mails are its own (rules.company.mails): loading its pages registers their tasks (rules.company.tasks)."""
 
 from __future__ import annotations
 

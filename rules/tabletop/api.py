@@ -22,7 +22,6 @@ from rest_framework.settings import api_settings
 from campaign.api import IsGM
 from campaign.api_errors import invalid
 from campaign.bounds import body, plain
-from frontend.mail.tabletop import battle_sheet_text
 from rules.api import TurnScoped
 from rules.models import Battle, ResultVersion
 from rules.selectors import battle_sheet_for, battles_visible
@@ -38,6 +37,7 @@ from rules.tabletop.battles import (
     battle_result_void,
     battle_result_withdraw,
 )
+from rules.tabletop.mails import battle_sheet_text
 from rules.tabletop.shapes import TabletopAnswerShape, TabletopBattleActionShape, TabletopResultShape
 
 

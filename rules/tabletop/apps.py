@@ -11,3 +11,4 @@ class TabletopConfig(AppConfig):
     def ready(self) -> None:
         # What tabletop's turns do in the database, under the system's name (rules.system_shells).
         import rules.tabletop.shell  # noqa: F401
+        import rules.tabletop.tasks  # noqa: F401  (its mails' tasks, queued by name: known in every process)

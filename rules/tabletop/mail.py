@@ -1,5 +1,5 @@
 """When a tabletop battle's players get mail (TABLETOP.md A8.1, A11.3), each mail once; the interface layer
-renders and sends it (frontend.mail.tabletop), queued here by task name.
+renders and sends it (rules.tabletop.mails, by the tasks of rules.tabletop.tasks), queued here by task name.
 
 battle_sheets_queue(turn=)   each open battle whose sheet its players have not been mailed: the sheet,
                              once per sheet (a battle whose forces change is mailed its new sheet)

@@ -1,6 +1,7 @@
 """Tabletop's pages (TABLETOP.md), as the presentation registry gives them: its card, the turn's battles in
 the top bar and on the map while the turn waits for them (A11.3), and the GM's completion by hand (A9.4)
-and rollback to the battles or to the orders (A10.4)."""
+and rollback to the battles or to the orders (A10.4). Its mails are its own (rules.tabletop.mails,
+mails_results): loading its pages registers their tasks (rules.tabletop.tasks)."""
 
 from __future__ import annotations
 

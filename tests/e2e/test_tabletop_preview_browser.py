@@ -48,8 +48,8 @@ def test_the_sheet_mail_as_a_mail_reader_shows_it(browser, live_server, tabletop
     from django.core import mail
 
     from campaign.lifecycle import language_set, time_zone_set
-    from frontend.mail.tabletop import battle_sheet_send
     from rules.models import Battle
+    from rules.tabletop.mails import battle_sheet_send
 
     for user in (player, karelian):
         user.email = f"{user.username}@example.org"

@@ -184,8 +184,8 @@ def test_the_sheet_and_the_form_print_the_campaign_s_decisive_text_and_scenario_
     """A5.1, Part C: tabletop.decisive_text is printed on the sheet and beside the result form's decisive
     box; tabletop.sheet_notes_text is printed with the place, on the page and in the sheet mail's text."""
     from campaign.selectors import viewer_get
-    from frontend.mail.tabletop import battle_sheet_text
     from rules.services import turn_process
+    from rules.tabletop.mails import battle_sheet_text
 
     campaign = tabletop_ordered.campaign
     campaign.ruleset_overrides = {
@@ -246,7 +246,7 @@ def test_while_battles_are_pending_the_campaign_page_lists_them_and_the_map_mark
 def test_the_sheet_names_each_nation_with_its_players(tabletop_battle, tabletop_cast, browsers) -> None:
     """A5.1: the sides, each nation with its players, so the table knows whom it plays; the mail too."""
     from campaign.selectors import viewer_get
-    from frontend.mail.tabletop import battle_sheet_text
+    from rules.tabletop.mails import battle_sheet_text
 
     page = browsers["karelian"].get(SHEET).content.decode()
     assert "Kingdom of Nordmark (player)" in page and "Karelian Republic (karelian)" in page

@@ -51,6 +51,7 @@ def test_a_system_without_pages_of_its_own_gets_the_generic_ones() -> None:
 
     assert (pages.card, pages.links, pages.player_panel, pages.orders_panel) == (None, None, None, None)
     assert pages.weather and pages.complete is None and pages.rollback is None
+    assert pages.mail.order_line is None, "its orders by mail are the generic syntax's"
 
 
 def test_a_toy_systems_pages_show_through_the_registry(

@@ -279,7 +279,7 @@ def test_a_battle_whose_forces_changed_is_mailed_its_new_sheet_saying_so(
 def test_the_sheet_mail_reads_a_win_as_the_campaign_does(pending) -> None:
     """A5.1, A11.3: the sheet in the mail says what the result means with the campaign's reading of a win."""
     from campaign.models import Membership
-    from frontend.mail.tabletop import battle_sheet_text
+    from rules.tabletop.mails import battle_sheet_text
 
     battle = Battle.objects.get(turn=pending, key="region:K1")
     gm = Membership.objects.get(campaign=pending.campaign, role=Membership.Role.GM).user

@@ -1,6 +1,9 @@
 """The mails of a tabletop battle (TABLETOP.md A8, A11.3): the sheet when the battle opens, the
-reminder before its result is due, and the word that it is overdue (to the GM too). Claimed once each by
-rules.tabletop.mail and rules.tabletop.battles, rendered and sent here.
+reminder before its result is due, and the word that it is overdue (to the GM too). When each goes is the
+service layer's (rules.tabletop.mail claims it once and queues its task by name; rules.tabletop.battles the
+overdue one); rendered and sent here, in the interface layer, by the tasks of rules.tabletop.tasks. The
+results workflow's mails are rules.tabletop.mails_results; the templates are the package's own
+(tabletop/email/), built on every mail's parts (frontend.mail.turns).
 
 To the players of the battle's nations, each in their own language and time zone, plain text first; the
 sheet is cut to what the reader's nation may see (rules.selectors.battle_sheet_for, A5.4), so a mail
@@ -28,25 +31,25 @@ from campaign.durations import due_in_words
 from campaign.lifecycle import language_of, time_zone_of
 from campaign.models import Membership, Turn
 from campaign.selectors import Viewer
-from frontend.mail.turns import _message, mail_send, site_url
+from frontend.mail.turns import mail_send, member_message, site_url
 from rules.models import Battle, ResultVersion
 from rules.selectors import battle_sheet_for
+from rules.tabletop.forms import GROUND_TYPES
 from rules.tabletop.sheets import battle_title, nation_players, result_meaning, sheet_sides, who_agrees
 
 logger = logging.getLogger(__name__)
-GROUND_TYPES = ("JV", "PA", "TY")
 
 
 def battle_sheet_send(*, battle_id: int, fingerprint: str, changed: bool = False) -> int:
     """Mail the battle's players its sheet; nothing when the battle is no longer open with that sheet (a
     newer sheet has a mail of its own). `changed`: the battle's forces changed since its last sheet.
     Returns how many mails went out."""
-    battle = _battle(battle_id)
+    battle = battle_mailed(battle_id)
     if battle is None or battle.state != Battle.State.OPEN or battle.fingerprint != fingerprint:
         logger.info("battle %s: no longer open with sheet %s, not mailed", battle_id, fingerprint[:8])
         return 0
     messages = []
-    for membership, context in _readers(battle):
+    for membership, context in battle_readers(battle):
         with translation.override(language_of(user=membership.user)), timezone.override(context["zone"]):
             due = date_format(
                 timezone.localtime(battle.deadline), pgettext("date format of a day in a mail subject", "j M")
@@ -58,14 +61,16 @@ def battle_sheet_send(*, battle_id: int, fingerprint: str, changed: bool = False
                 "due": due,
             }
         context["changed"] = changed
-        messages.append(_message(membership, battle.turn, subject, "frontend/email/battle_sheet", context))
+        messages.append(
+            member_message(membership, battle.turn, subject, "tabletop/email/battle_sheet", context)
+        )
     return mail_send(messages)
 
 
 def battle_reminder_send(*, battle_id: int, now: Callable[[], datetime] = timezone.now) -> int:
     """Remind the battle's players that its result is due; nothing once it has its entry or its
     deadline has passed (the deadline's own step takes over, A8.2-A8.3)."""
-    battle = _battle(battle_id)
+    battle = battle_mailed(battle_id)
     if battle is None or battle.state != Battle.State.OPEN or battle.deadline is None:
         return 0
     left = battle.deadline - now()
@@ -79,7 +84,7 @@ def battle_reminder_send(*, battle_id: int, now: Callable[[], datetime] = timezo
         .first()
     )
     messages = []
-    for membership, context in _readers(battle, active_only=True):
+    for membership, context in battle_readers(battle, active_only=True):
         with translation.override(language_of(user=membership.user)):
             due_in = due_in_words(left)
             subject = _("[%(campaign)s] Turn %(number)s — %(battle)s: result due in %(due_in)s") % {
@@ -94,14 +99,16 @@ def battle_reminder_send(*, battle_id: int, now: Callable[[], datetime] = timezo
             "current": current,
             "waiting_for": _waiting_for(battle, current),
         }
-        messages.append(_message(membership, battle.turn, subject, "frontend/email/battle_reminder", context))
+        messages.append(
+            member_message(membership, battle.turn, subject, "tabletop/email/battle_reminder", context)
+        )
     return mail_send(messages)
 
 
 def battle_overdue_send(*, battle_id: int) -> int:
     """Tell the battle's players and the GM that its deadline has passed, and what follows: the GM decides
     (A8.2), or the deadline has confirmed the agreed result or auto-resolved the battle (A8.3)."""
-    battle = _battle(battle_id)
+    battle = battle_mailed(battle_id)
     if battle is None or battle.overdue_at is None:
         return 0
     decided = battle.versions.filter(
@@ -115,7 +122,7 @@ def battle_overdue_send(*, battle_id: int) -> int:
         outcome = "auto_resolved" if decided.origin == ResultVersion.Origin.DEADLINE else "confirmed"
     may_still_enter = battle.turn.campaign.ruleset().tabletop.players_may_enter_after_deadline
     messages = []
-    for membership, context in _readers(battle, with_gm=True):
+    for membership, context in battle_readers(battle, with_gm=True):
         with translation.override(language_of(user=membership.user)):
             subject = _("[%(campaign)s] Turn %(number)s — %(battle)s: result overdue") % {
                 "campaign": battle.turn.campaign.name,
@@ -128,15 +135,18 @@ def battle_overdue_send(*, battle_id: int) -> int:
             "is_gm": membership.role == Membership.Role.GM,
             "may_still_enter": may_still_enter,
         }
-        messages.append(_message(membership, battle.turn, subject, "frontend/email/battle_overdue", context))
+        messages.append(
+            member_message(membership, battle.turn, subject, "tabletop/email/battle_overdue", context)
+        )
     return mail_send(messages)
 
 
-def _battle(battle_id: int) -> Battle | None:
+def battle_mailed(battle_id: int) -> Battle | None:
+    """The battle to mail about, with its turn and campaign; None when it is gone."""
     return Battle.objects.select_related("turn__campaign").filter(pk=battle_id).first()
 
 
-def _readers(
+def battle_readers(
     battle: Battle, *, active_only: bool = False, with_gm: bool = False
 ) -> Iterator[tuple[Membership, dict[str, Any]]]:
     """Each player of the battle's nations with an address (and the GM, `with_gm`), and the sheet as the
@@ -156,12 +166,12 @@ def _readers(
     names = {n.code: n.name for n in campaign.nations.all()}
     for membership in members:
         viewer = Viewer(campaign=campaign, user=membership.user, membership=membership)
-        context = _sheet_context(battle, viewer, names)
+        context = sheet_context(battle, viewer, names)
         if context is not None:
             yield membership, context
 
 
-def _sheet_context(battle: Battle, viewer: Viewer, names: dict[str, str]) -> dict[str, Any] | None:
+def sheet_context(battle: Battle, viewer: Viewer, names: dict[str, str]) -> dict[str, Any] | None:
     """What the sheet's templates need, for this reader: the sheet as the reader's nation may see it
     (None: nothing of it), in the reader's language and zone."""
     sheet = battle_sheet_for(viewer=viewer, battle=battle)
@@ -187,12 +197,12 @@ def battle_sheet_text(*, viewer: Viewer, battle: Battle) -> str | None:
     """The battle's sheet as plain text, as its mail gives it (A11.3, A12), cut to what the viewer's
     nation may see, in the viewer's language and zone; None for a viewer who may see none of it."""
     names = {n.code: n.name for n in battle.turn.campaign.nations.all()}
-    context = _sheet_context(battle, viewer, names)
+    context = sheet_context(battle, viewer, names)
     if context is None:
         return None
     context = {**context, "turn": battle.turn, "campaign": battle.turn.campaign}
     with translation.override(language_of(user=viewer.user)), timezone.override(context["zone"]):
-        return render_to_string("frontend/email/battle_sheet_plain.txt", context)
+        return render_to_string("tabletop/email/battle_sheet_plain.txt", context)
 
 
 def _waiting_for(battle: Battle, current: ResultVersion | None) -> list[str]:

@@ -1,6 +1,7 @@
 """The mails of a tabletop battle's results workflow (TABLETOP.md A11.3): a new version waiting for your
 answer, a dispute, a result confirmed or voided, a battle reopened, an entry made stale by changed forces.
-Queued once per event by rules.tabletop.mail (on commit), rendered and sent here.
+Queued once per event by rules.tabletop.mail (on commit, by task name), rendered and sent here by the task
+of rules.tabletop.tasks, with the sheet's parts of rules.tabletop.mails.
 
 To the players of the battle's nations (a dispute: the GM too; a new version: the other nations than its
 author's), each in their own language and zone; every sheet in a mail is cut to what the reader's nation
@@ -18,10 +19,10 @@ from django.utils.translation import gettext as _
 from campaign.lifecycle import language_of
 from campaign.models import Membership
 from campaign.selectors import Viewer
-from frontend.mail.tabletop import _battle, _readers, _sheet_context
-from frontend.mail.turns import _message, mail_send
+from frontend.mail.turns import mail_send, member_message
 from rules.models import Battle, ResultVersion
 from rules.tabletop.mail import EVENTS
+from rules.tabletop.mails import battle_mailed, battle_readers, sheet_context
 from rules.tabletop.sheets import battle_title
 
 
@@ -56,7 +57,7 @@ def battle_event_send(
     """Mail the readers of one event of the battle's results; returns how many mails went out."""
     if event not in EVENTS:
         raise ValueError(f"no such battle event: {event}")
-    battle = _battle(battle_id)
+    battle = battle_mailed(battle_id)
     if battle is None:
         return 0
     version = (
@@ -71,14 +72,14 @@ def battle_event_send(
         before.sheet, before.nations = old_sheet, list(old_sheet.get("nations", []))
     names = {n.code: n.name for n in battle.turn.campaign.nations.all()}
     messages = []
-    for membership, context in _readers(battle, with_gm=event == "disputed"):
+    for membership, context in battle_readers(battle, with_gm=event == "disputed"):
         is_gm = membership.role == Membership.Role.GM
         if event == "version" and version is not None and membership.nation_id == version.nation_id:
             continue  # the author's nation agreed by saving it
         old = None
         if before is not None:
             viewer = Viewer(campaign=battle.turn.campaign, user=membership.user, membership=membership)
-            old = _sheet_context(before, viewer, names)
+            old = sheet_context(before, viewer, names)
         with translation.override(language_of(user=membership.user)):
             subject = "[{campaign}] {turn} — {battle}: {what}".format(
                 campaign=battle.turn.campaign.name,
@@ -96,5 +97,7 @@ def battle_event_send(
             "old": old,
             "gone": battle.state == Battle.State.GONE,
         }
-        messages.append(_message(membership, battle.turn, subject, "frontend/email/battle_event", context))
+        messages.append(
+            member_message(membership, battle.turn, subject, "tabletop/email/battle_event", context)
+        )
     return mail_send(messages)

@@ -1,4 +1,5 @@
-"""A company turn's mails, in the reader's own language, plain text and HTML.
+"""A company turn's mails, in the reader's own language, plain text and HTML; rendered and sent here, in the
+interface layer, by the tasks of rules.company.tasks, which rules.company.turn queues by name.
 
 company_battles_send   the battles a turn's processing created (COMPANY.md §4.5): each participating
                        nation's members hear of its battles, with its own units in each and a link to the
@@ -8,6 +9,8 @@ company_results_send   the turn report after the battles (§6 step 6, §11.1): e
                        the reports of the battles its nation fought, with each unit's before and after and
                        the XP and TP arithmetic, its units' retreats, and a link to its Kasarmi; the GM gets
                        every nation's
+
+Built on every mail's parts (frontend.mail.turns); the templates are the package's own (company/email/).
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from django.utils.translation import ngettext
 
 from campaign.lifecycle import language_of
 from campaign.models import Turn
-from frontend.mail.turns import _members, _message, mail_send, reader_subject, site_url
+from frontend.mail.turns import mail_send, member_message, members_mailed, reader_subject, site_url
 from frontend.terms import said, word
 from rules.company import models
 from rules.company.page_data import report_rows
@@ -41,7 +44,7 @@ def company_battles_send(*, turn_id: int) -> int:
         )
     )
     messages = []
-    for membership in _members(campaign):
+    for membership in members_mailed(campaign):
         nation = membership.nation
         code = nation.code if nation else None
         mine = [b for b in battles if code is None or code in b.data["sides"]]
@@ -51,7 +54,7 @@ def company_battles_send(*, turn_id: int) -> int:
             title = _("[%(campaign)s] Turn %(number)s: battles to fight — %(reader)s")
             subject = reader_subject(title, turn, nation)
             context = {"battles": [_battle_told(b, campaign.slug, code) for b in mine]}
-        messages.append(_message(membership, turn, subject, "frontend/email/company_battles", context))
+        messages.append(member_message(membership, turn, subject, "company/email/battles", context))
     return mail_send(messages)
 
 
@@ -82,7 +85,7 @@ def company_results_send(*, turn_id: int) -> int:
     units = {u.number: u for u in models.Unit.objects.filter(campaign=campaign).select_related("nation")}
     notified = ruleset.get("recon.target_notified")
     messages = []
-    for membership in _members(campaign):
+    for membership in members_mailed(campaign):
         nation = membership.nation
         code = nation.code if nation else None
         mine = [b for b in battles if code is None or code in b.data["sides"]]
@@ -100,7 +103,7 @@ def company_results_send(*, turn_id: int) -> int:
             if code
             else site_url(reverse("frontend:campaign", args=[campaign.slug])),
         }
-        messages.append(_message(membership, turn, subject, "frontend/email/company_results", context))
+        messages.append(member_message(membership, turn, subject, "company/email/results", context))
     return mail_send(messages)
 
 
