@@ -240,8 +240,7 @@ CELERY_BEAT_SCHEDULE = {
     "remind-due-turns": {"task": "campaign.tasks.remind_due_turns", "schedule": _tick},
     "process-ready-turns": {"task": "campaign.tasks.process_ready_turns", "schedule": _tick},
     "requeue-stale-turns": {"task": "rules.tasks.requeue_stale_turns", "schedule": _tick},
-    "resolve-overdue-battles": {"task": "rules.tasks.resolve_overdue_battles", "schedule": _tick},
-    "remind-battles": {"task": "rules.tasks.remind_battles", "schedule": _tick},
+    "tick-systems": {"task": "rules.tasks.tick_systems", "schedule": _tick},
 }
 # An open turn queued this long ago, that no worker holds, has lost its job: the sweeper queues it again.
 IRONFIST_REQUEUE_AFTER_SECONDS = env_int("IRONFIST_REQUEUE_AFTER_SECONDS", 300, minimum=1)

@@ -41,6 +41,10 @@ class SystemShell:
     # A replayed turn that waits for its battles gets them decided as the export's turn entry says:
     # (turn=, entry=) -> the turn (tabletop: its confirmed entries and rounds, TABLETOP.md A4.3).
     battles_replay: Callable[..., Turn | None] | None = None
+    # The system's steps of the minute tick (beat's `rules.tasks.tick_systems`, `lifecycle_tick`): what each
+    # does, as words for the command's line, and the step, () -> how many it did (tabletop: battles past
+    # their deadline, A8.1-A8.3, and their reminders).
+    tick: tuple[tuple[str, Callable[[], int]], ...] = ()
 
 
 _SHELLS: dict[str, SystemShell] = {}
@@ -57,3 +61,8 @@ def shell_unregister(name: str) -> None:
 
 def system_shell(name: str) -> SystemShell:
     return _SHELLS.get(name, _ENGINE_ONLY)
+
+
+def systems_tick() -> list[tuple[str, int]]:
+    """Every registered system's minute steps, run: (what, how many) each."""
+    return [(what, step()) for shell in list(_SHELLS.values()) for what, step in shell.tick]

@@ -10,8 +10,7 @@ from django.db import InterfaceError, OperationalError
 from campaign.queue import tick_record, turn_fault_record, turns_due_queue, turns_stale_requeue
 from rules.engine.messages import Message
 from rules.services import turn_process
-from rules.tabletop.battles import battles_overdue
-from rules.tabletop.mail import battles_remind
+from rules.system_shells import systems_tick
 
 RETRY_MAX = 30  # then the sweeper's minute tick takes over (campaign.queue.turns_stale_requeue)
 
@@ -50,12 +49,7 @@ def process_due_turns() -> int:
 
 
 @shared_task
-def resolve_overdue_battles() -> int:
-    """Run by Celery beat: tabletop battles past their result deadline (TABLETOP.md A8)."""
-    return battles_overdue()
-
-
-@shared_task
-def remind_battles() -> int:
-    """Run by Celery beat: reminders of tabletop battles near their result deadline (TABLETOP.md A8.1)."""
-    return battles_remind()
+def tick_systems() -> int:
+    """Run by Celery beat every minute: each battle system's own steps (rules.system_shells, `tick`), such
+    as tabletop's battles past their result deadline and their reminders (TABLETOP.md A8)."""
+    return sum(count for _, count in systems_tick())

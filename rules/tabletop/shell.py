@@ -13,7 +13,8 @@ from rules.engine.tabletop import SYSTEM
 from rules.models import ResultVersion
 from rules.system_shells import SystemShell, shell_register
 from rules.tabletop.archive import battle_rounds_export, battles_archive
-from rules.tabletop.battles import battles_record
+from rules.tabletop.battles import battles_overdue, battles_record
+from rules.tabletop.mail import battles_remind
 from rules.tabletop.replay import battles_replay
 
 
@@ -48,5 +49,6 @@ shell_register(
         rollback_keep=battles_archive,
         export_fields=_export_fields,
         battles_replay=_battles_replay,
+        tick=(("battle reminder(s) queued", battles_remind), ("battle(s) overdue", battles_overdue)),
     ),
 )

@@ -8,14 +8,13 @@ from __future__ import annotations
 from django.core.management.base import BaseCommand
 
 from campaign.queue import tick_record, turns_due_queue, turns_early_queue, turns_remind, turns_stale_requeue
-from rules.tabletop.battles import battles_overdue
-from rules.tabletop.mail import battles_remind
+from rules.system_shells import systems_tick
 
 
 class Command(BaseCommand):
     help = (
-        "Queue the turns past their deadline, ready early or stale, the reminders due, and the tabletop "
-        "battles' reminders and deadlines: what beat does."
+        "Queue the turns past their deadline, ready early or stale, the reminders due, and each battle "
+        "system's own steps (a table battle's reminders and deadline): what beat does."
     )
 
     def handle(self, *args, **options) -> None:
@@ -24,10 +23,8 @@ class Command(BaseCommand):
         early = turns_early_queue()
         reminded = turns_remind()
         requeued = turns_stale_requeue()
-        battles = battles_remind()
-        overdue = battles_overdue()
+        systems = "".join(f", {count} {what}" for what, count in systems_tick())
         self.stdout.write(
             f"{due} turn(s) due, {early} ready early, {reminded} reminder(s) queued, "
-            f"{requeued} stale turn(s) queued again, {battles} battle reminder(s) queued, "
-            f"{overdue} battle(s) overdue"
+            f"{requeued} stale turn(s) queued again{systems}"
         )
