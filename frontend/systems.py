@@ -49,6 +49,16 @@ class MailParts:
 
 
 @dataclass(frozen=True)
+class ApiUrls:
+    """A system's own API routes: under a campaign (`campaigns/<slug>/`), under a turn
+    (`campaigns/<slug>/turns/<number>/`) and at the API's top (`site`)."""
+
+    campaign: tuple[Any, ...] = ()
+    turn: tuple[Any, ...] = ()
+    site: tuple[Any, ...] = ()
+
+
+@dataclass(frozen=True)
 class SystemPages:
     name: str
     card: Card | None = None
@@ -82,6 +92,15 @@ class SystemPages:
     site_urls: tuple[Any, ...] = ()
     # What it adds to the generic mails (MailParts).
     mail: MailParts = MailParts()
+    # Its own API routes (ApiUrls), named in the API's namespace.
+    api_urls: ApiUrls = ApiUrls()
+
+
+def system_api_urls(where: str) -> list[Any]:
+    """Every registered system's own API routes at `where` ("campaign", "turn" or "site"), for
+    config/api_urls.py."""
+    _load()
+    return [pattern for pages in _PAGES.values() for pattern in getattr(pages.api_urls, where)]
 
 
 _PAGES: dict[str, SystemPages] = {}

@@ -10,7 +10,8 @@ from typing import Any
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from frontend.systems import SystemPages, pages_register
+from frontend.systems import ApiUrls, SystemPages, pages_register
+from rules.company import api_urls
 from rules.company.page_data import company_map
 from rules.company.results import company_turn_complete_by_gm
 from rules.company.urls import urlpatterns
@@ -37,5 +38,6 @@ pages_register(
         preview_page=company_preview_page,
         complete=company_turn_complete_by_gm,
         urls=tuple(urlpatterns),
+        api_urls=ApiUrls(campaign=tuple(api_urls.campaign_urls), turn=tuple(api_urls.turn_urls)),
     )
 )

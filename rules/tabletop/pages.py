@@ -10,8 +10,9 @@ from typing import Any
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from frontend.systems import Card, SystemPages, pages_register
+from frontend.systems import ApiUrls, Card, SystemPages, pages_register
 from rules.engine.tabletop import SYSTEM
+from rules.tabletop import api_urls
 from rules.tabletop.cards import tabletop_card
 from rules.tabletop.rollback import tabletop_rollback, tabletop_turn_complete
 from rules.tabletop.sheets import battles_pending_rows
@@ -34,5 +35,6 @@ pages_register(
         rollback=tabletop_rollback,
         urls=tuple(urlpatterns),
         site_urls=tuple(site_urlpatterns),
+        api_urls=ApiUrls(turn=tuple(api_urls.turn_urls), site=tuple(api_urls.site_urls)),
     )
 )
