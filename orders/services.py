@@ -277,24 +277,23 @@ def _judge(
 
 
 def _unitless_judged(turn: Turn, nation: Nation, draft: OrderDraft, order: Order) -> Order:
-    """`order` filled from a draft of a doctrine or an ambush (SODANKAYNTI.md §4.1, §4.2), judged by the
-    rules on the regions it names: they consume no units, so no other order can spoil them or be spoilt."""
-    doctrine = draft.kind == "doctrine"
-    codes = [c for c in (draft.origin, None if doctrine else draft.target) if c]
+    """`order` filled from a draft of a kind that names no units (the system's `unitless_kinds`: Sodankäynti's
+    doctrine and ambush, §4.1, §4.2), judged by the rules on the regions it names: it consumes no units, so
+    no other order can spoil it or be spoilt. A kind with fields of its own (`unitless_params`) has no
+    target; the system says how its fields are kept."""
+    shaped = system_get(turn.campaign.battle_system).unitless_params.get(draft.kind)
+    targetless = shaped is not None
+    codes = [c for c in (draft.origin, None if targetless else draft.target) if c]
     named = spots_by_code(nation=nation, origin=draft.origin, codes=codes) if codes else {}
     for code in codes:
         if code not in named:
             raise InputError.of("target" if code == draft.target else "origin", "unknown_region", region=code)
-    if not doctrine and not draft.target:
+    if not targetless and not draft.target:
         raise InputError.of("target", "choose_target")
     order.kind, order.units = draft.kind, {}
     order.origin = named[draft.origin].region if draft.origin else None
-    order.target = None if doctrine else named[draft.target].region
-    order.params = {}
-    if doctrine:
-        given = draft.params or {}
-        order.params = {"doctrine": given.get("doctrine"), "params": dict(given.get("params") or {})}
-        order.params["region"] = draft.origin or None
+    order.target = None if targetless else named[draft.target].region
+    order.params = shaped(draft.origin or "", draft.params or {}) if shaped else {}
     ruleset = turn.campaign.ruleset()
     if named:
         world = order_world_load(

@@ -88,6 +88,11 @@ class BattleSystem:
     order_check: Callable[[Any, Any], Callable[[Any], Any]] | None = None
     # Kinds of order the system checks alone: they name no units and skip the common checks (Sodankäynti §4).
     unitless_kinds: frozenset[str] = frozenset()
+    # Of those, the ones that keep fields of their own instead of a target: kind -> (region code or "", the
+    # fields as entered) -> the order's params as stored (Sodankäynti's doctrine, §4.1).
+    unitless_params: Mapping[str, Callable[[str, Mapping[str, Any]], dict[str, Any]]] = field(
+        default_factory=dict
+    )
     # The system's own turn inputs, checked before the first draw and given to every battle as `call.inputs`:
     # (world, ruleset, turn input, accepted orders) -> inputs; without it, TurnInput.system_inputs as given.
     inputs_prepare: Callable[..., Any] | None = None

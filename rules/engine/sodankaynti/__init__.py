@@ -8,7 +8,7 @@ from . import messages  # noqa: F401  (registers the system's message templates)
 from .cases import case_check
 from .fight import sodankaynti_fight
 from .inputs import ATTRIBUTES, attributes_check, inputs_prepare
-from .orders import OWN_KINDS, order_check
+from .orders import OWN_KINDS, PARAMS, order_check
 from .ruleset import SETTINGS, Ruleset, ruleset_build
 
 SYSTEM = BattleSystem(
@@ -32,6 +32,7 @@ SYSTEM = BattleSystem(
     case_check=case_check,
     order_check=order_check,
     unitless_kinds=OWN_KINDS,
+    unitless_params=PARAMS,
     inputs_prepare=inputs_prepare,
     nation_attributes=ATTRIBUTES,
     attributes_check=attributes_check,

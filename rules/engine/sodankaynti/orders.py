@@ -7,7 +7,7 @@ ordinary order to the common checks.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from ..state import Order
@@ -15,6 +15,16 @@ from ..validation import Invalid
 from .ruleset import DoctrineError, Ruleset
 
 OWN_KINDS = frozenset(("ambush", "doctrine"))
+
+
+def doctrine_params(region: str, given: Mapping[str, Any]) -> dict[str, Any]:
+    """A doctrine order's fields as stored (§4.1): its name, its parameters and its region (none: every
+    battle of the nation). It has no target."""
+    params = dict(given.get("params") or {})
+    return {"doctrine": given.get("doctrine"), "params": params, "region": region or None}
+
+
+PARAMS = {"doctrine": doctrine_params}
 
 
 def _invalid(field: str, code: str, **params: Any) -> Invalid:
