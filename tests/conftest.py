@@ -22,6 +22,17 @@ ROOT = Path(__file__).resolve().parents[1]
 DEMO = ROOT / "campaign" / "scenarios" / "demo.yaml"
 
 
+# The fuzzers' and the property tests' hunt: a short one by default, the long one where IRONFIST_FUZZ=long
+# (.ci/run sets it).
+FUZZ_LONG = os.environ.get("IRONFIST_FUZZ") == "long"
+
+
+def examples(long: int) -> int:
+    """How many examples a fuzzer or a property test draws: `long` in the long hunt, a fifth of it (at
+    least five, at most `long`) otherwise, so that `make test` stays quick and CI still hunts."""
+    return long if FUZZ_LONG else max(min(long, 5), long // 5)
+
+
 def pytest_collection_modifyitems(config, items):
     if settings.REDIS_URL:
         return

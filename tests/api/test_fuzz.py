@@ -3,14 +3,13 @@ and every answer's status is one the schema documents. On the demo campaign (Iro
 a tabletop campaign with a battle waiting and a company_d20 campaign with one, the table battles' operations,
 their paths aimed at what exists (the campaign, the turn, the battle) so that the bodies reach the checks.
 
-Bounded (a few examples per operation, no shrinking) so that it runs in CI within a minute or two; the
-examples it draws vary from run to run, and `SCHEMATHESIS_EXAMPLES` draws more of them by hand.
+Bounded (a few examples per operation, no shrinking) so that it runs within a minute or two; the examples
+it draws vary from run to run, and IRONFIST_FUZZ=long (CI sets it) draws five times as many.
 """
 
 from __future__ import annotations
 
 import json
-import os
 
 import pytest
 import schemathesis
@@ -23,10 +22,11 @@ from schemathesis.specs.openapi.checks import status_code_conformance
 
 from tests.api.conftest import client_for
 from tests.company.conftest import attack_and_scout, battle, company  # noqa: F401 (fixtures)
+from tests.conftest import examples
 
 # No server error, and no answer the schema does not document (every 4xx is in it).
 CHECKS = [not_a_server_error, status_code_conformance]
-EXAMPLES = int(os.environ.get("SCHEMATHESIS_EXAMPLES", "25"))
+EXAMPLES = examples(25)
 
 
 def _schema() -> schemathesis.specs.openapi.schemas.OpenApiSchema:

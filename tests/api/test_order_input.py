@@ -13,6 +13,7 @@ from rest_framework.test import APIClient
 
 from orders.models import Order
 from tests.api.conftest import client_for
+from tests.conftest import examples
 from tests.errors import errors, said
 from tests.errors import fields as error_fields
 
@@ -166,7 +167,9 @@ FIELDS = st.fixed_dictionaries(
 )
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(body=FIELDS | JSON)
 def test_it_never_answers_500_and_writes_only_what_it_accepts(api, demo, body) -> None:
     with transaction.atomic():

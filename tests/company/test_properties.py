@@ -12,9 +12,10 @@ from rules.company.dice import dice_roll, dice_verify
 from rules.company.services import kasarmi_act
 from rules.engine.company_d20.problems import Problem
 from tests.company.conftest import result_final
+from tests.conftest import examples
 
 SETTINGS = settings(
-    max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=examples(15), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 
 

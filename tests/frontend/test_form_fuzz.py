@@ -15,6 +15,8 @@ from django.core.signals import got_request_exception
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
+from tests.conftest import examples
+
 HOSTILE = [
     "",
     "0",
@@ -116,7 +118,7 @@ def _fuzz(client, forms, data, server_errors) -> None:
 
 
 FUZZ = settings(
-    max_examples=40,
+    max_examples=examples(40),
     deadline=None,
     phases=[Phase.explicit, Phase.generate],
     suppress_health_check=list(HealthCheck),

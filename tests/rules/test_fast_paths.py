@@ -25,6 +25,7 @@ from rules.engine.systems import system_get
 from rules.engine.turn import combat_phase, turn_complete
 from rules.engine.validation import orders_validate
 from rules.engine.world import world_build
+from tests.conftest import examples
 from tests.rules.test_properties import FAST, RULESETS, TYPES, _resolve, turns
 
 
@@ -32,7 +33,7 @@ def _json(value: Any) -> Any:
     return json.loads(json.dumps(value))
 
 
-@settings(FAST, max_examples=40)
+@settings(FAST, max_examples=examples(40))
 @given(turns())
 def test_a_result_as_data_is_what_dataclasses_asdict_gives(case: tuple[TurnInput, str, int]) -> None:
     turn, ruleset_name, seed = case
@@ -44,14 +45,14 @@ def test_a_result_as_data_is_what_dataclasses_asdict_gives(case: tuple[TurnInput
     assert _json(result.to_dict()) == _json(plain)
 
 
-@settings(FAST, max_examples=20)
+@settings(FAST, max_examples=examples(20))
 @given(turns())
 def test_an_input_as_data_is_what_dataclasses_asdict_gives(case: tuple[TurnInput, str, int]) -> None:
     turn, _, _ = case
     assert _json(json_data(turn)) == _json(dataclasses.asdict(turn))
 
 
-@settings(FAST, max_examples=40)
+@settings(FAST, max_examples=examples(40))
 @given(turns())
 def test_the_stacks_after_come_in_region_nation_and_declared_type_order(
     case: tuple[TurnInput, str, int],
@@ -110,7 +111,7 @@ def _plain_supporters(phase: Phase, nations, regions, exclude) -> tuple[Supporte
     return tuple(sorted(found, key=lambda s: (order.index(s.nation), s.region, types.index(s.unit_type))))
 
 
-@settings(FAST, max_examples=40)
+@settings(FAST, max_examples=examples(40))
 @given(turns())
 def test_the_supporters_of_a_battle_are_every_stack_in_range_in_nation_region_type_order(
     case: tuple[TurnInput, str, int],
@@ -141,7 +142,7 @@ def test_sharing_among_one_key_or_many_is_largest_remainder(total: int, weights:
     assert share(total, keyed, lambda k, _: k) == plain
 
 
-@settings(FAST, max_examples=40)
+@settings(FAST, max_examples=examples(40))
 @given(turns())
 def test_a_sides_counts_units_and_name_are_its_forces_summed(case: tuple[TurnInput, str, int]) -> None:
     turn, ruleset_name, seed = case
@@ -194,7 +195,7 @@ def _given_otherwise(turn: TurnInput) -> TurnInput:
     return dataclasses.replace(turn, stacks=tuple(stacks))
 
 
-@settings(FAST, max_examples=40)
+@settings(FAST, max_examples=examples(40))
 @given(turns())
 def test_the_stacks_after_are_the_garrisons_after_and_a_region_left_alone_keeps_the_inputs_stacks(
     case: tuple[TurnInput, str, int],

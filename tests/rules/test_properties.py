@@ -32,6 +32,7 @@ from rules.engine import (
     resolve_turn,
 )
 from rules.engine.ruleset import ruleset_build
+from tests.conftest import examples
 from tests.rules.property_settings import property_settings
 
 NATION_NAMES = ("RED", "BLUE", "GREEN", "GOLD")
@@ -48,7 +49,7 @@ RULESETS = {
     "certain losses": ruleset_build({"support_loss": {"won_or_draw": 100, "lost": 100}}),
 }
 
-FAST = property_settings(60, HealthCheck.data_too_large)
+FAST = property_settings(examples(60), HealthCheck.data_too_large)
 
 
 def _distances(start: str, neighbours: dict[str, set[str]]) -> dict[str, int]:
@@ -314,7 +315,7 @@ def test_the_winner_never_loses_more_ground_units_than_the_loser(case: tuple[Tur
         assert won <= lost, (battle["kind"], battle["region"], won, lost)
 
 
-@settings(FAST, max_examples=30)
+@settings(FAST, max_examples=examples(30))
 @given(turns())
 def test_the_same_input_and_seed_give_the_same_result(case: tuple[TurnInput, str, int]) -> None:
     turn, ruleset_name, seed = case
@@ -346,7 +347,7 @@ def _rejected(result: TurnResult) -> Counter:
     )
 
 
-@settings(FAST, max_examples=50)
+@settings(FAST, max_examples=examples(50))
 @given(turns(), st.integers(0, 2**16))
 def test_the_order_of_different_nations_orders_does_not_matter(
     case: tuple[TurnInput, str, int], shuffle_seed: int

@@ -18,6 +18,7 @@ from rules.engine.company_d20.recon import REVEALS, contact_reveal, snapshot_con
 from rules.engine.company_d20.results import Battle
 from rules.engine.company_d20.roster import tk_damaged, unit_create, unit_tt, veteran_slots
 from rules.engine.company_d20.settings import CONTACT_LEVELS
+from tests.conftest import examples
 
 RULESET = company_ruleset_build()
 TYPES = sorted(RULESET.catalogue)
@@ -71,7 +72,7 @@ def _vp(battle, entry, nation):
     return own + entry["sides"][nation]["objective_vp"]
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(battles(), SHARING)
 def test_tp_gained_equals_the_vp_entered_and_xp_never_exceeds_it(generated, overrides) -> None:
     battle, entry = generated
@@ -87,7 +88,7 @@ def test_tp_gained_equals_the_vp_entered_and_xp_never_exceeds_it(generated, over
         assert 0 <= side_xp <= vp * ruleset.get("xp.per_vp")
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(battles())
 def test_xp_awarded_is_the_vp_less_exactly_what_is_halved_or_forfeited(generated) -> None:
     """Default sharing (equal, forfeit): the shares do not depend on losses, so the same entry with every unit
@@ -113,7 +114,7 @@ def test_xp_awarded_is_the_vp_less_exactly_what_is_halved_or_forfeited(generated
         assert final.xp[unit.id] == expected
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(battles())
 def test_a_battle_never_lowers_tt_or_veteran_slots(generated) -> None:
     battle, entry = generated
@@ -166,7 +167,7 @@ def _company(seed: int) -> Company:
     return Company("BLUE", rng.randint(0, 40), units, ("H",), ("H",), 6, 5)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(st.integers(0, 10_000), st.lists(ACTION, max_size=25))
 def test_kasarmi_never_takes_tp_below_0_nor_lowers_tt_or_slots(seed, actions) -> None:
     company = _company(seed)
@@ -304,7 +305,7 @@ ROLL = st.one_of(
 )
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(st.integers(0, 2**32), st.lists(ROLL, min_size=1, max_size=15))
 def test_a_replayed_dice_log_reproduces_every_roll(seed, requests) -> None:
     stream, entries = stream_open(f"{seed}:1:K7"), []
@@ -335,7 +336,7 @@ def test_a_replayed_dice_log_reproduces_every_roll(seed, requests) -> None:
             assert dice_only_replay(stream.text, tampered) != []
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.dictionaries(st.integers(1, 6), st.sampled_from(CONTACT_LEVELS[1:]), min_size=1))
 def test_recon_never_reveals_more_than_its_level(levels) -> None:
     cards = {u: unit_card(SNAPSHOT[u], RULESET) for u in levels}
@@ -361,7 +362,7 @@ def _created(company: Company) -> list[dict]:
     return [*events, event("tp_adjusted", "BLUE", tp_delta=company.tp, reason="opening balance")]
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(st.integers(0, 10_000), st.lists(ACTION, max_size=25))
 def test_replaying_a_nations_events_gives_its_roster_and_balance(seed, actions) -> None:
     company = _company(seed)

@@ -18,11 +18,12 @@ from hypothesis import strategies as st
 
 from rules.engine.seam import SeededDice
 from rules.engine.sodankaynti.battle import battle_fight
+from tests.conftest import examples
 from tests.rules.property_settings import property_settings
 
 from .battles import RULESETS, battles
 
-FAST = property_settings(150, HealthCheck.data_too_large)
+FAST = property_settings(examples(150), HealthCheck.data_too_large)
 seeds = st.integers(0, 2**32)
 
 

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from rules.engine.sodankaynti.board import Die
 from rules.engine.sodankaynti.doctrine import best_attack, sacrifice_target, sacrificer
 from rules.engine.sodankaynti.ruleset import ruleset_build
+from tests.conftest import examples
 
 SIZES = (4, 6, 8, 10, 12, 20)
 
@@ -61,7 +62,7 @@ def _brute(own: list[Die], enemy: list[Die], priority: str):
     return min(candidates, key=lambda c: _key(priority, *c))
 
 
-@settings(max_examples=400, deadline=None, derandomize=True, database=None)
+@settings(max_examples=examples(400), deadline=None, derandomize=True, database=None)
 @given(boards("R"), boards("B"), st.sampled_from(("value", "count")))
 def test_the_best_attack_is_the_least_candidate_by_the_key(own, enemy, priority) -> None:
     found = best_attack(own, enemy, priority, f"attack.{priority}")
@@ -77,7 +78,7 @@ def test_the_best_attack_is_the_least_candidate_by_the_key(own, enemy, priority)
     )
 
 
-@settings(max_examples=200, deadline=None, derandomize=True, database=None)
+@settings(max_examples=examples(200), deadline=None, derandomize=True, database=None)
 @given(boards("R"), boards("B"))
 def test_the_sacrifice_target_is_the_highest_die_then_the_larger_then_the_first(own, enemy) -> None:
     target = sacrifice_target(enemy)
@@ -91,7 +92,7 @@ class _Side:
         self.nations = tuple(sorted({d.nation for d in board}))
 
 
-@settings(max_examples=200, deadline=None, derandomize=True, database=None)
+@settings(max_examples=examples(200), deadline=None, derandomize=True, database=None)
 @given(boards("R", most=10), st.sampled_from(sorted(ruleset_build({}).doctrines)))
 def test_the_sacrificer_is_a_one_of_the_smallest_allowed_die_of_the_nation_with_most_dice(
     board, name

@@ -19,6 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules.engine import Order, TurnInput, TurnResult, resolve_turn, ruleset_build
+from tests.conftest import examples
 from tests.rules.test_properties import FAST, _interleaved, _totals, turns
 
 from .test_battle_properties import replay_actions
@@ -131,7 +132,7 @@ def test_every_battle_ends_within_its_bound_and_acts_only_with_dice_it_has(case)
         replay_actions(report)
 
 
-@settings(FAST, max_examples=30)
+@settings(FAST, max_examples=examples(30))
 @given(sodankaynti_turns())
 def test_the_same_input_and_seed_give_the_same_result(case) -> None:
     turn, name, seed = case
@@ -142,7 +143,7 @@ def _rejected(result: TurnResult) -> Counter:
     return Counter((r.order.ref, str(r.reason)) for r in result.rejected_orders)
 
 
-@settings(FAST, max_examples=50)
+@settings(FAST, max_examples=examples(50))
 @given(sodankaynti_turns(), st.integers(0, 2**16))
 def test_the_order_of_different_nations_orders_does_not_matter(case, shuffle_seed: int) -> None:
     turn, name, seed = case

@@ -15,11 +15,12 @@ from rules.engine.tabletop.close_combat import TERMS, close_combat_round
 from rules.engine.tabletop.close_combat_errors import MESSAGE_PREFIX, TEMPLATES
 from rules.engine.tabletop.close_combat_input import repeats
 from rules.engine.tabletop.close_combat_settings import close_combat_settings_build
+from tests.conftest import examples
 from tests.rules.property_settings import property_settings
 
 from .strategies import damaged_rounds, json_values, valid_rounds
 
-FAST = property_settings(100)
+FAST = property_settings(examples(100))
 SPEC_CODES = set(TEMPLATES) - {"not_whole_number_discipline"}
 
 

@@ -16,9 +16,10 @@ from rules.engine.casefile import case_turn
 from rules.engine.ruleset import ruleset_build
 from rules.engine.tabletop import BattlesPending, Complete, plan
 from rules.engine.tabletop.results import Entrant, result_check
+from tests.conftest import examples
 from tests.rules.property_settings import property_settings
 
-FAST = property_settings(60)
+FAST = property_settings(examples(60))
 
 TURN = case_turn(
     {

@@ -23,10 +23,10 @@ from rules.selectors import turn_result
 from rules.services import turn_process
 from rules.tabletop.battles import battle_auto_resolve, battle_result_save
 from rules.tabletop.rounds import close_combat_round_save
-from tests.conftest import orders_place
+from tests.conftest import examples, orders_place
 from tests.rules.property_settings import property_settings
 
-FEW = property_settings(12, HealthCheck.function_scoped_fixture)
+FEW = property_settings(examples(12), HealthCheck.function_scoped_fixture)
 ORDERS = [
     ("NOR", "attack", "N3", "K1", {"JV": 2}),
     ("KAR", "attack", "K1", "N3", {"JV": 2}),
