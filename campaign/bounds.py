@@ -107,20 +107,12 @@ def refused_detail(code: str, **params: Any) -> ErrorDetail:
 
 
 def body(request: Any, shape: type[serializers.Serializer], **context: Any) -> dict[str, Any]:
-    """The request's body through `shape`: its validated data, or a ValidationError the API's handler puts
-    in its envelope (each field at fault named)."""
+    """The request's body through `shape`: its validated data, plain JSON as the services keep it (dicts
+    and lists: DRF's own types are for its answers), or a ValidationError the API's handler puts in its
+    envelope (each field at fault named)."""
     serializer = shape(data=request.data, context={"request": request, **context})
     serializer.is_valid(raise_exception=True)
     return serializer.validated_data
-
-
-def plain(value: Any) -> Any:
-    """Validated data as the services take it: plain dicts and lists (JSON), nothing of DRF's."""
-    if isinstance(value, Mapping):
-        return {key: plain(item) for key, item in value.items()}
-    if isinstance(value, list | tuple):
-        return [plain(item) for item in value]
-    return value
 
 
 def query(request: Any, shape: type[serializers.Serializer]) -> dict[str, Any]:

@@ -17,7 +17,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from campaign.api import SLUG, CampaignScoped, IsGM
-from campaign.bounds import body, plain, query
+from campaign.bounds import body, query
 from campaign.models import Turn
 from rules.company import models
 from rules.company.dice import battle_stream_text, dice_roll, dice_verify, roll_mark, table_turn_set
@@ -143,7 +143,7 @@ class KasarmiAction(CompanyScoped):
         target = self.nation_get()
         if action not in ACTIONS:
             raise Http404("no such action")
-        params = plain(body(request, KasarmiShape))
+        params = body(request, KasarmiShape)
         done = kasarmi_act(
             campaign=self.viewer.campaign,
             nation=target,
@@ -165,7 +165,7 @@ class Orders(CompanyScoped):
 
     def put(self, request: Request, slug: str, nation: str) -> Response:
         target = self.nation_get()
-        orders = plain(body(request, OrdersShape)["orders"])
+        orders = body(request, OrdersShape)["orders"]
         if self.viewer.nation != target:
             raise refused([Problem("not_your_unit", nation)])
         turn = turn_in_play(self.viewer.campaign)
@@ -265,7 +265,7 @@ class BattleRolls(CompanyScoped):
 
     def post(self, request: Request, slug: str, pk: int) -> Response:
         battle = self.battle_get()
-        data = plain(body(request, RollShape))
+        data = body(request, RollShape)
         made = dice_roll(
             battle=battle,
             user=request.user,
@@ -315,7 +315,7 @@ class BattleKpOperation(CompanyScoped):
 
     def post(self, request: Request, slug: str, pk: int, op: str) -> Response:
         battle = self.battle_get()
-        params = plain(body(request, KpShape))
+        params = body(request, KpShape)
         done = kp_operate(
             battle=battle,
             user=request.user,
@@ -397,13 +397,13 @@ class BattleResult(CompanyScoped):
 
     def put(self, request: Request, slug: str, pk: int) -> Response:
         battle = self.battle_get()
-        entry = plain(body(request, ResultEntryShape))
+        entry = body(request, ResultEntryShape)
         company_result_save(viewer=self.viewer, battle=battle, entry=entry)
         return Response(result_state(battle), status=201)
 
     def post(self, request: Request, slug: str, pk: int) -> Response:
         if query(request, PreviewQuery).get("preview"):
-            entry = plain(body(request, ResultEntryShape))
+            entry = body(request, ResultEntryShape)
             preview = result_preview(battle=self.battle_get(), entry=entry)
             if isinstance(preview, list):
                 raise refused(preview)

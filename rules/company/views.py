@@ -15,7 +15,6 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from campaign.bounds import plain
 from campaign.messages import said
 from campaign.models import Turn
 from campaign.selectors import Viewer, turn_current
@@ -388,7 +387,7 @@ def _result_save(request: HttpRequest, viewer, battle, *, raw: str | None) -> Ht
             messages.error(request, text)
         return battle_render(request, viewer, battle, entry=entry, raw=raw, status=400)
     if shape is not None:
-        entry = plain(shape.validated_data)
+        entry = shape.validated_data
     try:
         company_result_save(viewer=viewer, battle=battle, entry=entry)
     except BattleError as error:

@@ -21,7 +21,7 @@ from rest_framework.settings import api_settings
 
 from campaign.api import IsGM
 from campaign.api_errors import invalid
-from campaign.bounds import body, plain
+from campaign.bounds import body
 from rules.api import TurnScoped
 from rules.models import Battle, ResultVersion
 from rules.selectors import battle_sheet_for, battles_visible
@@ -135,7 +135,7 @@ class BattleResultSave(BattleScoped):
     @extend_schema(request=TabletopResultShape, responses=dict, operation_id="battle_result_save")
     def post(self, request: Request, slug: str, number: int, key: str) -> Response:
         battle, _ = self.battle_get()
-        result = plain(body(request, TabletopResultShape))
+        result = body(request, TabletopResultShape)
         version = battle_result_save(viewer=self.viewer, battle=battle, result=result)
         return Response(version_data(version), status=status.HTTP_201_CREATED)
 

@@ -16,7 +16,7 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from campaign.bounds import body, plain
+from campaign.bounds import body
 from rules.engine.messages import Fault, Refusal
 from rules.engine.tabletop import RoundOutcome
 from rules.tabletop.calculator import round_work_out
@@ -55,7 +55,7 @@ class CloseCombatRound(GenericAPIView):
         query = RoundQuery(data=request.query_params)
         query.is_valid(raise_exception=True)
         outcome = round_work_out(
-            plain(body(request, CloseCombatRoundShape)),
+            body(request, CloseCombatRoundShape),
             preview=query.validated_data["preview"],
             new_seed=query.validated_data.get("seed") == "new",
         )

@@ -12,7 +12,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from campaign.api import IsGM
-from campaign.bounds import body, plain
+from campaign.bounds import body
 from rules.api import TurnScoped
 from rules.models import Battle
 from rules.tabletop.preview import BattlesPreview, turn_battles_preview
@@ -55,6 +55,6 @@ class TurnBattlesPreview(TurnScoped):
     @extend_schema(request=TabletopPreviewShape, responses=dict, operation_id="battles_preview")
     def post(self, request: Request, slug: str, number: int) -> Response:
         turn = self.turn_get()
-        hypotheses = plain(body(request, TabletopPreviewShape).get("hypotheses") or {})
+        hypotheses = body(request, TabletopPreviewShape).get("hypotheses") or {}
         preview = turn_battles_preview(turn_id=turn.pk, by=request.user, hypotheses=hypotheses)
         return Response(preview_data(preview))

@@ -21,7 +21,7 @@ from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from campaign.bounds import body, plain
+from campaign.bounds import body
 from rules.models import Battle, CombatRound
 from rules.tabletop.api import BattleScoped
 from rules.tabletop.archive import round_fields
@@ -52,7 +52,7 @@ def round_shown(round_: CombatRound) -> dict[str, Any]:
 def _body(view: RoundsScoped, shape: type[TabletopRoundSaveShape], battle: Battle) -> dict[str, Any]:
     """The body through `shape`, its round bounded by the dice the campaign's settings roll (B6)."""
     settings = battle.turn.campaign.ruleset().tabletop.close_combat
-    return plain(body(view.request, shape, settings=settings))
+    return body(view.request, shape, settings=settings)
 
 
 def _round_entered(body: dict[str, Any]) -> dict[str, Any]:
