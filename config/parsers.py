@@ -28,27 +28,44 @@ class NulError(ValueError):
 def json_check(data: Any, *, limit: int = MAX_DEPTH) -> None:
     """Raise ValueError when `data` nests lists and mappings deeper than `limit`, or holds a string that is
     not text (a lone surrogate: JSON may escape half a UTF-16 pair, no database stores it) or holds a NUL
-    (PostgreSQL's text cannot), naming where. Iterative."""
-    stack: list[tuple[Any, int, str]] = [(data, 1, "")]
+    (PostgreSQL's text cannot), naming where. Iterative; where a value is, is written out only for the one
+    at fault (each value carries a link to its parent's place, not a path of its own)."""
+    stack: list[tuple[Any, int, Place]] = [(data, 1, None)]
     while stack:
-        value, depth, where = stack.pop()
+        value, depth, place = stack.pop()
         if isinstance(value, str):
             try:
                 value.encode("utf-8")
             except UnicodeEncodeError:
+                where = _written(place)
                 raise ValueError(f"not text (a lone UTF-16 surrogate) at {where or 'the top'}") from None
             if "\x00" in value:
-                raise NulError(where)
+                raise NulError(_written(place))
         elif isinstance(value, dict | list):
             if depth > limit:
                 raise ValueError(f"nested deeper than {limit} levels")
             if isinstance(value, dict):
                 for key, item in value.items():
-                    inner = f"{where}.{key}" if where else str(key)
                     # a key at fault is its mapping's fault: `units`, not `units.JV\0`
-                    stack.extend(((key, depth + 1, where), (item, depth + 1, inner)))
+                    stack.extend(((key, depth + 1, place), (item, depth + 1, (place, key))))
             else:
-                stack.extend((item, depth + 1, f"{where}[{i}]") for i, item in enumerate(value))
+                stack.extend((item, depth + 1, (place, i)) for i, item in enumerate(value))
+
+
+# A value's place: its parent's place and its key or index there; None for the body itself.
+Place = tuple[Any, str | int] | None
+
+
+def _written(place: Place) -> str:
+    """A place as the API's errors name a field: `orders[2].to`, `units`; empty for the body itself."""
+    parts: list[str | int] = []
+    while place is not None:
+        place, part = place
+        parts.append(part)
+    where = ""
+    for part in reversed(parts):
+        where += f"[{part}]" if isinstance(part, int) else (f"{where and '.'}{part}")
+    return where
 
 
 class JSONParser(parsers.JSONParser):
