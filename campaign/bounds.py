@@ -101,9 +101,10 @@ class BoundedJSONField(serializers.JSONField):
         return value
 
 
-def refused_detail(code: str, **params: Any) -> ErrorDetail:
-    """A field's error in DRF's terms, its message from the catalogue in the reader's language."""
-    return ErrorDetail(said(Message("bounds." + code, params)), code=code)
+def refused_detail(code: str, message: str = "", **params: Any) -> ErrorDetail:
+    """A field's error in DRF's terms, its message from the catalogue in the reader's language: the
+    `message` code where it is a spec's own (`tabletop.score_too_long`), else this module's."""
+    return ErrorDetail(said(Message(message or "bounds." + code, params)), code=code)
 
 
 def body(request: Any, shape: type[serializers.Serializer], **context: Any) -> dict[str, Any]:

@@ -17,12 +17,10 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from rest_framework import serializers
-from rest_framework.exceptions import ErrorDetail, ValidationError
+from rest_framework.exceptions import ValidationError
 
-from campaign.bounds import BIGINT_MAX, INT_MAX, ITEMS_MAX, TEXT_MAX, BoundedDictField, Shape
-from campaign.messages import said
+from campaign.bounds import BIGINT_MAX, INT_MAX, ITEMS_MAX, TEXT_MAX, BoundedDictField, Shape, refused_detail
 from campaign.models import UNIT_TYPE_MAX, AuditEntry, Nation
-from rules.engine.messages import Message
 from rules.engine.tabletop.close_combat_settings import DEFAULTS, PREFIX, SETTINGS, CloseCombatSettings
 from rules.engine.tabletop.results import NOTES_LIMIT, SCORE_LIMIT
 from rules.models import Battle, CombatRound, ResultVersion
@@ -43,13 +41,8 @@ _KEY_MAX = Battle._meta.get_field("key").max_length
 _REASON_MAX = ResultVersion._meta.get_field("reason").max_length
 
 
-def _detail(code: str, message: str, **params: Any) -> ErrorDetail:
-    """The spec's `code` with its `message` (a registered message code), in the reader's language."""
-    return ErrorDetail(said(Message(message, params)), code=code)
-
-
 def _fail(code: str, message: str, **params: Any) -> ValidationError:
-    return ValidationError(_detail(code, message, **params))
+    return ValidationError(refused_detail(code, message, **params))
 
 
 def _container(data: Any) -> bool:
@@ -276,7 +269,7 @@ class CloseCombatRoundShape(Part):
         settings: CloseCombatSettings = self.context.get("settings") or DEFAULTS
         limit = 2 * settings.discipline_dice * min(units, 2 * UNITS_MAX)
         if len(rolls) > limit:
-            detail = _detail("too_many_entries", "bounds.too_many_entries", limit=limit)
+            detail = refused_detail("too_many_entries", limit=limit)
             raise ValidationError({"dice": {"rolls": [detail]}})
 
 
@@ -368,5 +361,5 @@ class TabletopPreviewShape(Shape):
     def to_internal_value(self, data: Any) -> Any:
         value = super().to_internal_value(data)
         if "hypotheses" in value and not isinstance(value["hypotheses"], Mapping):
-            raise ValidationError({"hypotheses": [_detail(*_HYPOTHESES)]})
+            raise ValidationError({"hypotheses": [refused_detail(*_HYPOTHESES)]})
         return value
