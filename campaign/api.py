@@ -7,7 +7,7 @@ selectors, which filter by the viewer, so another nation's object is never reach
 
 from __future__ import annotations
 
-from functools import cached_property
+from functools import cached_property, wraps
 
 from django.http import Http404
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
@@ -41,6 +41,19 @@ from campaign.serializers import (
 
 SLUG = OpenApiParameter("slug", str, OpenApiParameter.PATH, description="The campaign's slug.")
 NUMBER = OpenApiParameter("number", int, OpenApiParameter.PATH, description="The turn's number.")
+
+
+def api_alias(view):
+    """A route kept for clients of an earlier address (a battle by its key, a company battle by its own
+    id): it answers as its view does, and the schema leaves it out (config.schema.aliases_drop). The view
+    itself is left as it is: its address is documented."""
+
+    @wraps(view)
+    def alias(request, *args, **kwargs):
+        return view(request, *args, **kwargs)
+
+    alias.api_alias = True
+    return alias
 
 
 class IsGM(BasePermission):

@@ -1,6 +1,6 @@
-"""The REST API under /api/: routes to the views in campaign/api.py, orders/api.py and rules/api.py, and each
-battle system's own routes, from its registry entry (frontend.systems.ApiUrls), under a campaign, a turn
-or at the top."""
+"""The REST API under /api/: routes to the views in campaign/api.py, orders/api.py, rules/api.py and
+rules/table_api.py (the battles fought at the table), and each battle system's own routes, from its
+registry entry (frontend.systems.ApiUrls), under a campaign, a turn, a table battle or at the top."""
 
 from django.conf import settings
 from django.urls import include, path
@@ -11,10 +11,17 @@ from config.api_auth import TokenView
 from frontend.systems import system_api_urls
 from orders import api as orders_api
 from rules import api as rules_api
-from rules import systems_api
+from rules import systems_api, table_api
 
 app_name = "api"
 
+
+# campaigns/<slug>/turns/<number>/battles/<battle>/: a battle fought at the table, of any table system; under
+# it, each system's own routes.
+battle_urls = [
+    path("", table_api.TableBattleDetail.as_view(), name="battle-detail"),
+    *system_api_urls("battle"),
+]
 
 # campaigns/<slug>/turns/<number>/
 turn_urls = [
@@ -24,6 +31,8 @@ turn_urls = [
     path("retry/", rules_api.TurnRetry.as_view(), name="turn-retry"),
     path("reports/", rules_api.ReportList.as_view(), name="report-list"),
     path("reports/<int:position>/", rules_api.ReportDetail.as_view(), name="report-detail"),
+    path("battles/", table_api.TableBattleList.as_view(), name="battle-list"),
+    path("battles/<int:battle>/", include(battle_urls)),
     *system_api_urls("turn"),
 ]
 

@@ -24,6 +24,12 @@ from rest_framework import serializers
 from rest_framework.permissions import AllowAny, IsAuthenticated
 
 
+def aliases_drop(endpoints: list[tuple]) -> list[tuple]:
+    """The schema's preprocessing hook: the routes kept only as aliases of another address
+    (campaign.api.api_alias) are not documented; their address is."""
+    return [e for e in endpoints if not getattr(e[3], "api_alias", False)]
+
+
 class ErrorSerializer(serializers.Serializer):
     """One error: `code` is stable, `message` in the reader's language (campaign.api_errors)."""
 

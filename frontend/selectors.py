@@ -34,7 +34,7 @@ from frontend.terms import said, unit_heading, word
 from orders.models import Order
 from rules.engine.graph import within
 from rules.engine.order_words import order_description
-from rules.models import Battle, ResultVersion
+from rules.models import ResultVersion, TableBattle
 
 UNOWNED_COLOR = "#e3e3e3"
 COLOR = re.compile(r"#[0-9a-fA-F]{3,8}")
@@ -344,9 +344,9 @@ def battles_overdue_of(*, turn: Turn | None, now: Any) -> list[dict[str, Any]]:
     order, each with its current version (None when it has none)."""
     if turn is None or turn.status != Turn.Status.BATTLES_PENDING:
         return []
-    battles = Battle.objects.filter(turn=turn, state=Battle.State.OPEN, deadline__lt=now).prefetch_related(
-        "versions"
-    )
+    battles = TableBattle.objects.filter(
+        turn=turn, state=TableBattle.State.OPEN, deadline__lt=now
+    ).prefetch_related("versions")
     return [
         {
             "battle": b,

@@ -51,11 +51,33 @@ class MailParts:
 @dataclass(frozen=True)
 class ApiUrls:
     """A system's own API routes: under a campaign (`campaigns/<slug>/`), under a turn
-    (`campaigns/<slug>/turns/<number>/`) and at the API's top (`site`)."""
+    (`campaigns/<slug>/turns/<number>/`), under one of its table battles
+    (`campaigns/<slug>/turns/<number>/battles/<battle>/`, beside every other system's: no two systems
+    may route the same path there) and at the API's top (`site`)."""
 
     campaign: tuple[Any, ...] = ()
     turn: tuple[Any, ...] = ()
+    battle: tuple[Any, ...] = ()
     site: tuple[Any, ...] = ()
+
+
+@dataclass(frozen=True)
+class TableBattles:
+    """A table system's battles (rules.models.TableBattle) in the one list and under the one address of
+    every table battle, `c/<slug>/turns/<number>/battles/<id>/` (and the API's under /api/campaigns/).
+
+    `visible(viewer, battle)` says who may list and open one (default: the GM and the battle's nations);
+    `page(request, viewer, battle)` answers its page (GET and the page's own forms); `parts` its other
+    pages by name (`.../<id>/<part>/`: tabletop's round, company's dice verification), each
+    (request, viewer, battle) -> response; `detail(viewer, battle, as_text=)` is what the API answers
+    for it, a dict, or (as_text) the plain text of its sheet; `links(viewer, turn)` the links above the
+    turn's list, [(label, url)]."""
+
+    page: Callable[[Any, Any, Any], Any]
+    detail: Callable[..., Any]
+    visible: Callable[[Any, Any], bool] | None = None
+    parts: tuple[tuple[str, Callable[[Any, Any, Any], Any]], ...] = ()
+    links: Callable[[Any, Any], list[tuple[str, str]]] | None = None
 
 
 @dataclass(frozen=True)
@@ -94,10 +116,15 @@ class SystemPages:
     mail: MailParts = MailParts()
     # Its own API routes (ApiUrls), named in the API's namespace.
     api_urls: ApiUrls = ApiUrls()
+    # Its battles fought at the table (TableBattles), where it has them.
+    table_battles: TableBattles | None = None
+    # What it adds to its cards on a turn's page once they are laid out, each card of its own (`system`):
+    # (cards, viewer=, turn=, names=) -> None (tabletop: a battle's saved rounds and its result's history).
+    cards_attach: Callable[..., None] | None = None
 
 
 def system_api_urls(where: str) -> list[Any]:
-    """Every registered system's own API routes at `where` ("campaign", "turn" or "site"), for
+    """Every registered system's own API routes at `where` ("campaign", "turn", "battle" or "site"), for
     config/api_urls.py."""
     _load()
     return [pattern for pages in _PAGES.values() for pattern in getattr(pages.api_urls, where)]
@@ -132,6 +159,26 @@ def system_urls(*, site: bool = False) -> list[Any]:
     frontend/urls.py."""
     _load()
     return [pattern for pages in _PAGES.values() for pattern in (pages.site_urls if site else pages.urls)]
+
+
+def cards_attach(cards: list[dict[str, Any]], *, viewer: Any, turn: Any, names: dict[str, str]) -> None:
+    """Every registered system adds to its own cards of a turn (SystemPages.cards_attach): a turn's cards
+    are of the system it was played under, which may not be the campaign's now."""
+    _load()
+    for pages in _PAGES.values():
+        if pages.cards_attach is not None:
+            pages.cards_attach(cards, viewer=viewer, turn=turn, names=names)
+
+
+def battle_visible(viewer: Any, battle: Any) -> bool:
+    """Whether the viewer may list and open a table battle: as its system says; by default the GM and a
+    player of one of the battle's nations. Never one of a rolled-back turn."""
+    if battle.archived:
+        return False
+    table = pages_of(viewer.campaign.battle_system).table_battles
+    if table is not None and table.visible is not None:
+        return table.visible(viewer, battle)
+    return viewer.is_gm or (viewer.nation is not None and viewer.nation.code in battle.nations)
 
 
 def _load() -> None:

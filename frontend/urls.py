@@ -6,6 +6,7 @@ from django.urls import include, path
 from frontend.systems import system_urls
 from frontend.views import (
     accounts,
+    battles,
     language,
     player,
     settings,
@@ -15,9 +16,20 @@ from frontend.views.gm import clock, dashboard, diplomacy, inputs, processing, r
 
 app_name = "frontend"
 
+# c/<slug>/turns/<number>/battles/<battle>/: a battle fought at the table, of any table system.
+battle_urls = [
+    path("", battles.battle_page, name="battle"),
+    path("<slug:part>/", battles.battle_part, name="battle_part"),
+]
+
 # c/<slug>/turns/<number>/: a turn's reports and its battles.
 turn_urls = [
     path("", turns.turn_page, name="turn"),
+    path("battles/", battles.battle_list, name="battles"),
+    path("battles/<int:battle>/", include(battle_urls)),
+    # Before their address, a tabletop battle's page and round were by its key.
+    path("battles/<str:key>/", battles.battle_by_key, name="battle_by_key"),
+    path("battles/<str:key>/<slug:part>/", battles.battle_by_key, name="battle_part_by_key"),
 ]
 
 # c/<slug>/gm/turns/<number>/: the GM's view of a turn, its dry run, its result and its rollback.

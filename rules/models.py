@@ -145,11 +145,17 @@ class TurnArchive(models.Model):
         return f"turn {self.turn_id} as rolled back at {self.archived_at:%Y-%m-%d %H:%M}"
 
 
-class Battle(models.Model):
-    """A battle of a tabletop turn (TABLETOP.md A4, A12): its sheet while it is open, its state in the plan.
+class TableBattle(models.Model):
+    """A battle fought at the table, of any table system (BATTLE_SYSTEMS.md, "Results entry"): the one row
+    its result versions hang on, listed and addressed alike in every such campaign
+    (c/<slug>/turns/<n>/battles/<id>/). What every table battle has is here; a system keeps the rest in a
+    row of its own that points at this one (company_d20's roster snapshot and dice stream), or in `sheet`
+    (tabletop's sheet of A5, its plan's waits).
 
-    Rows follow the engine's plan (rules.tabletop.battles.battles_record): created when a battle first opens
-    or waits, updated when its sheet changes, never deleted while the turn lives (its versions are history).
+    Tabletop's rows follow the engine's plan (rules.tabletop.battles.battles_record): created when a battle
+    first opens or waits, updated when its sheet changes, never deleted while the turn lives (its versions
+    are history). A company battle's is made with it at processing (COMPANY.md §4.3) and archived, not
+    deleted, when its turn is rolled back.
     """
 
     class State(models.TextChoices):
@@ -158,14 +164,17 @@ class Battle(models.Model):
         RESOLVED = "resolved", pgettext_lazy("battle state", "Resolved")
         # A correction elsewhere made it disappear (A10.2).
         GONE = "gone", pgettext_lazy("battle state", "no longer a battle")
+        # The GM voided it (COMPANY.md §5.6).
+        VOID = "void", pgettext_lazy("battle state", "Void")
 
-    turn = models.ForeignKey(Turn, on_delete=models.CASCADE, related_name="tabletop_battles")
-    key = models.CharField(max_length=120, help_text='The battle key of A4.1, like "region:B".')
+    turn = models.ForeignKey(Turn, on_delete=models.CASCADE, related_name="table_battles")
+    key = models.CharField(max_length=120, help_text='The battle\'s key in its system, like "region:B".')
     kind = models.CharField(max_length=12)
-    position = models.PositiveIntegerField(default=0, help_text="Plan order (A4.1).")
+    position = models.PositiveIntegerField(default=0, help_text="Its place in the turn's battle order.")
     state = models.CharField(max_length=10, choices=State.choices, default=State.OPEN)
+    archived = models.BooleanField(default=False, help_text="Its turn was rolled back past it.")
     sheet = models.JSONField(
-        default=dict, blank=True, help_text="The engine's sheet (A5); empty while waiting."
+        default=dict, blank=True, help_text="The system's sheet (tabletop's A5); empty while waiting."
     )
     fingerprint = models.CharField(max_length=64, blank=True)
     waits_for = models.JSONField(
@@ -183,7 +192,11 @@ class Battle(models.Model):
 
     class Meta:
         ordering = ["turn", "position", "key"]
-        constraints = [models.UniqueConstraint(fields=["turn", "key"], name="battle_key_unique")]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["turn", "key"], condition=models.Q(archived=False), name="battle_key_unique"
+            )
+        ]
 
     def __str__(self) -> str:
         return f"turn {self.turn_id}: {self.key} ({self.state})"
@@ -213,13 +226,7 @@ class ResultVersion(models.Model):
     LIVE = (State.PROPOSED, State.AGREED, State.DISPUTED, State.CONFIRMED)
     CURRENT = LIVE[:3]
 
-    # The battle it is a result of: a tabletop battle, or a company battle (COMPANY.md §5.2), never both.
-    battle = models.ForeignKey(
-        Battle, on_delete=models.CASCADE, null=True, blank=True, related_name="versions"
-    )
-    company_battle = models.ForeignKey(
-        "company.Battle", on_delete=models.CASCADE, null=True, blank=True, related_name="versions"
-    )
+    battle = models.ForeignKey(TableBattle, on_delete=models.CASCADE, related_name="versions")
     number = models.PositiveIntegerField()
     origin = models.CharField(max_length=10, choices=Origin.choices)
     state = models.CharField(max_length=10, choices=State.choices)
@@ -248,26 +255,14 @@ class ResultVersion(models.Model):
         ordering = ["battle", "number"]
         constraints = [
             models.UniqueConstraint(fields=["battle", "number"], name="result_version_unique"),
-            models.UniqueConstraint(
-                fields=["company_battle", "number"], name="result_version_company_unique"
-            ),
             # A battle has one entry at a time (A12; COMPANY.md §5.2: exactly one final version).
             models.UniqueConstraint(
                 fields=["battle"], condition=models.Q(state="confirmed"), name="result_one_confirmed"
             ),
-            models.UniqueConstraint(
-                fields=["company_battle"],
-                condition=models.Q(state="confirmed"),
-                name="result_one_confirmed_company",
-            ),
-            models.CheckConstraint(
-                condition=models.Q(battle__isnull=True) ^ models.Q(company_battle__isnull=True),
-                name="result_of_one_battle",
-            ),
         ]
 
     def __str__(self) -> str:
-        return f"{(self.battle or self.company_battle).key} v{self.number} ({self.state})"
+        return f"{self.battle.key} v{self.number} ({self.state})"
 
     def reason_message(self) -> Message | str | None:
         """Why the version is in its state, to render in the reader's language (campaign.messages.said):
@@ -306,7 +301,7 @@ class CombatRound(models.Model):
         ENTERED = "entered"
         SEEDED = "seeded"
 
-    battle = models.ForeignKey(Battle, on_delete=models.CASCADE, related_name="rounds")
+    battle = models.ForeignKey(TableBattle, on_delete=models.CASCADE, related_name="rounds")
     sequence = models.PositiveIntegerField(help_text="1, 2, ... within the battle; seeds its dice (B6).")
     label = models.CharField(max_length=200, blank=True)
     game_turn = models.PositiveIntegerField(null=True, blank=True)

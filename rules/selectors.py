@@ -12,7 +12,7 @@ from campaign.models import Border, GMModifier, Nation, Region, Relation, Stack,
 from orders.models import Order
 from rules.engine.state import TurnInput
 from rules.mapping import Rows, WorldIds, turn_input_from_rows, world_ids
-from rules.models import Battle, Report
+from rules.models import Report, TableBattle
 from rules.snapshot import input_canonical, input_fingerprint
 from rules.system_shells import system_shell
 
@@ -120,7 +120,9 @@ def turn_load(*, turn: Turn) -> LoadedTurn:
 def battles_visible(*, viewer, turn: Turn) -> list:
     """The turn's battles the viewer may see (A5.4, A11.2): the GM all; a player those of its nation, and
     those its nation supports (whose sheets show it only its own support lines)."""
-    battles = list(Battle.objects.filter(turn=turn).exclude(state=Battle.State.GONE).order_by("position"))
+    battles = list(
+        TableBattle.objects.filter(turn=turn).exclude(state=TableBattle.State.GONE).order_by("position")
+    )
     if viewer.is_gm:
         return battles
     if viewer.nation is None:

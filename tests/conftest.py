@@ -131,10 +131,17 @@ def tabletop_turn(gm, player, rival, outsider, karelian, tabletop_ordered):
 def tabletop_battle(tabletop_turn):
     """The battle of `region:K1` that `tabletop_turn` waits for."""
     from campaign.models import Turn
-    from rules.models import Battle
+    from rules.models import TableBattle
 
     assert tabletop_turn.status == Turn.Status.BATTLES_PENDING
-    return Battle.objects.get(turn=tabletop_turn, key="region:K1")
+    return TableBattle.objects.get(turn=tabletop_turn, key="region:K1")
+
+
+def k1_id() -> int:
+    """The id of the battle of `region:K1` that the demo's turn 1 waits for (`tabletop_battle`)."""
+    from rules.models import TableBattle
+
+    return TableBattle.objects.get(turn__campaign__slug="demo", turn__number=1, key="region:K1").pk
 
 
 def tabletop_result(battle, **changes) -> dict:

@@ -16,10 +16,10 @@ from frontend.reports import battle_card, support_block
 from frontend.rules_doc import rules_html, rules_toc
 from frontend.selectors import color_safe, map_at_turn, settlements_of, support_of, turns_resolved
 from frontend.summary import turn_summary
+from frontend.systems import cards_attach
 from frontend.terms import system_title
 from frontend.views.common import topbar, viewer_for
 from rules.engine.systems import DEFAULT_SYSTEM, SystemUnavailable, system_get, system_names
-from rules.tabletop.cards import history_attach, rounds_attach
 
 CARDS_PER_PAGE = 50
 
@@ -51,8 +51,7 @@ def turn_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     cards = [
         battle_card(r.data, names=nations, colors=colors, settlements=settlements) for r in page.object_list
     ]
-    rounds_attach(cards, viewer=viewer, turn=turn, names=nations)  # a tabletop battle's story (B9)
-    history_attach(cards, viewer=viewer, turn=turn)  # and how its result was agreed (A11.1)
+    cards_attach(cards, viewer=viewer, turn=turn, names=nations)  # what a system tells beyond the card
     changes = [
         {
             **c,

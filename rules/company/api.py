@@ -19,6 +19,7 @@ from rest_framework.response import Response
 from campaign.api import SLUG, CampaignScoped, IsGM
 from campaign.bounds import body, query
 from campaign.models import Turn
+from campaign.selectors import Viewer
 from rules.company import models
 from rules.company.dice import battle_stream_text, dice_roll, dice_verify, roll_mark, table_turn_set
 from rules.company.kp import kp_operate, ledger_of
@@ -113,10 +114,20 @@ class CompanyScoped(CampaignScoped):
     def get_object(self) -> models.Battle | Any:
         """What the route names, a battle or a nation's roster: OPTIONS looks it up before it describes a
         PUT, and answers without the PUT where the viewer may not see it."""
-        return self.battle_get() if "pk" in self.kwargs else self.nation_get()
+        return self.battle_get() if "battle" in self.kwargs or "pk" in self.kwargs else self.nation_get()
 
     def battle_get(self) -> models.Battle:
-        battle = battle_visible(viewer=self.viewer, pk=self.kwargs["pk"])
+        """The battle at its address (`turns/<number>/battles/<id>/`, its table battle's id) or, as before
+        it, by its own id (`battles/<pk>/`, an alias kept for existing clients); a 404 for one the viewer
+        may not see."""
+        if "battle" in self.kwargs:
+            found = models.Battle.objects.filter(
+                table_id=self.kwargs["battle"], turn__number=self.kwargs["number"]
+            ).values_list("pk", flat=True)
+            pk = found.first()
+        else:
+            pk = self.kwargs["pk"]
+        battle = battle_visible(viewer=self.viewer, pk=pk) if pk is not None else None
         if battle is None:
             raise Http404("no such battle")
         return battle
@@ -200,9 +211,9 @@ class TurnBattles(CompanyScoped):
         turn = self.turn_get()
         battles = list(battles_of(campaign=self.viewer.campaign, turn=turn))
         states = dict(
-            ResultVersion.objects.filter(company_battle__in=battles, state__in=ResultVersion.LIVE)
+            ResultVersion.objects.filter(battle__company__in=battles, state__in=ResultVersion.LIVE)
             .order_by("number")
-            .values_list("company_battle_id", "state")
+            .values_list("battle__company", "state")
         )
         mine = self.viewer.nation.code if self.viewer.nation else None
         public = company_ruleset(self.viewer.campaign).get("reports.public_summary")
@@ -245,25 +256,31 @@ class TurnPreview(CompanyScoped):
         return Response(company_turn_preview(turn=turn))
 
 
+def battle_detail(viewer: Viewer, battle: models.Battle) -> dict[str, Any]:
+    """A battle as its sides and the GM see it (§10.3); once final, its report and its dice stream."""
+    data = sheet_of(viewer=viewer, battle=battle)
+    if seed_revealed(battle=battle):
+        data["report"] = battle.report
+        data["stream"] = battle_stream_text(battle)
+    return data
+
+
 @JSON
 class BattleDetail(CompanyScoped):
-    def get(self, request: Request, slug: str, pk: int) -> Response:
-        battle = self.battle_get()
-        data = sheet_of(viewer=self.viewer, battle=battle)
-        if seed_revealed(battle=battle):
-            data["report"] = battle.report
-            data["stream"] = battle_stream_text(battle)
-        return Response(data)
+    """A battle by its own id: the alias of its address (rules.table_api.TableBattleDetail)."""
+
+    def get(self, request: Request, **route: Any) -> Response:
+        return Response(battle_detail(self.viewer, self.battle_get()))
 
 
 @JSON
 class BattleRolls(CompanyScoped):
     serializer_class = RollShape
 
-    def get(self, request: Request, slug: str, pk: int) -> Response:
+    def get(self, request: Request, **route: Any) -> Response:
         return Response(rolls_of(viewer=self.viewer, battle=self.battle_get()))
 
-    def post(self, request: Request, slug: str, pk: int) -> Response:
+    def post(self, request: Request, **route: Any) -> Response:
         battle = self.battle_get()
         data = body(request, RollShape)
         made = dice_roll(
@@ -287,7 +304,7 @@ class BattleRollMark(CompanyScoped):
     serializer_class = RollMarkShape
 
     @extend_schema(operation_id="company_battle_roll_mark")
-    def post(self, request: Request, slug: str, pk: int, seq: int, mark: str) -> Response:
+    def post(self, request: Request, seq: int, mark: str, **route: Any) -> Response:
         battle = self.battle_get()
         data = body(request, RollMarkShape)
         problem = roll_mark(battle=battle, seq=seq, mark=mark, text=data.get("text"), by_gm=self.viewer.is_gm)
@@ -300,7 +317,7 @@ class BattleRollMark(CompanyScoped):
 class BattleKp(CompanyScoped):
     """The KP ledger (COMPANY.md §9): its pools and its operations, each with who asked."""
 
-    def get(self, request: Request, slug: str, pk: int) -> Response:
+    def get(self, request: Request, **route: Any) -> Response:
         battle = self.battle_get()
         ruleset = company_ruleset(self.viewer.campaign)
         if not ruleset.get("kp.tracking"):
@@ -313,7 +330,7 @@ class BattleKp(CompanyScoped):
 class BattleKpOperation(CompanyScoped):
     serializer_class = KpShape
 
-    def post(self, request: Request, slug: str, pk: int, op: str) -> Response:
+    def post(self, request: Request, op: str, **route: Any) -> Response:
         battle = self.battle_get()
         params = body(request, KpShape)
         done = kp_operate(
@@ -331,7 +348,7 @@ class BattleKpOperation(CompanyScoped):
 @JSON
 class BattleVerify(CompanyScoped):
     @STATE_BOUND
-    def get(self, request: Request, slug: str, pk: int) -> Response:
+    def get(self, request: Request, **route: Any) -> Response:
         battle = self.battle_get()
         if not seed_revealed(battle=battle):
             raise refused([Problem("battle_not_open", battle.key)])
@@ -342,7 +359,7 @@ class BattleVerify(CompanyScoped):
 class BattleTableTurn(CompanyScoped):
     serializer_class = TableTurnShape
 
-    def post(self, request: Request, slug: str, pk: int) -> Response:
+    def post(self, request: Request, **route: Any) -> Response:
         battle = self.battle_get()
         value = body(request, TableTurnShape).get("table_turn")
         problem = table_turn_set(battle=battle, table_turn=value, user=request.user, by_gm=self.viewer.is_gm)
@@ -374,7 +391,8 @@ def versions_of(battle: models.Battle) -> list[dict[str, Any]]:
 
 
 def result_state(battle: models.Battle) -> dict[str, Any]:
-    battle.refresh_from_db(fields=["status", "void_reason"])
+    battle.refresh_from_db(fields=["void_reason"])
+    battle.table.refresh_from_db(fields=["state"])
     current = current_version(battle)
     return {
         "status": battle.status,
@@ -392,23 +410,23 @@ class BattleResult(CompanyScoped):
 
     serializer_class = ResultEntryShape
 
-    def get(self, request: Request, slug: str, pk: int) -> Response:
+    def get(self, request: Request, **route: Any) -> Response:
         return Response(result_state(self.battle_get()))
 
-    def put(self, request: Request, slug: str, pk: int) -> Response:
+    def put(self, request: Request, **route: Any) -> Response:
         battle = self.battle_get()
         entry = body(request, ResultEntryShape)
         company_result_save(viewer=self.viewer, battle=battle, entry=entry)
         return Response(result_state(battle), status=201)
 
-    def post(self, request: Request, slug: str, pk: int) -> Response:
+    def post(self, request: Request, **route: Any) -> Response:
         if query(request, PreviewQuery).get("preview"):
             entry = body(request, ResultEntryShape)
             preview = result_preview(battle=self.battle_get(), entry=entry)
             if isinstance(preview, list):
                 raise refused(preview)
             return Response(preview)
-        return self.put(request, slug, pk)
+        return self.put(request, **route)
 
 
 @JSON
@@ -420,7 +438,7 @@ class BattleResultAction(CompanyScoped):
 
     # Its own name: drf-spectacular would name it as it names result/'s POST.
     @extend_schema(operation_id="company_battle_result_action")
-    def post(self, request: Request, slug: str, pk: int, action: str) -> Response:
+    def post(self, request: Request, action: str, **route: Any) -> Response:
         battle = self.battle_get()
         data = body(request, ResultActionShape)
         number = data.get("version")
@@ -444,7 +462,7 @@ class BattleVoid(CompanyScoped):
 
     serializer_class = VoidShape
 
-    def post(self, request: Request, slug: str, pk: int) -> Response:
+    def post(self, request: Request, **route: Any) -> Response:
         battle = self.battle_get()
         reason = body(request, VoidShape).get("reason") or ""
         company_battle_void(viewer=self.viewer, battle=battle, reason=reason)

@@ -25,7 +25,7 @@ from campaign.models import Turn
 from frontend.mail.turns import mail_send, member_message, members_mailed, reader_subject, site_url
 from frontend.terms import said, word
 from rules.company import models
-from rules.company.page_data import report_rows
+from rules.company.page_data import battle_url, report_rows
 from rules.company.services import company_ruleset
 from rules.engine.messages import Message
 
@@ -39,9 +39,9 @@ def company_battles_send(*, turn_id: int) -> int:
         return 0
     campaign = turn.campaign
     battles = list(
-        models.Battle.objects.filter(turn=turn, archived=False, status=models.Battle.Status.OPEN).order_by(
-            "position"
-        )
+        models.Battle.objects.filter(
+            turn=turn, table__archived=False, table__state=models.Battle.Status.OPEN
+        ).order_by("position")
     )
     messages = []
     for membership in members_mailed(campaign):
@@ -69,7 +69,7 @@ def _battle_told(battle: models.Battle, slug: str, reader: str | None) -> dict:
         "sides": list(data["sides"]),
         "defender": data.get("defender"),
         "units": [f"#{u['id']} {u['name']} ({u['type']}, TK {u['tk']}/{u['tk_max']})" for u in units],
-        "url": site_url(reverse("frontend:company_battle", args=[slug, battle.pk])),
+        "url": site_url(battle_url(battle)),
     }
 
 
@@ -80,7 +80,9 @@ def company_results_send(*, turn_id: int) -> int:
     campaign = turn.campaign
     ruleset = company_ruleset(campaign)
     battles = [
-        b for b in models.Battle.objects.filter(turn=turn, archived=False).order_by("position") if b.report
+        b
+        for b in models.Battle.objects.filter(turn=turn, table__archived=False).order_by("position")
+        if b.report
     ]
     units = {u.number: u for u in models.Unit.objects.filter(campaign=campaign).select_related("nation")}
     notified = ruleset.get("recon.target_notified")

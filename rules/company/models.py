@@ -11,6 +11,7 @@ from django.conf import settings
 from django.db import models
 
 from campaign.models import Campaign, Nation, Turn
+from rules.models import TableBattle
 
 
 class Unit(models.Model):
@@ -106,20 +107,19 @@ class RosterEvent(models.Model):
 
 
 class Battle(models.Model):
-    """A table battle created at processing (§4.3), with its unit snapshot, result and dice stream."""
+    """A table battle created at processing (§4.3), with its unit snapshot and dice stream. Its `table` is the
+    row every table battle has (rules.models.TableBattle): its state, and the result versions hang on it;
+    the confirmed one is final (§5.2)."""
 
-    class Status(models.TextChoices):
-        OPEN = "open"  # COMPANY's awaiting_result
-        RESOLVED = "resolved"  # COMPANY's final
-        VOID = "void"
+    # Its states (the table battle's): open is COMPANY's awaiting_result, resolved its final, and void.
+    Status = TableBattle.State
 
+    table = models.OneToOneField(TableBattle, on_delete=models.CASCADE, related_name="company")
     turn = models.ForeignKey(Turn, on_delete=models.CASCADE, related_name="company_battles")
     position = models.PositiveIntegerField(help_text="Battle order (§4.4).")
     key = models.CharField(max_length=40)
     kind = models.CharField(max_length=12)
     data = models.JSONField(help_text="The battle as created: sides, snapshot of every unit, origins.")
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
-    # Its results are the shared ResultVersion rows (`versions`); the confirmed one is final (§5.2).
     void_reason = models.CharField(max_length=2000, blank=True, help_text="Why the GM voided it (§5.6).")
     nations = models.ManyToManyField(Nation, related_name="company_battles")
     stream_state = models.JSONField(null=True, blank=True, help_text="The dice stream after the last roll.")
@@ -131,13 +131,25 @@ class Battle(models.Model):
     report = models.JSONField(
         null=True, blank=True, help_text="Written at completion: before, after, XP, TP."
     )
-    archived = models.BooleanField(default=False, help_text="Its turn was rolled back.")
 
     class Meta:
         ordering = ["turn", "position"]
 
     def __str__(self) -> str:
         return f"turn {self.turn.number}: {self.key}"
+
+    @property
+    def status(self) -> str:
+        return self.table.state
+
+    @property
+    def archived(self) -> bool:
+        """Its turn was rolled back."""
+        return self.table.archived
+
+    @property
+    def versions(self):
+        return self.table.versions
 
 
 class DiceRoll(models.Model):
@@ -200,7 +212,7 @@ class OrderSet(models.Model):
         return f"{self.nation.code}, turn {self.turn.number}"
 
 
-class TurnSnapshot(models.Model):
+class WorldSnapshot(models.Model):
     """The company world before a turn was processed: rosters, balances, owners, recon; a rollback
     restores it exactly (BATTLE_SYSTEMS.md, "Rollback")."""
 

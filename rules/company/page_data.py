@@ -7,17 +7,24 @@ from __future__ import annotations
 from math import ceil
 from typing import Any
 
+from django.urls import reverse
 from django.utils.translation import get_language, gettext
 
 from campaign.models import Campaign, Nation
 from campaign.selectors import Viewer
 from frontend.selectors import MapData
 from frontend.terms import word
+from rules.company import models
 from rules.company.models import Unit
 from rules.company.results import current_version
 from rules.company.selectors import contacts_view_of
 from rules.company.services import action_try, company_current
 from rules.engine.company_d20.problems import Problem
+
+
+def battle_url(battle: models.Battle) -> str:
+    """A company battle's page: its table battle's address (frontend.views.battles)."""
+    return reverse("frontend:battle", args=[battle.turn.campaign.slug, battle.turn.number, battle.table_id])
 
 
 def kasarmi_choices(*, campaign: Campaign, nation: Nation, roster: dict[str, Any]) -> dict[str, Any]:

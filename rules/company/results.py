@@ -54,11 +54,12 @@ class CompanyTable(flow.Table):
         self.reopening = reopening
 
     def owner(self) -> dict[str, Any]:
-        return {"company_battle": self.battle}
+        return {"battle": self.battle.table}
 
     def lock(self) -> Turn:
         turn = Turn.objects.select_for_update().select_related("campaign").get(pk=self.battle.turn_id)
         self.battle.refresh_from_db()
+        self.battle.table.refresh_from_db()
         return turn
 
     def nations(self) -> list[str]:
@@ -100,9 +101,9 @@ class CompanyTable(flow.Table):
         confirmed = battle.versions.filter(state=ResultVersion.State.CONFIRMED).exists()
         status = Status.RESOLVED if confirmed else Status.OPEN
         if status != battle.status:
-            battle.status = status
+            battle_state_set(battle, status)
             battle.void_reason = ""
-            battle.save(update_fields=["status", "void_reason"])
+            battle.save(update_fields=["void_reason"])
         if status == Status.OPEN:
             return
         turn_complete_if_done(turn=turn, now=now)
@@ -112,7 +113,7 @@ def turn_complete_if_done(*, turn: Turn, now: datetime) -> None:
     """§2.3: with `turn.auto_complete` the turn completes the moment no battle is left open."""
     if not company_ruleset(turn.campaign).get("turn.auto_complete"):
         return
-    if not turn.company_battles.filter(status=Status.OPEN, archived=False).exists():
+    if not turn.company_battles.filter(table__state=Status.OPEN, table__archived=False).exists():
         company_turn_complete(turn=turn, now=lambda: now)
 
 
@@ -127,7 +128,9 @@ def company_turn_complete_by_gm(*, turn_id: int, by: User, now=timezone.now) -> 
             raise InputError.of(
                 "turn", "tabletop_rollback.not_pending", number=turn.number, status=status_word(turn.status)
             )
-        left = turn.company_battles.filter(status=Status.OPEN, archived=False).order_by("position")
+        left = turn.company_battles.filter(table__state=Status.OPEN, table__archived=False).order_by(
+            "position"
+        )
         if left.exists():
             keys = ", ".join(left.values_list("key", flat=True))
             raise InputError.of("turn", "tabletop_rollback.battles_left", number=turn.number, battles=keys)
@@ -200,9 +203,16 @@ def company_battle_void(*, viewer: Viewer, battle: models.Battle, reason: str, n
     if turn.status != Turn.Status.BATTLES_PENDING:
         raise BattleError([Problem("turn_not_pending")])
     flow.supersede(battle, moment, flow.decision("battle_void", why=reason.strip()))
-    battle.status, battle.void_reason = Status.VOID, reason.strip()
-    battle.save(update_fields=["status", "void_reason"])
+    battle_state_set(battle, Status.VOID)
+    battle.void_reason = reason.strip()
+    battle.save(update_fields=["void_reason"])
     turn_complete_if_done(turn=turn, now=moment)
+
+
+def battle_state_set(battle: models.Battle, state: str) -> None:
+    """A company battle's state is its table battle's (open, resolved or void)."""
+    battle.table.state = state
+    battle.table.save(update_fields=["state"])
 
 
 def current_version(battle: models.Battle) -> ResultVersion | None:

@@ -144,7 +144,11 @@ def contacts_view_of(*, campaign: Campaign, nation: Nation) -> dict[str, Any]:
 
 def battles_of(*, campaign: Campaign, turn: Turn) -> QuerySet[models.Battle]:
     """Where the battles are and between whom is public (§10.1); what is in them is not."""
-    return models.Battle.objects.filter(turn=turn, archived=False).order_by("position")
+    return (
+        models.Battle.objects.filter(turn=turn, table__archived=False)
+        .select_related("table")
+        .order_by("position")
+    )
 
 
 def battle_visible(*, viewer: Viewer, pk: int) -> models.Battle | None:

@@ -80,10 +80,10 @@ def events_append(
     return models.RosterEvent.objects.bulk_create(rows)
 
 
-def snapshot_ensure(*, turn: Turn) -> models.TurnSnapshot:
+def snapshot_ensure(*, turn: Turn) -> models.WorldSnapshot:
     """The world as the turn found it, taken before its first change (a Kasarmi action, orders, or
     processing), so that a rollback undoes the Kasarmi actions of the turn too."""
-    found = models.TurnSnapshot.objects.filter(turn=turn).first()
+    found = models.WorldSnapshot.objects.filter(turn=turn).first()
     if found is not None:
         return found
     campaign = turn.campaign
@@ -102,7 +102,7 @@ def snapshot_ensure(*, turn: Turn) -> models.TurnSnapshot:
         ],
     }
     last = models.RosterEvent.objects.filter(campaign=campaign).aggregate(m=Max("seq"))["m"] or 0
-    return models.TurnSnapshot.objects.create(turn=turn, state=state, last_event=last)
+    return models.WorldSnapshot.objects.create(turn=turn, state=state, last_event=last)
 
 
 def _row_columns(row: models.Unit) -> dict[str, Any]:

@@ -33,7 +33,7 @@ from rules.engine.company_d20.problems import Problem
 from rules.engine.company_d20.results import final_view
 from rules.engine.company_d20.roster import unit_view
 from rules.engine.company_d20.turn import VOID, complete_turn, process_turn
-from rules.models import ResultVersion
+from rules.models import ResultVersion, TableBattle
 
 SEND_COMPANY_RESULTS = "frontend.tasks.send_company_results"  # queued by name: the mail is the interface's
 SEND_COMPANY_BATTLES = "frontend.tasks.send_company_battles"
@@ -97,20 +97,19 @@ def company_turn_process(*, turn: Turn, now: Callable[[], datetime] = timezone.n
     _recon_write(campaign=campaign, snapshots=processed.state.snapshots)
     events_append(campaign=campaign, turn=turn.number, events=processed.events, actor=None, by_engine=True)
     for position_, battle in enumerate(processed.battles, start=1):
-        row = models.Battle.objects.create(
-            turn=turn,
-            position=position_,
-            key=battle.key,
-            kind=battle.kind,
-            data=battle_data(battle),
-            status=models.Battle.Status.RESOLVED if battle.kind == "unopposed" else models.Battle.Status.OPEN,
+        identity = {"turn": turn, "position": position_, "key": battle.key, "kind": battle.kind}
+        table = TableBattle.objects.create(
+            **identity,
+            state=TableBattle.State.RESOLVED if battle.kind == "unopposed" else TableBattle.State.OPEN,
+            nations=list(battle.sides),
         )
+        row = models.Battle.objects.create(**identity, table=table, data=battle_data(battle))
         row.nations.set([nations[n] for n in battle.sides])
     turn.result = {**_outline(processed, orders), "dice": [list(d) for d in processed.dice]}
     turn.status = Turn.Status.BATTLES_PENDING
     turn.error = ""
     turn.save(update_fields=["result", "status", "error"])
-    if not turn.company_battles.filter(status=models.Battle.Status.OPEN).exists():
+    if not turn.company_battles.filter(table__state=TableBattle.State.OPEN).exists():
         company_turn_complete(turn=turn, now=now)
     else:
         # §4.5: the participants and the GM are notified of the battles; a failed mail never undoes the turn.
@@ -162,7 +161,9 @@ def _recon_write(*, campaign: Campaign, snapshots) -> None:
 def company_turn_complete(*, turn: Turn, now: Callable[[], datetime] = timezone.now) -> Problem | None:
     """§6: once every battle is final or void, apply them in battle order, then ownership, returns,
     retreats and recon expiry; the turn is resolved and the next opens. A battle still open: the Problem."""
-    battles = list(turn.company_battles.filter(archived=False).order_by("position"))
+    battles = list(
+        turn.company_battles.filter(table__archived=False).select_related("table").order_by("position")
+    )
     waiting = next((b for b in battles if b.status == models.Battle.Status.OPEN), None)
     if waiting is not None:
         return Problem("results_missing", waiting.key)
@@ -172,11 +173,11 @@ def company_turn_complete(*, turn: Turn, now: Callable[[], datetime] = timezone.
     engine_battles = [battle_of(b.data, ruleset) for b in battles]
     entries = dict(
         ResultVersion.objects.filter(
-            company_battle__in=battles, state=ResultVersion.State.CONFIRMED
-        ).values_list("company_battle_id", "payload")
+            battle__company__in=battles, state=ResultVersion.State.CONFIRMED
+        ).values_list("battle_id", "payload")
     )
     results = {
-        b.key: VOID if b.status == models.Battle.Status.VOID else entries[b.pk]
+        b.key: VOID if b.status == models.Battle.Status.VOID else entries[b.table_id]
         for b in battles
         if b.kind != "unopposed"
     }
@@ -220,7 +221,7 @@ def company_turn_complete(*, turn: Turn, now: Callable[[], datetime] = timezone.
 
 
 def company_snapshot_exists(*, turn: Turn) -> bool:
-    return models.TurnSnapshot.objects.filter(turn=turn).exists()
+    return models.WorldSnapshot.objects.filter(turn=turn).exists()
 
 
 def company_world_restore(*, turn: Turn) -> None:
@@ -228,7 +229,7 @@ def company_world_restore(*, turn: Turn) -> None:
     turn included (rules.history.turn_rollback does the rest). The battles, their dice and the audit
     entries since are archived: kept, no longer counted."""
     campaign = Campaign.objects.select_for_update().get(pk=turn.campaign_id)
-    snapshot = models.TurnSnapshot.objects.get(turn=turn)
+    snapshot = models.WorldSnapshot.objects.get(turn=turn)
     nations = {n.code: n for n in campaign.nations.all()}
     models.Unit.objects.filter(campaign=campaign).delete()
     models.Unit.objects.bulk_create(
@@ -251,5 +252,5 @@ def company_world_restore(*, turn: Turn) -> None:
     models.RosterEvent.objects.filter(
         campaign=campaign, seq__gt=snapshot.last_event, archived_by=None
     ).update(archived_by=turn)
-    turn.company_battles.update(archived=True)
+    TableBattle.objects.filter(turn=turn).update(archived=True)
     snapshot.delete()

@@ -16,6 +16,7 @@ kasarmi_urls = [
 urlpatterns = [
     path("kasarmi/", views.kasarmi_home, name="company_home"),
     path("kasarmi/<str:nation>/", include(kasarmi_urls)),
-    path("battles/<int:pk>/", views.battle_page, name="company_battle"),
-    path("battles/<int:pk>/verify/", views.verify_page, name="company_verify"),
+    # Before their address (c/<slug>/turns/<n>/battles/<id>/, every table battle's), by their own id.
+    path("battles/<int:pk>/", views.battle_by_id, name="company_battle_by_id"),
+    path("battles/<int:pk>/<slug:part>/", views.battle_by_id, name="company_battle_part_by_id"),
 ]

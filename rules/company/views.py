@@ -13,11 +13,12 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_POST
 
 from campaign.messages import said
 from campaign.models import Turn
 from campaign.selectors import Viewer, turn_current
+from frontend.views.battles import battle_redirect
 from frontend.views.common import topbar, viewer_for
 from rules.company.dice import battle_stream_text, dice_roll, dice_verify, roll_mark, table_turn_set
 from rules.company.dice_forms import dice_forms, dice_inputs
@@ -31,7 +32,8 @@ from rules.company.forms import (
     shape_errors_said,
 )
 from rules.company.gm_forms import gm_form_posted, gm_forms
-from rules.company.page_data import battle_progress, kasarmi_choices, report_rows, trail_row
+from rules.company.models import Battle
+from rules.company.page_data import battle_progress, battle_url, kasarmi_choices, report_rows, trail_row
 from rules.company.result_form import entry_from_post, result_form
 from rules.company.results import (
     battle_fingerprint,
@@ -67,6 +69,7 @@ from rules.company.turn import company_turn_preview
 from rules.company.views_kp import kp_panel, kp_post
 from rules.engine.company_d20.problems import Problem
 from rules.engine.messages import Message
+from rules.models import TableBattle
 from rules.results_flow import BattleError
 
 
@@ -207,13 +210,17 @@ def orders_post(request: HttpRequest, slug: str, nation: str) -> HttpResponse:
     return redirect(back)
 
 
-@login_required
-@require_http_methods(["GET", "POST"])
-def battle_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
-    viewer = _company_viewer(request, slug)
-    battle = battle_visible(viewer=viewer, pk=pk)
+def _battle_of(viewer: Viewer, table: TableBattle) -> Battle:
+    """The company battle of a table battle, for a viewer who fought in it or the GM; else a 404."""
+    battle = battle_visible(viewer=viewer, pk=table.company.pk)
     if battle is None:
         raise Http404("no such battle")
+    return battle
+
+
+def battle_page(request: HttpRequest, viewer: Viewer, table: TableBattle) -> HttpResponse:
+    """A battle's page at its address: its units, dice, KP ledger and result, and their forms (§11.2)."""
+    battle = _battle_of(viewer, table)
     if request.method == "POST" and "result" in request.POST:
         return _result_post(request, viewer, battle)
     if request.method == "POST" and "kp" in request.POST:
@@ -224,7 +231,7 @@ def battle_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         )
         if problem is not None:
             messages.error(request, said(problem.message))
-        return redirect(reverse("frontend:company_battle", args=[slug, pk]) + "#rolls")
+        return redirect(battle_url(battle) + "#rolls")
     if request.method == "POST" and "roll_mark" in request.POST:
         mark = RollMarkForm(request.POST)
         problem = (
@@ -240,7 +247,7 @@ def battle_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         )
         for text in [said(problem.message)] if problem is not None else errors_said(mark):
             messages.error(request, text)
-        return redirect(reverse("frontend:company_battle", args=[slug, pk]) + "#rolls")
+        return redirect(battle_url(battle) + "#rolls")
     if request.method == "POST":
         return _dice_post(request, viewer, battle)
     return battle_render(request, viewer, battle)
@@ -253,7 +260,7 @@ def _dice_post(request: HttpRequest, viewer, battle) -> HttpResponse:
     if not form.is_valid():
         for text in errors_said(form):
             messages.error(request, text)
-        return redirect(reverse("frontend:company_battle", args=[viewer.campaign.slug, battle.pk]))
+        return redirect(battle_url(battle))
     function = form.cleaned_data["function"]
     inputs = dice_inputs(function, request.POST, company_ruleset(viewer.campaign))
     made = (
@@ -270,7 +277,7 @@ def _dice_post(request: HttpRequest, viewer, battle) -> HttpResponse:
     )
     if isinstance(made, Problem):
         messages.error(request, said(made.message))
-    return redirect(reverse("frontend:company_battle", args=[viewer.campaign.slug, battle.pk]))
+    return redirect(battle_url(battle))
 
 
 def battle_render(
@@ -341,7 +348,7 @@ def battle_render(
 def _result_post(request: HttpRequest, viewer, battle) -> HttpResponse:
     """One step of the shared results entry, by its button: save a version (a member of the battle's
     nations or the GM), agree or dispute it (the other nations), confirm, void or reopen (the GM)."""
-    back = reverse("frontend:company_battle", args=[viewer.campaign.slug, battle.pk]) + "#result"
+    back = battle_url(battle) + "#result"
     form = ResultActionForm(request.POST)
     if not form.is_valid():
         for text in errors_said(form):
@@ -394,14 +401,13 @@ def _result_save(request: HttpRequest, viewer, battle, *, raw: str | None) -> Ht
         shown = entry if isinstance(entry, dict) else None
         return battle_render(request, viewer, battle, entry=shown, raw=raw, errors=error.errors, status=400)
     messages.success(request, _("Done."))
-    return redirect(reverse("frontend:company_battle", args=[viewer.campaign.slug, battle.pk]) + "#result")
+    return redirect(battle_url(battle) + "#result")
 
 
-@login_required
-def verify_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
-    viewer = _company_viewer(request, slug)
-    battle = battle_visible(viewer=viewer, pk=pk)
-    if battle is None or not seed_revealed(battle=battle):
+def verify_page(request: HttpRequest, viewer: Viewer, table: TableBattle) -> HttpResponse:
+    """A final battle's dice, checked against its revealed seed (§8.3): a part of its page."""
+    battle = _battle_of(viewer, table)
+    if not seed_revealed(battle=battle):
         raise Http404("no such battle, or not final yet")
     context = {
         "bar": topbar(viewer, turn_current(campaign=viewer.campaign)),
@@ -435,3 +441,13 @@ def company_preview_page(request: HttpRequest, viewer: Viewer, turn: Turn) -> Ht
         "preview": preview,
     }
     return render(request, "company/preview.html", context)
+
+
+@login_required
+def battle_by_id(request: HttpRequest, slug: str, pk: int, part: str = "") -> HttpResponse:
+    """A battle's earlier address, by its own id (`battles/<pk>/`, `battles/<pk>/verify/`): to its address
+    now, for links in mails already sent."""
+    battle = battle_visible(viewer=_company_viewer(request, slug), pk=pk)
+    if battle is None:
+        raise Http404("no such battle")
+    return battle_redirect(request, battle.table, part)

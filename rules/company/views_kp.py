@@ -9,13 +9,13 @@ from typing import Any
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
-from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from campaign.messages import said
 from rules.company.dice_forms import unit_label
 from rules.company.forms import KpForm, errors_said
 from rules.company.kp import OPERATIONS, kp_operate, ledger_of
+from rules.company.page_data import battle_url
 from rules.company.selectors import battle_side
 from rules.engine.company_d20.problems import Problem
 from rules.engine.company_d20.ruleset import CompanyRuleset
@@ -47,7 +47,7 @@ def _whole(text: str) -> int | str | None:
 
 def kp_post(request: HttpRequest, viewer, battle) -> HttpResponse:
     """One operation from the page's KP forms, for the viewer's side (the GM names the side)."""
-    back = reverse("frontend:company_battle", args=[viewer.campaign.slug, battle.pk]) + "#kp"
+    back = battle_url(battle) + "#kp"
     form = KpForm(request.POST)
     if not form.is_valid():
         messages.error(request, _("Not recorded: %(why)s") % {"why": " ".join(errors_said(form))})

@@ -6,7 +6,6 @@ DRF's HTML, or plain text (`?format=text` or `Accept: text/plain`): the text of 
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from django.http import Http404
@@ -14,7 +13,6 @@ from django.utils.dateparse import parse_datetime
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.permissions import IsAuthenticated
-from rest_framework.renderers import BaseRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.settings import api_settings
@@ -22,9 +20,11 @@ from rest_framework.settings import api_settings
 from campaign.api import IsGM
 from campaign.api_errors import invalid
 from campaign.bounds import body
-from rules.api import TurnScoped
-from rules.models import Battle, ResultVersion
-from rules.selectors import battle_sheet_for, battles_visible
+from campaign.selectors import Viewer
+from rules.engine.tabletop import SYSTEM
+from rules.models import ResultVersion, TableBattle
+from rules.selectors import battle_sheet_for
+from rules.table_api import TableBattleScoped, TextRenderer, table_battle_summary
 from rules.tabletop.archive import version_fields
 from rules.tabletop.battles import (
     battle_auto_resolve,
@@ -41,19 +41,6 @@ from rules.tabletop.mails import battle_sheet_text
 from rules.tabletop.shapes import TabletopAnswerShape, TabletopBattleActionShape, TabletopResultShape
 
 
-def battle_summary(battle: Battle) -> dict[str, Any]:
-    current = battle.versions.exclude(state__in=("superseded", "withdrawn", "voided", "stale")).last()
-    return {
-        "key": battle.key,
-        "kind": battle.kind,
-        "state": battle.state,
-        "deadline": battle.deadline.isoformat() if battle.deadline else None,
-        "waits_for": battle.waits_for,
-        "nations": battle.nations,
-        "result": None if current is None else {"version": current.number, "state": current.state},
-    }
-
-
 def version_data(version: ResultVersion) -> dict[str, Any]:
     return {
         **version_fields(version),
@@ -66,65 +53,57 @@ def version_data(version: ResultVersion) -> dict[str, Any]:
     }
 
 
-class BattleScoped(TurnScoped):
-    queryset = Battle.objects.none()
-    refuses_by_role = True  # the GM's actions and a side's answers are refused to others with a 403
+class BattleScoped(TableBattleScoped):
+    """An endpoint of one tabletop battle: at its address (`battles/<id>/`) or, as before, by its key
+    (`battles/<key>/`, an alias kept for existing clients)."""
 
-    def battle_get(self) -> tuple[Battle, dict[str, Any]]:
+    def battle_get(self) -> tuple[TableBattle, dict[str, Any]]:
         """The battle and its sheet as the viewer may see it; a 404 for a battle the viewer may not see."""
-        battle = Battle.objects.filter(turn=self.turn_get(), key=self.kwargs["key"]).first()
+        if self.viewer.campaign.battle_system != SYSTEM.name:
+            raise Http404("no such battle")
+        if "key" in self.kwargs:
+            battle = TableBattle.objects.filter(turn=self.turn_get(), key=self.kwargs["key"]).first()
+        else:
+            battle = self.table_battle_get()
         sheet = battle_sheet_for(viewer=self.viewer, battle=battle) if battle else None
         if sheet is None:
             raise Http404("no such battle")
         return battle, sheet
 
-    def version_get(self, battle: Battle, number: int) -> ResultVersion:
+    def version_get(self, battle: TableBattle, number: int) -> ResultVersion:
         version = battle.versions.filter(number=number).first()
         if version is None:
             raise Http404("no such version")
         return version
 
 
-class BattleList(TurnScoped):
-    """The turn's battles you may see, in plan order, with their state, deadline and current result."""
-
-    queryset = Battle.objects.none()
-
-    @extend_schema(request=None, responses=dict, operation_id="battles_list")
-    def get(self, request: Request, slug: str, number: int) -> Response:
-        battles = battles_visible(viewer=self.viewer, turn=self.turn_get())
-        return Response([battle_summary(b) for b in battles])
-
-
-class SheetTextRenderer(BaseRenderer):
-    """The sheet as plain text (A12); an error's body as its JSON, so that it says what went wrong."""
-
-    media_type = "text/plain"
-    format = "text"
-    charset = "utf-8"
-
-    def render(self, data: Any, accepted_media_type: str | None = None, renderer_context=None) -> bytes:
-        text = data if isinstance(data, str) else json.dumps(data, ensure_ascii=False, indent=2)
-        return text.encode(self.charset)
-
-
-class BattleDetail(BattleScoped):
+def battle_detail(viewer: Viewer, battle: TableBattle, *, as_text: bool = False) -> dict[str, Any] | str:
     """A battle's sheet (fog of war: a supporting nation sees only its own support lines) and, for its
     nations and the GM, the history of its results. As text: the sheet only, as its mail has it, in the
     reader's language and time zone."""
+    sheet = battle_sheet_for(viewer=viewer, battle=battle)
+    if sheet is None:
+        raise Http404("no such battle")
+    if as_text:
+        # Cut by the same rule as `sheet` (rules.selectors.battle_sheet_for): never more than the JSON.
+        return battle_sheet_text(viewer=viewer, battle=battle)
+    data = {**table_battle_summary(battle), "sheet": sheet}
+    if viewer.is_gm or (viewer.nation and viewer.nation.code in battle.nations):
+        data["versions"] = [version_data(v) for v in battle.versions.select_related("nation")]
+    return data
 
-    renderer_classes = [*api_settings.DEFAULT_RENDERER_CLASSES, SheetTextRenderer]
 
-    @extend_schema(request=None, responses=dict, operation_id="battle_retrieve")
-    def get(self, request: Request, slug: str, number: int, key: str) -> Response:
-        battle, sheet = self.battle_get()
-        if request.accepted_renderer.format == SheetTextRenderer.format:
-            # Cut by the same rule as `sheet` (rules.selectors.battle_sheet_for): never more than the JSON.
-            return Response(battle_sheet_text(viewer=self.viewer, battle=battle))
-        data = {**battle_summary(battle), "sheet": sheet}
-        if self.viewer.is_gm or (self.viewer.nation and self.viewer.nation.code in battle.nations):
-            data["versions"] = [version_data(v) for v in battle.versions.select_related("nation")]
-        return Response(data)
+class BattleDetail(BattleScoped):
+    """A battle by its key: the alias of its address (rules.table_api.TableBattleDetail)."""
+
+    renderer_classes = [*api_settings.DEFAULT_RENDERER_CLASSES, TextRenderer]
+
+    @extend_schema(request=None, responses=dict, operation_id="battle_retrieve_by_key")
+    def get(self, request: Request, **route: Any) -> Response:
+        battle, _ = self.battle_get()
+        return Response(
+            battle_detail(self.viewer, battle, as_text=request.accepted_renderer.format == "text")
+        )
 
 
 class BattleResultSave(BattleScoped):
@@ -133,7 +112,7 @@ class BattleResultSave(BattleScoped):
     serializer_class = TabletopResultShape
 
     @extend_schema(request=TabletopResultShape, responses=dict, operation_id="battle_result_save")
-    def post(self, request: Request, slug: str, number: int, key: str) -> Response:
+    def post(self, request: Request, **route: Any) -> Response:
         battle, _ = self.battle_get()
         result = body(request, TabletopResultShape)
         version = battle_result_save(viewer=self.viewer, battle=battle, result=result)
@@ -163,7 +142,7 @@ class BattleResultAction(BattleScoped):
     serializer_class = TabletopAnswerShape
 
     @extend_schema(request=TabletopAnswerShape, responses=dict, operation_id="battle_result_action")
-    def post(self, request: Request, slug: str, number: int, key: str, version: int, action: str) -> Response:
+    def post(self, request: Request, version: int, action: str, **route: Any) -> Response:
         battle, _ = self.battle_get()
         found = self.version_get(battle, version)
         if action not in ACTIONS:
@@ -175,6 +154,10 @@ class BattleResultAction(BattleScoped):
         return Response(version_data(found))
 
 
+# The GM's actions on a battle, by the name in its path.
+GM_ACTIONS = ("auto-resolve", "reopen", "deadline")
+
+
 class BattleGMAction(BattleScoped):
     """The GM on a battle: `auto-resolve` (A8.4), `reopen` (A10.2, with a `reason`) or `deadline` (A8.1: a
     new `deadline`, ISO 8601 with its offset, and a `reason`)."""
@@ -183,7 +166,7 @@ class BattleGMAction(BattleScoped):
     serializer_class = TabletopBattleActionShape
 
     @extend_schema(request=TabletopBattleActionShape, responses=dict, operation_id="battle_gm_action")
-    def post(self, request: Request, slug: str, number: int, key: str, action: str) -> Response:
+    def post(self, request: Request, action: str, **route: Any) -> Response:
         battle, _ = self.battle_get()
         given = body(request, TabletopBattleActionShape)
         if action == "auto-resolve":
@@ -203,4 +186,4 @@ class BattleGMAction(BattleScoped):
         else:
             raise Http404("no such action")
         battle.refresh_from_db()
-        return Response(battle_summary(battle))
+        return Response(table_battle_summary(battle))

@@ -20,7 +20,7 @@ from typing import Any
 from campaign.models import Turn
 from rules import results_flow as flow
 from rules.engine.tabletop.settings import TabletopRuleset
-from rules.models import Battle, CombatRound, ResultVersion, TurnArchive
+from rules.models import CombatRound, ResultVersion, TableBattle, TurnArchive
 
 # A battle's columns the archive keeps as they are (its times, versions and rounds are kept as data).
 BATTLE_KEPT = ("key", "kind", "state", "position", "sheet", "fingerprint", "nations", "waits_for")
@@ -38,7 +38,7 @@ def _columns(row: Any, names: Iterable[str]) -> dict[str, Any]:
     return {name: getattr(row, name) for name in names}
 
 
-def battle_data(battle: Battle) -> dict[str, Any]:
+def battle_data(battle: TableBattle) -> dict[str, Any]:
     """One battle as the archive keeps it: its sheet, every version with its answers, every round."""
     return {
         **_columns(battle, BATTLE_KEPT),
@@ -107,7 +107,7 @@ def round_data(round_: CombatRound) -> dict[str, Any]:
     }
 
 
-def rounds_restore(*, battle: Battle, rounds: Iterable[dict[str, Any]], authors: bool = True) -> None:
+def rounds_restore(*, battle: TableBattle, rounds: Iterable[dict[str, Any]], authors: bool = True) -> None:
     """Saved rounds back on a battle, as `round_data` wrote them (an archive, an export). An export may
     come from another server, whose users are not this one's: `authors=False` keeps none."""
     CombatRound.objects.bulk_create(
@@ -125,14 +125,14 @@ def rounds_restore(*, battle: Battle, rounds: Iterable[dict[str, Any]], authors:
 def battles_archive(*, turn: Turn, archive: TurnArchive) -> None:
     """Back to orders (A10.4): all battles and entries archived with the rolled-back result."""
     battles = (
-        Battle.objects.filter(turn=turn)
+        TableBattle.objects.filter(turn=turn)
         .order_by("position", "key")
         .prefetch_related("versions__answers__nation", "versions__nation", "rounds")
     )
     archive.kind = "orders"
     archive.battles = [battle_data(b) for b in battles]
     archive.save(update_fields=["kind", "battles"])
-    Battle.objects.filter(turn=turn).delete()
+    TableBattle.objects.filter(turn=turn).delete()
 
 
 def archived_battles(*, turn: Turn) -> dict[str, dict[str, Any]]:
@@ -143,7 +143,7 @@ def archived_battles(*, turn: Turn) -> dict[str, dict[str, Any]]:
     return {b["key"]: {**b, "archived_at": archive.archived_at.isoformat()} for b in archive.battles}
 
 
-def archived_for_reference(*, battle: Battle) -> dict[str, Any] | None:
+def archived_for_reference(*, battle: TableBattle) -> dict[str, Any] | None:
     """A10.4: a battle that opened fresh after a rollback to its orders, while the archive holds a confirmed
     result for its key (made against other forces, or not carried over): that result, for the GM to read."""
     old = archived_battles(turn=battle.turn).get(battle.key)
@@ -160,7 +160,7 @@ def archived_for_reference(*, battle: Battle) -> dict[str, Any] | None:
     }
 
 
-def battles_carry(*, turn: Turn, battles: list[Battle], ruleset: TabletopRuleset, now: datetime) -> int:
+def battles_carry(*, turn: Turn, battles: list[TableBattle], ruleset: TabletopRuleset, now: datetime) -> int:
     """A10.4: each new battle whose key and fingerprint equal an archived battle's gets that battle's
     confirmed entry back, recorded "carried over", and its saved rounds (A10.5); the others open fresh.
     Returns how many were carried: the caller plans again, as their entries change the plan."""

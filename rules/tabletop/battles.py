@@ -1,7 +1,7 @@
 """Tabletop battles in the database (TABLETOP.md A4, A6, A8, A10.2, A12): the plan's battles as rows, and
 the results workflow around them.
 
-battles_record(turn=, state=, ruleset=, now=)        the plan of the moment as Battle rows (processing)
+battles_record(turn=, state=, ruleset=, now=)        the plan of the moment as TableBattle rows (processing)
 battle_result_save(by=, battle=, result=, now=)       a player's version, or the GM's entry (confirmed)
 battle_result_check(viewer=, battle=, result=)        the form's check before saving: warnings, or errors
 battle_result_withdraw / _agree / _dispute            the players' answers to the current version (A6.2)
@@ -35,7 +35,7 @@ from rules.engine.messages import Message
 from rules.engine.tabletop import BattlesPending, Complete, plan
 from rules.engine.tabletop.results import Entrant, result_check
 from rules.engine.tabletop.settings import TabletopRuleset
-from rules.models import Battle, ResultVersion
+from rules.models import ResultVersion, TableBattle
 from rules.results_flow import BattleError
 from rules.selectors import turn_load
 from rules.tabletop.archive import battles_carry
@@ -76,7 +76,7 @@ def battles_record(
     waiting ones with what they wait for; stale entries and versions set aside (A10.3). A new battle may
     carry its result over from a rollback (A10.4); then the plan is made again. Returns the plan as
     the rows now stand."""
-    rows = {b.key: b for b in Battle.objects.filter(turn=turn)}
+    rows = {b.key: b for b in TableBattle.objects.filter(turn=turn)}
     sheets_before = {key: b.sheet for key, b in rows.items()}  # for the stale mail's old sheet (A11.3)
     created = []
     keys = list(state.battle_keys())
@@ -84,12 +84,12 @@ def battles_record(
     seen = set()
     for position, key in enumerate(keys):
         seen.add(key)
-        battle = rows.get(key) or Battle(turn=turn, key=key)
+        battle = rows.get(key) or TableBattle(turn=turn, key=key)
         battle.position = position
         claims = []  # the reminder's claim is the beat's (rules.tabletop.mail): written here only when reset
         if key in state.waiting:
             battle.state, battle.waits_for, battle.kind = (
-                Battle.State.WAITING,
+                TableBattle.State.WAITING,
                 list(state.waiting[key]),
                 "normal",
             )
@@ -104,10 +104,10 @@ def battles_record(
                     battle_event_queue(battle_id=battle.pk, event="stale", old_sheet=sheets_before[key])
             battle.fingerprint = sheet["fingerprint"]
             resolved = key in state.resolved
-            if (not resolved and battle.state != Battle.State.OPEN) or battle.opened_at is None:
+            if (not resolved and battle.state != TableBattle.State.OPEN) or battle.opened_at is None:
                 battle.opened_at, battle.deadline, battle.overdue_at = now, now + hours, None
                 battle.reminded_at, claims = None, ["reminded_at"]
-            battle.state = Battle.State.RESOLVED if resolved else Battle.State.OPEN
+            battle.state = TableBattle.State.RESOLVED if resolved else TableBattle.State.OPEN
         battle.save(update_fields=None if battle.pk is None else [*PLANNED, *claims])
     for key in state.stale:
         if key in rows:
@@ -119,11 +119,11 @@ def battles_record(
             ):
                 battle_event_queue(battle_id=rows[key].pk, event="stale", old_sheet=sheets_before[key])
     for key, battle in rows.items():
-        if key in seen or battle.state == Battle.State.GONE:
+        if key in seen or battle.state == TableBattle.State.GONE:
             continue
         # Taken away by a correction elsewhere (A10.2): gone, unless a pending meeting may bring it back.
         if isinstance(state, Complete) or not _may_reappear(key, state):
-            battle.state = Battle.State.GONE
+            battle.state = TableBattle.State.GONE
             battle.save(update_fields=["state"])
     if battles_carry(turn=turn, battles=created, ruleset=ruleset, now=now):
         state, ruleset = turn_state(turn=turn)
@@ -146,7 +146,7 @@ def _may_reappear(key: str, state: BattlesPending) -> bool:
     )
 
 
-def _set_aside(battle: Battle, fingerprint: str, now: datetime) -> int:
+def _set_aside(battle: TableBattle, fingerprint: str, now: datetime) -> int:
     """A current version made against other forces is stale: set aside, its answers with it (A10.3).
     Returns how many were."""
     return (
@@ -159,7 +159,7 @@ def _set_aside(battle: Battle, fingerprint: str, now: datetime) -> int:
 # ---- the results workflow (A6.2) --------------------------------------------------------------------
 
 
-def _locked(battle: Battle) -> Turn:
+def _locked(battle: TableBattle) -> Turn:
     """Lock the battle's turn: one change to a turn's entries at a time, and none while it processes."""
     return Turn.objects.select_for_update().select_related("campaign").get(pk=battle.turn_id)
 
@@ -168,7 +168,7 @@ def _entrant(viewer: Viewer) -> Entrant:
     return Entrant(gm=viewer.is_gm, nation=viewer.nation.code if viewer.nation else None)
 
 
-def _check(viewer: Viewer, battle: Battle, turn: Turn, result: dict[str, Any], now: datetime):
+def _check(viewer: Viewer, battle: TableBattle, turn: Turn, result: dict[str, Any], now: datetime):
     state, ruleset = turn_state(turn=turn)
     deadline = battle.deadline
     check = result_check(
@@ -216,7 +216,7 @@ class _Tabletop(flow.Table):
 
     def resolved(self, turn: Turn) -> bool:
         self.battle.refresh_from_db()
-        return turn.status == Turn.Status.BATTLES_PENDING and self.battle.state == Battle.State.RESOLVED
+        return turn.status == Turn.Status.BATTLES_PENDING and self.battle.state == TableBattle.State.RESOLVED
 
     def changed(self, turn: Turn, now: datetime) -> None:
         _advance(turn, turn.campaign.ruleset(), now)
@@ -226,7 +226,7 @@ class _Tabletop(flow.Table):
 
 
 def battle_result_save(
-    *, viewer: Viewer, battle: Battle, result: dict[str, Any], now: Clock = timezone.now
+    *, viewer: Viewer, battle: TableBattle, result: dict[str, Any], now: Clock = timezone.now
 ) -> ResultVersion:
     """A new version (A6.2 item 1). A player's is proposed, its nation agreeing; the GM's is confirmed."""
     payload = {k: v for k, v in result.items() if k != "fingerprint"}
@@ -237,7 +237,7 @@ def battle_result_save(
 
 
 def battle_result_check(
-    *, viewer: Viewer, battle: Battle, result: dict[str, Any], now: Clock = timezone.now
+    *, viewer: Viewer, battle: TableBattle, result: dict[str, Any], now: Clock = timezone.now
 ) -> list[Any]:
     """The result form's check before it is submitted (A6.4, A12 "live validation and warnings"): the
     warnings of a result that may be saved now, or BattleError with every error, as saving would give.
@@ -274,7 +274,7 @@ def battle_result_void(
 
 
 def battle_auto_resolve(
-    *, viewer: Viewer, battle: Battle, why: str = "", now: Clock = timezone.now
+    *, viewer: Viewer, battle: TableBattle, why: str = "", now: Clock = timezone.now
 ) -> ResultVersion:
     """The GM has the Iron Fist resolver decide an open battle, from its derived seed (A8.4)."""
     moment = now()
@@ -310,13 +310,13 @@ def battle_auto_resolve(
     return version
 
 
-def battle_reopen(*, viewer: Viewer, battle: Battle, reason: str, now: Clock = timezone.now) -> None:
+def battle_reopen(*, viewer: Viewer, battle: TableBattle, reason: str, now: Clock = timezone.now) -> None:
     """The GM reopens a resolved battle (A10.2): its entry is archived, the battle is open again."""
     flow.entry_reopen(_Tabletop(battle), viewer=viewer, reason=reason, now=now())
 
 
 def battle_deadline_move(
-    *, viewer: Viewer, battle: Battle, deadline: datetime, reason: str, now: Clock = timezone.now
+    *, viewer: Viewer, battle: TableBattle, deadline: datetime, reason: str, now: Clock = timezone.now
 ) -> None:
     """The GM moves an open battle's deadline (A8.1, A8.2: "extend the deadline"), logged with who, when and
     why in the campaign's audit log."""
@@ -331,7 +331,7 @@ def battle_deadline_move(
     with transaction.atomic():
         turn = _locked(battle)
         battle.refresh_from_db()
-        if battle.state != Battle.State.OPEN or turn.status != Turn.Status.BATTLES_PENDING:
+        if battle.state != TableBattle.State.OPEN or turn.status != Turn.Status.BATTLES_PENDING:
             raise flow.refuse("deadline_not_open", place=battle.key.partition(":")[2])
         before = battle.deadline
         # A new deadline is met, or missed, anew, and reminded anew (A8.1).
@@ -349,7 +349,7 @@ def battle_deadline_move(
         audit_write(viewer.user, turn.campaign, "battle_deadline", summary, reason, lambda: moment)
 
 
-def battle_auto_preview(*, battle: Battle) -> dict[str, Any] | None:
+def battle_auto_preview(*, battle: TableBattle) -> dict[str, Any] | None:
     """The GM's preview of an open battle's auto-resolution (A10.1): the derived seed makes it the report
     that auto-resolving would give, while the GM's inputs stay as they are. Nothing is stored."""
     turn = battle.turn
@@ -364,8 +364,8 @@ def battles_overdue(*, now: Clock = timezone.now) -> int:
     """Beat (A8.1): each open battle whose deadline has passed becomes overdue exactly once per deadline,
     however many beats run; with `on_missing_result: auto_resolve` it is decided at once (A8.3)."""
     moment = now()
-    due = Battle.objects.filter(
-        state=Battle.State.OPEN,
+    due = TableBattle.objects.filter(
+        state=TableBattle.State.OPEN,
         deadline__lte=moment,
         overdue_at__isnull=True,
         turn__status=Turn.Status.BATTLES_PENDING,
@@ -384,19 +384,19 @@ def _overdue_claim(pk: int, deadline: datetime, moment: datetime) -> bool:
     """Claim one battle's deadline and act on it in one transaction, so that a claim is never left without
     its decision: False when another beat got there first."""
     with transaction.atomic():
-        won = Battle.objects.filter(pk=pk, deadline=deadline, overdue_at__isnull=True).update(
+        won = TableBattle.objects.filter(pk=pk, deadline=deadline, overdue_at__isnull=True).update(
             overdue_at=moment
         )
         if won != 1:
             return False
-        battle = Battle.objects.select_related("turn__campaign").get(pk=pk)
+        battle = TableBattle.objects.select_related("turn__campaign").get(pk=pk)
         if battle.turn.campaign.ruleset().tabletop.on_missing_result == "auto_resolve":
             _deadline_decide(battle, moment)
         battle_overdue_queue(battle_id=pk)  # its players and the GM are told (A8.2, A11.3), on commit
     return True
 
 
-def _deadline_decide(battle: Battle, now: datetime) -> None:
+def _deadline_decide(battle: TableBattle, now: datetime) -> None:
     """A8.3: an agreed current version is confirmed as it stands; otherwise the battle is auto-resolved,
     and a current version that was not agreed is archived with the battle, not used."""
     with transaction.atomic():

@@ -21,14 +21,14 @@ from campaign.messages import said
 from rules.engine.messages import Message
 from rules.engine.tabletop.close_combat_input import FLAGS, STATES
 from rules.engine.tabletop.results import NOTES_LIMIT, SCORE_LIMIT
-from rules.models import Battle, CombatRound, ResultVersion
+from rules.models import CombatRound, ResultVersion, TableBattle
 from rules.results_flow import COMMENT_LIMIT
 from rules.tabletop.preview import AUTO
 from rules.tabletop.shapes import SCALAR_TEXT_MAX
 
 INTEGER = re.compile(r"^[+-]?[0-9]+$")
 GROUND_TYPES = ("JV", "PA", "TY")
-_KEY_MAX = Battle._meta.get_field("key").max_length
+_KEY_MAX = TableBattle._meta.get_field("key").max_length
 _REASON_MAX = ResultVersion._meta.get_field("reason").max_length
 
 # The spec's own codes for a text over its limit (A6.2, A6.3, B9), by field name.
@@ -119,7 +119,7 @@ class ResultForm(forms.Form):
     decisive = forms.BooleanField(required=False)
     score = _text(SCORE_LIMIT)
     notes = _text(NOTES_LIMIT)
-    fingerprint = _text(Battle._meta.get_field("fingerprint").max_length)
+    fingerprint = _text(TableBattle._meta.get_field("fingerprint").max_length)
     comment = _text(COMMENT_LIMIT)
     reason = _text(_REASON_MAX)
     why = _text(_REASON_MAX)

@@ -26,7 +26,7 @@ from django.utils import timezone
 
 from campaign.models import Turn
 from campaign.queue import task_queue
-from rules.models import Battle
+from rules.models import TableBattle
 
 Clock = Callable[[], datetime]
 
@@ -44,14 +44,14 @@ EVENTS = ("version", "disputed", "confirmed", "voided", "reopened", "stale")
 def battle_sheets_queue(*, turn: Turn) -> int:
     """Queue the sheet mail of each open battle of `turn` not yet mailed with the sheet it has now."""
     unsent = (
-        Battle.objects.filter(turn=turn, state=Battle.State.OPEN)
+        TableBattle.objects.filter(turn=turn, state=TableBattle.State.OPEN)
         .exclude(fingerprint="")
         .exclude(sheet_mailed=F("fingerprint"))
         .values_list("pk", "fingerprint", "sheet_mailed")
     )
     queued = 0
     for pk, fingerprint, mailed in list(unsent):
-        if Battle.objects.filter(pk=pk, sheet_mailed=mailed).update(sheet_mailed=fingerprint) == 1:
+        if TableBattle.objects.filter(pk=pk, sheet_mailed=mailed).update(sheet_mailed=fingerprint) == 1:
             # A sheet mailed before with other forces: the new one says so (A10.3).
             task_queue(SEND_BATTLE_SHEET, pk, fingerprint, bool(mailed), robust=True)
             queued += 1
@@ -65,8 +65,8 @@ def battles_remind(*, now: Clock = timezone.now) -> int:
     `reminder_hours_before` is 0 sends none. A battle with a confirmed result is resolved, not open.
     """
     moment = now()
-    candidates = Battle.objects.filter(
-        state=Battle.State.OPEN,
+    candidates = TableBattle.objects.filter(
+        state=TableBattle.State.OPEN,
         reminded_at__isnull=True,
         deadline__gt=moment,
         turn__status=Turn.Status.BATTLES_PENDING,
@@ -83,7 +83,7 @@ def battles_remind(*, now: Clock = timezone.now) -> int:
     queued = 0
     with transaction.atomic():
         for pk, deadline in due:
-            claimed = Battle.objects.filter(pk=pk, deadline=deadline, reminded_at__isnull=True).update(
+            claimed = TableBattle.objects.filter(pk=pk, deadline=deadline, reminded_at__isnull=True).update(
                 reminded_at=moment
             )
             if claimed == 1:

@@ -32,7 +32,7 @@ from campaign.lifecycle import language_of, time_zone_of
 from campaign.models import Membership, Turn
 from campaign.selectors import Viewer
 from frontend.mail.turns import mail_send, member_message, site_url
-from rules.models import Battle, ResultVersion
+from rules.models import ResultVersion, TableBattle
 from rules.selectors import battle_sheet_for
 from rules.tabletop.forms import GROUND_TYPES
 from rules.tabletop.sheets import battle_title, nation_players, result_meaning, sheet_sides, who_agrees
@@ -45,7 +45,7 @@ def battle_sheet_send(*, battle_id: int, fingerprint: str, changed: bool = False
     newer sheet has a mail of its own). `changed`: the battle's forces changed since its last sheet.
     Returns how many mails went out."""
     battle = battle_mailed(battle_id)
-    if battle is None or battle.state != Battle.State.OPEN or battle.fingerprint != fingerprint:
+    if battle is None or battle.state != TableBattle.State.OPEN or battle.fingerprint != fingerprint:
         logger.info("battle %s: no longer open with sheet %s, not mailed", battle_id, fingerprint[:8])
         return 0
     messages = []
@@ -71,7 +71,7 @@ def battle_reminder_send(*, battle_id: int, now: Callable[[], datetime] = timezo
     """Remind the battle's players that its result is due; nothing once it has its entry or its
     deadline has passed (the deadline's own step takes over, A8.2-A8.3)."""
     battle = battle_mailed(battle_id)
-    if battle is None or battle.state != Battle.State.OPEN or battle.deadline is None:
+    if battle is None or battle.state != TableBattle.State.OPEN or battle.deadline is None:
         return 0
     left = battle.deadline - now()
     if left <= timedelta(0) or battle.turn.status != Turn.Status.BATTLES_PENDING:
@@ -114,7 +114,7 @@ def battle_overdue_send(*, battle_id: int) -> int:
     decided = battle.versions.filter(
         state=ResultVersion.State.CONFIRMED, decided_at=battle.overdue_at
     ).first()
-    if decided is None and battle.state != Battle.State.OPEN:
+    if decided is None and battle.state != TableBattle.State.OPEN:
         return 0  # decided some other way since: nothing overdue to tell
     if decided is None:
         outcome = "gm_decides"
@@ -141,13 +141,13 @@ def battle_overdue_send(*, battle_id: int) -> int:
     return mail_send(messages)
 
 
-def battle_mailed(battle_id: int) -> Battle | None:
+def battle_mailed(battle_id: int) -> TableBattle | None:
     """The battle to mail about, with its turn and campaign; None when it is gone."""
-    return Battle.objects.select_related("turn__campaign").filter(pk=battle_id).first()
+    return TableBattle.objects.select_related("turn__campaign").filter(pk=battle_id).first()
 
 
 def battle_readers(
-    battle: Battle, *, active_only: bool = False, with_gm: bool = False
+    battle: TableBattle, *, active_only: bool = False, with_gm: bool = False
 ) -> Iterator[tuple[Membership, dict[str, Any]]]:
     """Each player of the battle's nations with an address (and the GM, `with_gm`), and the sheet as the
     reader may see it."""
@@ -171,14 +171,14 @@ def battle_readers(
             yield membership, context
 
 
-def sheet_context(battle: Battle, viewer: Viewer, names: dict[str, str]) -> dict[str, Any] | None:
+def sheet_context(battle: TableBattle, viewer: Viewer, names: dict[str, str]) -> dict[str, Any] | None:
     """What the sheet's templates need, for this reader: the sheet as the reader's nation may see it
     (None: nothing of it), in the reader's language and zone."""
     sheet = battle_sheet_for(viewer=viewer, battle=battle)
     if sheet is None:
         return None
     campaign = battle.turn.campaign
-    url = site_url(reverse("frontend:battle", args=[campaign.slug, battle.turn.number, battle.key]))
+    url = site_url(reverse("frontend:battle", args=[campaign.slug, battle.turn.number, battle.pk]))
     with translation.override(language_of(user=viewer.user)):
         return {
             "battle": battle,
@@ -193,7 +193,7 @@ def sheet_context(battle: Battle, viewer: Viewer, names: dict[str, str]) -> dict
         }
 
 
-def battle_sheet_text(*, viewer: Viewer, battle: Battle) -> str | None:
+def battle_sheet_text(*, viewer: Viewer, battle: TableBattle) -> str | None:
     """The battle's sheet as plain text, as its mail gives it (A11.3, A12), cut to what the viewer's
     nation may see, in the viewer's language and zone; None for a viewer who may see none of it."""
     names = {n.code: n.name for n in battle.turn.campaign.nations.all()}
@@ -205,7 +205,7 @@ def battle_sheet_text(*, viewer: Viewer, battle: Battle) -> str | None:
         return render_to_string("tabletop/email/battle_sheet_plain.txt", context)
 
 
-def _waiting_for(battle: Battle, current: ResultVersion | None) -> list[str]:
+def _waiting_for(battle: TableBattle, current: ResultVersion | None) -> list[str]:
     """The nations of the battle that have not agreed to the current version."""
     if current is None:
         return []

@@ -20,7 +20,7 @@ from campaign.lifecycle import language_of
 from campaign.models import Membership
 from campaign.selectors import Viewer
 from frontend.mail.turns import mail_send, member_message
-from rules.models import Battle, ResultVersion
+from rules.models import ResultVersion, TableBattle
 from rules.tabletop.mail import EVENTS
 from rules.tabletop.mails import battle_mailed, battle_readers, sheet_context
 from rules.tabletop.sheets import battle_title
@@ -95,7 +95,7 @@ def battle_event_send(
             "disputes": disputes,
             "is_gm": is_gm,
             "old": old,
-            "gone": battle.state == Battle.State.GONE,
+            "gone": battle.state == TableBattle.State.GONE,
         }
         messages.append(
             member_message(membership, battle.turn, subject, "tabletop/email/battle_event", context)

@@ -14,7 +14,7 @@ from rest_framework.response import Response
 from campaign.api import IsGM
 from campaign.bounds import body
 from rules.api import TurnScoped
-from rules.models import Battle
+from rules.models import TableBattle
 from rules.tabletop.preview import BattlesPreview, turn_battles_preview
 from rules.tabletop.shapes import TabletopPreviewShape
 
@@ -48,7 +48,7 @@ class TurnBattlesPreview(TurnScoped):
     stored. 400 for a body of the wrong shape; 409 when the turn is not waiting for its battles."""
 
     permission_classes = [IsAuthenticated, IsGM]
-    queryset = Battle.objects.none()
+    queryset = TableBattle.objects.none()
 
     serializer_class = TabletopPreviewShape
 

@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from campaign.models import Turn
 from rules import results_flow as flow
-from rules.models import Battle, ResultVersion
+from rules.models import ResultVersion, TableBattle
 from rules.services import turn_process
 from rules.tabletop.archive import rounds_restore
 from rules.tabletop.battles import battles_record, turn_state
@@ -37,7 +37,7 @@ def battles_replay(
     and go on while battles open; then complete the turn. Returns the turn as processing left it."""
     while True:
         given = 0
-        for battle in Battle.objects.filter(turn=turn, state=Battle.State.OPEN):
+        for battle in TableBattle.objects.filter(turn=turn, state=TableBattle.State.OPEN):
             entry = entries.get(battle.key)
             if entry is None or battle.versions.filter(state=ResultVersion.State.CONFIRMED).exists():
                 continue
@@ -60,7 +60,7 @@ def battles_replay(
             break
         state, ruleset = turn_state(turn=turn)
         battles_record(turn=turn, state=state, ruleset=ruleset, now=now())
-    for battle in Battle.objects.filter(turn=turn, key__in=list(rounds)):
+    for battle in TableBattle.objects.filter(turn=turn, key__in=list(rounds)):
         if not battle.rounds.exists():
             rounds_restore(battle=battle, rounds=rounds[battle.key], authors=False)
     turn.refresh_from_db()

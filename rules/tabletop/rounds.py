@@ -29,7 +29,7 @@ from campaign.selectors import Viewer
 from rules.engine.messages import Message, gettext_noop, messages_register
 from rules.engine.tabletop import close_combat_round, derive_seed
 from rules.engine.tabletop.results import EntryError
-from rules.models import Battle, CombatRound
+from rules.models import CombatRound, TableBattle
 from rules.results_flow import BattleError
 from rules.tabletop.archive import round_data
 
@@ -68,13 +68,13 @@ def _refuse(code: str, *ref: str, **params: Any) -> BattleError:
     return BattleError([EntryError(code, tuple(ref), Message(f"round.{code}", params))])
 
 
-def _place(battle: Battle) -> str:
+def _place(battle: TableBattle) -> str:
     return battle.key.partition(":")[2]
 
 
-def round_permitted(*, viewer: Viewer, battle: Battle) -> bool:
+def round_permitted(*, viewer: Viewer, battle: TableBattle) -> bool:
     """Whether the viewer may save a round to the battle now (B9)."""
-    if battle.state not in (Battle.State.OPEN, Battle.State.RESOLVED):
+    if battle.state not in (TableBattle.State.OPEN, TableBattle.State.RESOLVED):
         return False
     status = battle.turn.status
     if viewer.is_gm:
@@ -86,10 +86,10 @@ def round_permitted(*, viewer: Viewer, battle: Battle) -> bool:
     )
 
 
-def _check_who(viewer: Viewer, battle: Battle, turn: Turn) -> None:
+def _check_who(viewer: Viewer, battle: TableBattle, turn: Turn) -> None:
     if not viewer.is_gm and (viewer.nation is None or viewer.nation.code not in battle.nations):
         raise _refuse("not_permitted", nations=", ".join(battle.nations), place=_place(battle))
-    if battle.state not in (Battle.State.OPEN, Battle.State.RESOLVED):
+    if battle.state not in (TableBattle.State.OPEN, TableBattle.State.RESOLVED):
         raise _refuse("not_open", place=_place(battle))
     if turn.status == Turn.Status.RESOLVED and not viewer.is_gm:
         raise _refuse("published", number=turn.number, place=_place(battle))
@@ -97,7 +97,9 @@ def _check_who(viewer: Viewer, battle: Battle, turn: Turn) -> None:
         raise _refuse("not_open", place=_place(battle))
 
 
-def _check_about(battle: Battle, label: str, game_turn: Any, battle_sides: list[Any]) -> list[EntryError]:
+def _check_about(
+    battle: TableBattle, label: str, game_turn: Any, battle_sides: list[Any]
+) -> list[EntryError]:
     errors = []
     if len(label) > LABEL_LIMIT:
         errors.append(EntryError("label_too_long", (), Message("round.label_too_long")))
@@ -121,7 +123,7 @@ def _round_errors(outcome) -> list[EntryError]:
 def close_combat_round_save(
     *,
     viewer: Viewer,
-    battle: Battle,
+    battle: TableBattle,
     data: Any,
     label: str = "",
     game_turn: Any = None,
@@ -227,7 +229,7 @@ def close_combat_round_correct(
     return round_
 
 
-def rounds_readable(*, viewer: Viewer, battle: Battle) -> bool:
+def rounds_readable(*, viewer: Viewer, battle: TableBattle) -> bool:
     """A11.2: saved rounds are read by the battle's nations and the GM."""
     return viewer.is_gm or (viewer.nation is not None and viewer.nation.code in battle.nations)
 
@@ -237,7 +239,7 @@ def rounds_ordered(rounds: Iterable[CombatRound]) -> list[CombatRound]:
     return sorted(rounds, key=lambda r: (r.game_turn or 0, r.sequence))
 
 
-def rounds_visible(*, viewer: Viewer, battle: Battle) -> list[CombatRound]:
+def rounds_visible(*, viewer: Viewer, battle: TableBattle) -> list[CombatRound]:
     if not rounds_readable(viewer=viewer, battle=battle):
         return []
     return rounds_ordered(battle.rounds.select_related("author"))

@@ -1,11 +1,11 @@
 """Close-combat rounds of a tabletop battle through the API (TABLETOP.md B9, A12): list them, save one.
 
-GET  .../battles/<key>/rounds/   the battle's saved rounds, by game turn then sequence: its nations and the GM
-POST .../battles/<key>/rounds/   {round: <the calculator's input (B2)>, label, game_turn, battle_sides}
+GET  .../battles/<id>/rounds/   the battle's saved rounds, by game turn then sequence: its nations and the GM
+POST .../battles/<id>/rounds/   {round: <the calculator's input (B2)>, label, game_turn, battle_sides}
                                  saves and rolls (B1): dice as entered, or `dice: {seed: …}` for the
                                  server's roll from the battle's derived seed (B6). 201 with the round;
                                  400 with B7's or B9's errors, `{"errors": [{"code", "ref", "message"}]}`
-POST .../battles/<key>/rounds/<sequence>/   the same and a `reason`: replaces the round (B9's corrections)
+POST .../battles/<id>/rounds/<sequence>/   the same and a `reason`: replaces the round (B9's corrections)
 
 A battle the reader may not see is a 404 (rules.tabletop.api); its rounds are the battle's nations' and the
 GM's (A11.2): a nation that only supports the battle reads its sheet, not its rounds.
@@ -22,7 +22,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from campaign.bounds import body
-from rules.models import Battle, CombatRound
+from rules.models import CombatRound, TableBattle
 from rules.tabletop.api import BattleScoped
 from rules.tabletop.archive import round_fields
 from rules.tabletop.rounds import (
@@ -49,7 +49,7 @@ def round_shown(round_: CombatRound) -> dict[str, Any]:
     }
 
 
-def _body(view: RoundsScoped, shape: type[TabletopRoundSaveShape], battle: Battle) -> dict[str, Any]:
+def _body(view: RoundsScoped, shape: type[TabletopRoundSaveShape], battle: TableBattle) -> dict[str, Any]:
     """The body through `shape`, its round bounded by the dice the campaign's settings roll (B6)."""
     settings = battle.turn.campaign.ruleset().tabletop.close_combat
     return body(view.request, shape, settings=settings)
@@ -72,7 +72,7 @@ def _label(body: dict[str, Any]) -> str:
 
 
 class RoundsScoped(BattleScoped):
-    def rounds_battle_get(self) -> Battle:
+    def rounds_battle_get(self) -> TableBattle:
         """The battle whose rounds the viewer reads (its nations and the GM); a 404 for anyone else."""
         battle, _ = self.battle_get()
         if not rounds_readable(viewer=self.viewer, battle=battle):
@@ -84,14 +84,14 @@ class BattleRounds(RoundsScoped):
     """The battle's saved close-combat rounds: read them (its nations and the GM), or save one."""
 
     @extend_schema(request=None, responses=dict, operation_id="battle_rounds_list")
-    def get(self, request: Request, slug: str, number: int, key: str) -> Response:
+    def get(self, request: Request, **route: Any) -> Response:
         battle = self.rounds_battle_get()
         return Response([round_shown(r) for r in rounds_visible(viewer=self.viewer, battle=battle)])
 
     serializer_class = TabletopRoundSaveShape
 
     @extend_schema(request=TabletopRoundSaveShape, responses=dict, operation_id="battle_round_save")
-    def post(self, request: Request, slug: str, number: int, key: str) -> Response:
+    def post(self, request: Request, **route: Any) -> Response:
         battle, _ = self.battle_get()
         given = _body(self, TabletopRoundSaveShape, battle)
         saved = close_combat_round_save(
@@ -107,7 +107,7 @@ class BattleRoundCorrect(RoundsScoped):
     serializer_class = TabletopRoundCorrectShape
 
     @extend_schema(request=TabletopRoundCorrectShape, responses=dict, operation_id="battle_round_correct")
-    def post(self, request: Request, slug: str, number: int, key: str, sequence: int) -> Response:
+    def post(self, request: Request, sequence: int, **route: Any) -> Response:
         battle = self.rounds_battle_get()
         found = battle.rounds.filter(sequence=sequence).first()
         if found is None:

@@ -23,7 +23,7 @@ from campaign.bounds import BIGINT_MAX, INT_MAX, ITEMS_MAX, TEXT_MAX, BoundedDic
 from campaign.models import UNIT_TYPE_MAX, AuditEntry, Nation
 from rules.engine.tabletop.close_combat_settings import DEFAULTS, PREFIX, SETTINGS, CloseCombatSettings
 from rules.engine.tabletop.results import NOTES_LIMIT, SCORE_LIMIT
-from rules.models import Battle, CombatRound, ResultVersion
+from rules.models import CombatRound, ResultVersion, TableBattle
 from rules.results_flow import COMMENT_LIMIT
 from rules.tabletop.preview import AUTO
 
@@ -37,7 +37,7 @@ UNITS_MAX = ITEMS_MAX
 DISCIPLINE_DICE_MAX = next(s.maximum for s in SETTINGS if s.key == PREFIX + "discipline_dice")
 ROLLS_MAX = 2 * DISCIPLINE_DICE_MAX * 2 * UNITS_MAX
 
-_KEY_MAX = Battle._meta.get_field("key").max_length
+_KEY_MAX = TableBattle._meta.get_field("key").max_length
 _REASON_MAX = ResultVersion._meta.get_field("reason").max_length
 
 
@@ -311,7 +311,7 @@ class TabletopResultShape(Shape):
     )
     score = Text(max_length=SCORE_LIMIT, too_long=("score_too_long", "tabletop.score_too_long"))
     notes = Text(max_length=NOTES_LIMIT, too_long=("notes_too_long", "tabletop.notes_too_long"))
-    fingerprint = Text(max_length=Battle._meta.get_field("fingerprint").max_length)
+    fingerprint = Text(max_length=TableBattle._meta.get_field("fingerprint").max_length)
 
 
 class TabletopAnswerShape(Shape):

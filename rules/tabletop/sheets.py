@@ -14,7 +14,7 @@ from django.utils.translation import gettext
 from campaign.models import Campaign, Membership, Relation, Turn
 from campaign.selectors import Viewer
 from rules.engine.tabletop.settings import TabletopSettings
-from rules.models import Battle, ResultVersion
+from rules.models import ResultVersion, TableBattle
 from rules.selectors import battles_visible
 
 
@@ -49,7 +49,7 @@ def nation_players(campaign: Campaign) -> dict[str, list[str]]:
     return players
 
 
-def battle_title(campaign: Campaign, battle: Battle) -> str:
+def battle_title(campaign: Campaign, battle: TableBattle) -> str:
     """The battle's title from the region names: "Battle of Karelia", or the meeting's border."""
     codes = battle.key.partition(":")[2]
     regions = dict(campaign.regions.values_list("code", "name"))
@@ -81,7 +81,7 @@ def who_agrees(settings: TabletopSettings, nations: list[str]) -> str:
 
 def result_meaning(
     campaign: Campaign,
-    battle: Battle,
+    battle: TableBattle,
     sheet: dict[str, Any],
     settings: TabletopSettings,
     names: dict[str, str],
@@ -184,9 +184,9 @@ def battles_pending_rows(*, viewer: Viewer, turn: Turn) -> list[dict[str, Any]]:
         rows.append(
             {
                 "battle": battle,
-                "url": reverse("frontend:battle", args=[viewer.campaign.slug, turn.number, battle.key]),
+                "url": reverse("frontend:battle", args=[viewer.campaign.slug, turn.number, battle.pk]),
                 "regions": _battle_regions(battle.key),
-                "overdue": battle.state == Battle.State.OPEN
+                "overdue": battle.state == TableBattle.State.OPEN
                 and battle.deadline is not None
                 and battle.deadline < now,
                 "next": _next_action(viewer, battle, current, now),
@@ -203,11 +203,11 @@ def _battle_regions(key: str) -> list[str]:
     return [rest.rpartition(":")[0] if kind == "control" else rest]
 
 
-def _next_action(viewer: Viewer, battle: Battle, current: ResultVersion | None, now: Any) -> str:
+def _next_action(viewer: Viewer, battle: TableBattle, current: ResultVersion | None, now: Any) -> str:
     """What the viewer does next about this battle, in a few words."""
-    if battle.state == Battle.State.WAITING:
+    if battle.state == TableBattle.State.WAITING:
         return gettext("Waits for %(battles)s.") % {"battles": ", ".join(battle.waits_for or [])}
-    if battle.state != Battle.State.OPEN:
+    if battle.state != TableBattle.State.OPEN:
         return gettext("Nothing: it has its result.")
     if viewer.is_gm:
         if battle.deadline is not None and battle.deadline < now:

@@ -1,22 +1,19 @@
-"""Tabletop's pages, in the frontend's namespace: under a campaign (c/<slug>/) the turn's battles, a battle's
-page and its close-combat round, and the GM's preview with hypothetical results; outside any, the
-close-combat calculator (TABLETOP.md Part B)."""
+"""Tabletop's pages, in the frontend's namespace: under a campaign (c/<slug>/) the GM's preview with
+hypothetical results; outside any, the close-combat calculator (TABLETOP.md Part B). A battle's page and
+its round are at the address of every table battle (frontend.views.battles), as its pages register them
+(rules/tabletop/pages.py)."""
 
 from django.urls import path
 
-from rules.tabletop import views, views_calculator, views_preview, views_rounds
+from rules.tabletop import views_calculator, views_preview
 
 urlpatterns = [
-    path("turns/<int:number>/battles/", views.battle_list, name="battles"),
-    path("turns/<int:number>/battles/<str:key>/", views.battle_page, name="battle"),
-    path("turns/<int:number>/battles/<str:key>/round/", views_rounds.battle_round_page, name="battle_round"),
     path(
         "gm/turns/<int:number>/battles-preview/",
         views_preview.battles_preview_page,
         name="gm_battles_preview",
     ),
 ]
-
 site_urlpatterns = [
     path("calculator/", views_calculator.calculator_page, name="calculator"),
 ]

@@ -6,9 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -17,10 +16,10 @@ from campaign.models import Turn
 from campaign.selectors import Viewer
 from frontend.forms import DeadlineForm
 from frontend.terms import said
-from frontend.views.common import topbar, viewer_for
-from rules.models import Battle, ResultVersion
+from frontend.views.common import topbar
+from rules.models import ResultVersion, TableBattle
 from rules.results_flow import refuse
-from rules.selectors import battle_sheet_for, battles_visible
+from rules.selectors import battle_sheet_for
 from rules.tabletop import battles as services
 from rules.tabletop.archive import archived_for_reference
 from rules.tabletop.cards import rounds_grouped
@@ -29,33 +28,8 @@ from rules.tabletop.rounds import round_permitted, rounds_visible
 from rules.tabletop.sheets import battle_title, nation_players, result_meaning, sheet_sides, who_agrees
 
 
-def _turn(viewer: Viewer, number: int) -> Turn:
-    return get_object_or_404(Turn.objects.defer("result"), campaign=viewer.campaign, number=number)
-
-
-@login_required
-def battle_list(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    viewer = viewer_for(request, slug)
-    turn = _turn(viewer, number)
-    now = timezone.now()
-    rows = []
-    for battle in battles_visible(viewer=viewer, turn=turn):
-        current = battle.versions.filter(state__in=ResultVersion.LIVE).last()
-        rows.append(
-            {
-                "battle": battle,
-                "result": current,
-                "overdue": battle.state == Battle.State.OPEN
-                and battle.deadline is not None
-                and battle.deadline < now,
-            }
-        )
-    context = {"bar": topbar(viewer, turn), "turn": turn, "rows": rows, "is_gm": viewer.is_gm}
-    return render(request, "tabletop/battle_list.html", context)
-
-
 def _act(
-    viewer: Viewer, battle: Battle, form: ResultForm, losses: LossesForm, deadline: DeadlineForm
+    viewer: Viewer, battle: TableBattle, form: ResultForm, losses: LossesForm, deadline: DeadlineForm
 ) -> None:
     """One action of the form, by its button; raises BattleError when the service refuses it."""
     given = form.cleaned_data
@@ -96,12 +70,10 @@ def _typed(form: ResultForm) -> dict[str, Any]:
     return {name: form[name].value() for name in ("winner", "decisive", "score", "notes")}
 
 
-@login_required
-def battle_page(request: HttpRequest, slug: str, number: int, key: str) -> HttpResponse:
-    viewer = viewer_for(request, slug)
-    turn = _turn(viewer, number)
-    battle = Battle.objects.filter(turn=turn, key=key).first()
-    sheet = battle_sheet_for(viewer=viewer, battle=battle) if battle else None
+def battle_page(request: HttpRequest, viewer: Viewer, battle: TableBattle) -> HttpResponse:
+    """A battle's page at its address (frontend.views.battles): its sheet, its results and their forms."""
+    turn = battle.turn
+    sheet = battle_sheet_for(viewer=viewer, battle=battle)
     if sheet is None:
         raise Http404("no such battle")
     errors = []
@@ -136,8 +108,7 @@ def battle_page(request: HttpRequest, slug: str, number: int, key: str) -> HttpR
     )
     current = next((v for v in reversed(versions) if v.state in ResultVersion.CURRENT), None)
     names = {n.code: n.name for n in viewer.campaign.nations.all()}
-    battle.turn = turn
-    calculator = reverse("frontend:battle_round", args=[viewer.campaign.slug, turn.number, battle.key])
+    calculator = reverse("frontend:battle_part", args=[viewer.campaign.slug, turn.number, battle.pk, "round"])
     context = {
         "rounds": rounds_grouped(rounds_visible(viewer=viewer, battle=battle), names) if full else [],
         "may_save_round": round_permitted(viewer=viewer, battle=battle),
@@ -162,7 +133,7 @@ def battle_page(request: HttpRequest, slug: str, number: int, key: str) -> HttpR
             {"nation": nation, "cells": [(t, row[t]) for t in GROUND_TYPES]}
             for nation, row in losses.typed().items()
         ],
-        "may_enter": battle.state == Battle.State.OPEN
+        "may_enter": battle.state == TableBattle.State.OPEN
         and turn.status == Turn.Status.BATTLES_PENDING
         and (viewer.is_gm or (viewer.nation is not None and viewer.nation.code in battle.nations)),
         "is_gm": viewer.is_gm,
@@ -184,7 +155,7 @@ def battle_page(request: HttpRequest, slug: str, number: int, key: str) -> HttpR
         "overdue": battle.deadline is not None and battle.deadline < timezone.now(),
         "archived": archived_for_reference(battle=battle) if viewer.is_gm else None,
         "auto_preview": services.battle_auto_preview(battle=battle)
-        if viewer.is_gm and battle.state == Battle.State.OPEN
+        if viewer.is_gm and battle.state == TableBattle.State.OPEN
         else None,
     }
     return render(request, "tabletop/battle.html", context, status=400 if errors else 200)

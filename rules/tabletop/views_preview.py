@@ -19,7 +19,7 @@ from frontend.reports import battle_card
 from frontend.terms import said
 from frontend.views.common import gm_for, topbar
 from rules.engine.messages import InputError
-from rules.models import Battle
+from rules.models import TableBattle
 from rules.tabletop.forms import GROUND_TYPES, BattlesAskedForm, HypothesisForm, LossesForm, form_errors
 from rules.tabletop.preview import AUTO, BattlesPreview, turn_battles_preview
 from rules.tabletop.sheets import battle_title, sheet_sides
@@ -60,14 +60,14 @@ def _bounded(form: forms.Form) -> None:
 
 def _battles(preview: BattlesPreview, query: QueryDict, names: dict[str, str]) -> list[dict[str, Any]]:
     """The form's battles: each one without an entry, in plan order, with its sheet in this preview."""
-    titles = {b.key: b for b in Battle.objects.filter(turn=preview.turn)}
+    titles = {b.key: b for b in TableBattle.objects.filter(turn=preview.turn)}
     rows = []
     for key in preview.state.battle_keys():
         if key in preview.entered or key not in preview.sheets:
             continue
         sheet = preview.sheets[key]
         typed = HypothesisForm(query, key=key)
-        battle = titles.get(key) or Battle(turn=preview.turn, key=key, kind=sheet["kind"])
+        battle = titles.get(key) or TableBattle(turn=preview.turn, key=key, kind=sheet["kind"])
         rows.append(
             {
                 "key": key,
@@ -107,7 +107,7 @@ def battles_preview_page(request: HttpRequest, slug: str, number: int) -> HttpRe
         battles=_battles(preview, request.GET, names),
         entered=[
             {"key": b.key, "title": battle_title(viewer.campaign, b)}
-            for b in Battle.objects.filter(turn=turn, key__in=preview.entered).order_by("position")
+            for b in TableBattle.objects.filter(turn=turn, key__in=preview.entered).order_by("position")
         ],
         cards=[
             battle_card(dict(r), names=names, settlements=settlements)

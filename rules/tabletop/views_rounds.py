@@ -7,16 +7,15 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from campaign.models import Turn
+from campaign.selectors import Viewer
 from frontend.terms import said
-from frontend.views.common import topbar, viewer_for
-from rules.models import Battle
+from frontend.views.common import topbar
+from rules.models import TableBattle
 from rules.selectors import battle_sheet_for
 from rules.tabletop.battles import BattleError
 from rules.tabletop.calculator import round_work_out
@@ -32,20 +31,17 @@ from rules.tabletop.rounds import close_combat_round_save, round_permitted
 from rules.tabletop.views_calculator import STATES, _labelled, round_words
 
 
-@login_required
-def battle_round_page(request: HttpRequest, slug: str, number: int, key: str) -> HttpResponse:
-    viewer = viewer_for(request, slug)
-    turn = get_object_or_404(Turn.objects.defer("result"), campaign=viewer.campaign, number=number)
-    battle = Battle.objects.filter(turn=turn, key=key).first()
-    if battle is None or battle_sheet_for(viewer=viewer, battle=battle) is None:
+def battle_round_page(request: HttpRequest, viewer: Viewer, battle: TableBattle) -> HttpResponse:
+    """The battle's round calculator, a part of its page (frontend.views.battles: `.../<id>/round/`)."""
+    turn = battle.turn
+    if battle_sheet_for(viewer=viewer, battle=battle) is None:
         raise Http404("no such battle")
-    battle.turn = turn
     if not round_permitted(viewer=viewer, battle=battle):
         raise Http404("no round to save here")
     rows = rows_wanted(request.POST, request.GET)
     bound = RoundForms(request.POST, rows)
     about, sides = RoundAboutForm(request.POST), BattleSidesForm(request.POST, prefix="battle_side")
-    page = reverse("frontend:battle", args=[slug, number, key])
+    page = reverse("frontend:battle", args=[viewer.campaign.slug, turn.number, battle.pk])
     context: dict[str, Any] = {
         "bar": topbar(viewer, turn),
         "sides": _labelled(bound.shown()),
@@ -57,7 +53,7 @@ def battle_round_page(request: HttpRequest, slug: str, number: int, key: str) ->
         "seed": "",
         "break_test_order": bound.main["break_test_order"].value() or "",
         "battle": {
-            "key": key,
+            "key": battle.key,
             "page": page,
             "url": request.path,
             "sides": [side["id"] for side in battle.sheet.get("sides", [])],

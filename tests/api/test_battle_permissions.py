@@ -8,7 +8,7 @@ from datetime import timedelta
 import pytest
 
 from campaign.models import Turn
-from rules.models import Battle, ResultAnswer, ResultVersion
+from rules.models import ResultAnswer, ResultVersion, TableBattle
 from tests.api.conftest import client_for
 from tests.conftest import TABLETOP_ROLES, tabletop_result
 
@@ -16,7 +16,7 @@ A = "/api/campaigns/demo/turns/1/battles"
 K1 = f"{A}/region:K1"
 
 
-def _proposed(battle: Battle, player) -> ResultVersion:
+def _proposed(battle: TableBattle, player) -> ResultVersion:
     from campaign.selectors import viewer_get
     from rules.tabletop.battles import battle_result_save
 
@@ -31,7 +31,7 @@ def _state() -> tuple:
     return (
         sorted(ResultVersion.objects.values_list("battle_id", "number", "state")),
         sorted(ResultAnswer.objects.values_list("version_id", "nation_id", "answer")),
-        sorted(Battle.objects.values_list("key", "state")),
+        sorted(TableBattle.objects.values_list("key", "state")),
         sorted(Turn.objects.values_list("id", "status")),
     )
 
@@ -150,7 +150,7 @@ def test_only_the_gm_reopens(tabletop_battle, demo, tabletop_cast, role, expecte
     if expected != 200:
         assert _state() == before
     else:
-        assert Battle.objects.get(pk=tabletop_battle.pk).state == Battle.State.OPEN
+        assert TableBattle.objects.get(pk=tabletop_battle.pk).state == TableBattle.State.OPEN
 
 
 @pytest.mark.parametrize(
@@ -165,7 +165,7 @@ def test_only_the_gm_moves_a_battle_s_deadline(tabletop_battle, tabletop_cast, r
         f"{K1}/deadline/", {"deadline": moved, "reason": "club night moved"}, format="json"
     )
     assert response.status_code == expected, response.content
-    after = Battle.objects.get(pk=tabletop_battle.pk).deadline
+    after = TableBattle.objects.get(pk=tabletop_battle.pk).deadline
     assert after == (deadline + timedelta(days=2) if expected == 200 else deadline)
     if expected == 200:
         assert response.json()["deadline"] == after.isoformat()
@@ -178,7 +178,7 @@ def test_a_battle_s_deadline_moves_only_with_a_reason_and_a_time(tabletop_battle
     assert response.status_code == 400 and response.json()["errors"][0]["code"] == "reason_missing"
     response = gm.post(f"{K1}/deadline/", {"deadline": "next friday", "reason": "x"}, format="json")
     assert response.status_code == 400
-    assert Battle.objects.get(pk=tabletop_battle.pk).deadline == tabletop_battle.deadline
+    assert TableBattle.objects.get(pk=tabletop_battle.pk).deadline == tabletop_battle.deadline
 
 
 @pytest.mark.parametrize("how", [{"format": "text"}, {"HTTP_ACCEPT": "text/plain"}])
@@ -205,7 +205,9 @@ def test_a_supporting_nation_s_text_sheet_shows_its_own_support_lines_only(
 ) -> None:
     """Fog of war (A5.4): EST, supporting from E2, sees the place and its own line, not the forces."""
     support = [["EST", "E2", "IV", 1]]
-    Battle.objects.filter(pk=tabletop_battle.pk).update(sheet={**tabletop_battle.sheet, "support": support})
+    TableBattle.objects.filter(pk=tabletop_battle.pk).update(
+        sheet={**tabletop_battle.sheet, "support": support}
+    )
     text = client_for(tabletop_cast["rival"]).get(f"{K1}/", {"format": "text"}).content.decode()
     assert "EST E2: 1 IV" in text, text
     assert "N3" not in text and "Losses of" not in text and "NOR" not in text

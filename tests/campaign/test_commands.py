@@ -33,14 +33,14 @@ def test_it_loads_the_demo_once_and_prints_logins_that_work(db, capsys):
 
 
 def test_it_loads_a_tabletop_demo_whose_first_turn_waits_for_its_battles(db, capsys):
-    from rules.models import Battle
+    from rules.models import TableBattle
 
     call_command("load_demo")
     tabletop = Campaign.objects.get(slug="tabletop")
     assert tabletop.battle_system == "tabletop"
     turn = tabletop.turns.get(number=1)
     assert turn.status == Turn.Status.BATTLES_PENDING, turn.error
-    open_battles = list(Battle.objects.filter(turn=turn, state="open").values_list("key", flat=True))
+    open_battles = list(TableBattle.objects.filter(turn=turn, state="open").values_list("key", flat=True))
     assert open_battles == ["meeting:E2|K4", "region:E4", "region:K1"]
     assert Membership.objects.filter(campaign=tabletop, user__username="nor").exists()
 

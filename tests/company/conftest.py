@@ -54,6 +54,11 @@ def tracked(company) -> World:
     return company
 
 
+def at(battle) -> str:
+    """A company battle's address under its campaign: its table battle's, in its turn."""
+    return f"turns/{battle.turn.number}/battles/{battle.table_id}"
+
+
 def own_nation_and_gm(*, anonymous: int) -> list[tuple[str, int, int]]:
     """Who opens what belongs to a nation, (role, NOR's status, EST's status): the nation's own player and the
     GM, a 404 to everyone else; `anonymous`, what one not logged in gets (the API's 401, a page's 302)."""
@@ -97,7 +102,7 @@ def battle(company, gm):
 
     turn = attack_and_scout(company)
     turn_process(turn_id=turn.pk)
-    return models.Battle.objects.get(turn=turn, archived=False)
+    return models.Battle.objects.get(turn=turn, table__archived=False)
 
 
 def result_final(battle, entry, gm):

@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 
 from rules.company import models
-from tests.company.conftest import own_nation_and_gm
+from rules.models import TableBattle
+from tests.company.conftest import at, own_nation_and_gm
 
 A = "/api/campaigns/demo"
 
@@ -64,8 +65,8 @@ def test_a_refusal_reads_in_finnish_for_a_finnish_reader(clients, company):
 
 @pytest.mark.parametrize("role, code", [("gm", 200), ("player", 200), ("rival", 200), ("outsider", 404)])
 def test_a_battle_is_seen_by_its_sides_and_the_gm(clients, battle, role, code):
-    assert status(clients[role], f"{A}/battles/{battle.pk}/") == code
-    assert status(clients[role], f"{A}/battles/{battle.pk}/rolls/") == code
+    assert status(clients[role], f"{A}/{at(battle)}/") == code
+    assert status(clients[role], f"{A}/{at(battle)}/rolls/") == code
 
 
 def test_a_nation_not_in_a_battle_neither_sees_nor_rolls_its_dice(clients, battle, company, nations):
@@ -78,18 +79,18 @@ def test_a_nation_not_in_a_battle_neither_sees_nor_rolls_its_dice(clients, battl
         ).user
     )
     roll = {"function": "roll", "inputs": {"expression": "1d20"}}
-    assert status(third, f"{A}/battles/{battle.pk}/rolls/") == 404
-    assert status(third, f"{A}/battles/{battle.pk}/rolls/", "post", roll) == 404
-    assert status(third, f"{A}/battles/{battle.pk}/") == 404
+    assert status(third, f"{A}/{at(battle)}/rolls/") == 404
+    assert status(third, f"{A}/{at(battle)}/rolls/", "post", roll) == 404
+    assert status(third, f"{A}/{at(battle)}/") == 404
     assert not models.DiceRoll.objects.exists()
 
 
 def test_the_sheet_shows_the_viewers_own_units_only(clients, battle, company):
-    sheet = clients["player"].get(f"{A}/battles/{battle.pk}/").json()
+    sheet = clients["player"].get(f"{A}/{at(battle)}/").json()
     sides = {s["nation"]: s for s in sheet["sides"]}
     assert "units" in sides["NOR"] and "units" not in sides["EST"]
     assert "stream" not in sheet, "the seed stays secret until the battle is final"
-    gm = {s["nation"]: s for s in clients["gm"].get(f"{A}/battles/{battle.pk}/").json()["sides"]}
+    gm = {s["nation"]: s for s in clients["gm"].get(f"{A}/{at(battle)}/").json()["sides"]}
     assert "units" in gm["EST"] and "units" in gm["NOR"]
 
 
@@ -101,31 +102,27 @@ def test_every_roll_is_logged_with_who_asked_before_the_answer_and_cannot_be_rer
         "function": "attack",
         "inputs": {"attacker": u["Ryhmä 1"].number, "targets": [{"unit": u["MG"].number}]},
     }
-    first = clients["player"].post(f"{A}/battles/{battle.pk}/rolls/", attack, format="json")
+    first = clients["player"].post(f"{A}/{at(battle)}/rolls/", attack, format="json")
     assert first.status_code == 201, first.content
     [entry] = first.json()
     row = models.DiceRoll.objects.get(battle=battle, seq=entry["seq"])
     assert (row.requested_by.username, row.side, row.function) == ("player", "NOR", "attack")
     assert row.dice == entry["dice"]
-    second = clients["player"].post(f"{A}/battles/{battle.pk}/rolls/", attack, format="json").json()[0]
+    second = clients["player"].post(f"{A}/{at(battle)}/rolls/", attack, format="json").json()[0]
     assert second["seq"] == entry["seq"] + 1, "asking again is the next roll of the stream, logged too"
-    assert [r["seq"] for r in clients["rival"].get(f"{A}/battles/{battle.pk}/rolls/").json()] == [1, 2]
+    assert [r["seq"] for r in clients["rival"].get(f"{A}/{at(battle)}/rolls/").json()] == [1, 2]
 
 
 def test_a_player_rolls_only_for_its_own_units_and_only_the_gm_gives_a_bonus(clients, battle, company):
     u = company.units
     theirs = {"function": "morale", "inputs": {"unit": u["MG"].number, "reason": "indirect_fire"}}
     assert (
-        clients["player"]
-        .post(f"{A}/battles/{battle.pk}/rolls/", theirs, format="json")
-        .json()["errors"][0]["code"]
+        clients["player"].post(f"{A}/{at(battle)}/rolls/", theirs, format="json").json()["errors"][0]["code"]
         == "not_your_unit"
     )
     bonus = {"function": "test", "inputs": {"unit": u["Ryhmä 1"].number, "bonus": 5, "dc": 10}}
     assert (
-        clients["player"]
-        .post(f"{A}/battles/{battle.pk}/rolls/", bonus, format="json")
-        .json()["errors"][0]["code"]
+        clients["player"].post(f"{A}/{at(battle)}/rolls/", bonus, format="json").json()["errors"][0]["code"]
         == "gm_only"
     )
     assert not models.DiceRoll.objects.exists(), "a refused request draws and logs nothing"
@@ -135,30 +132,30 @@ def test_when_final_the_seed_is_revealed_and_the_log_replays(clients, battle, co
     u = company.units
     morale = {"function": "morale", "inputs": {"unit": u["MG"].number, "reason": "indirect_fire"}}
     for _ in range(3):
-        assert status(clients["rival"], f"{A}/battles/{battle.pk}/rolls/", "post", morale) == 201
-    assert status(clients["player"], f"{A}/battles/{battle.pk}/verify/") == 409
+        assert status(clients["rival"], f"{A}/{at(battle)}/rolls/", "post", morale) == 201
+    assert status(clients["player"], f"{A}/{at(battle)}/verify/") == 409
     entry = {"units": [{"unit": int(n)} for n in battle.data["units"]]}
-    assert status(clients["player"], f"{A}/battles/{battle.pk}/result/", "put", entry) == 201
-    assert status(clients["player"], f"{A}/battles/{battle.pk}/verify/") == 409, "proposed is not final"
-    assert status(clients["gm"], f"{A}/battles/{battle.pk}/result/confirm/", "post", {}) == 200
-    sheet = clients["player"].get(f"{A}/battles/{battle.pk}/").json()
+    assert status(clients["player"], f"{A}/{at(battle)}/result/", "put", entry) == 201
+    assert status(clients["player"], f"{A}/{at(battle)}/verify/") == 409, "proposed is not final"
+    assert status(clients["gm"], f"{A}/{at(battle)}/result/confirm/", "post", {}) == 200
+    sheet = clients["player"].get(f"{A}/{at(battle)}/").json()
     assert sheet["stream"].endswith(":1:M1") and sheet["report"]["final"]
-    verify = clients["player"].get(f"{A}/battles/{battle.pk}/verify/").json()
+    verify = clients["player"].get(f"{A}/{at(battle)}/verify/").json()
     assert verify == {"stream": sheet["stream"], "entries": 3, "mismatches": [], "dice_mismatches": []}
 
 
 def test_a_tampered_die_is_caught_by_the_replay(clients, battle, company):
     u = company.units
     clients["rival"].post(
-        f"{A}/battles/{battle.pk}/rolls/",
+        f"{A}/{at(battle)}/rolls/",
         {"function": "morale", "inputs": {"unit": u["MG"].number, "reason": "indirect_fire"}},
         format="json",
     )
     row = models.DiceRoll.objects.get(battle=battle)
     row.dice = [[row.dice[0][0], row.dice[0][1] % row.dice[0][0] + 1]]
     row.save()
-    models.Battle.objects.filter(pk=battle.pk).update(status="resolved")
-    verify = clients["gm"].get(f"{A}/battles/{battle.pk}/verify/").json()
+    TableBattle.objects.filter(company=battle).update(state="resolved")
+    verify = clients["gm"].get(f"{A}/{at(battle)}/verify/").json()
     assert verify["mismatches"] and verify["dice_mismatches"]
 
 
@@ -199,8 +196,8 @@ def test_the_gm_annotates_a_roll_or_marks_it_void_and_it_stays_in_the_log_drawin
     """§8.2: entries are immutable; the GM may annotate one or mark it void with a reason, struck through
     in the log, and the mark draws nothing and returns nothing."""
     roll = {"function": "roll", "inputs": {"expression": "1d20"}}
-    [entry] = clients["player"].post(f"{A}/battles/{battle.pk}/rolls/", roll, format="json").json()
-    url = f"{A}/battles/{battle.pk}/rolls/{entry['seq']}"
+    [entry] = clients["player"].post(f"{A}/{at(battle)}/rolls/", roll, format="json").json()
+    url = f"{A}/{at(battle)}/rolls/{entry['seq']}"
     refused = clients["player"].post(f"{url}/void/", {"text": "wrong unit"}, format="json")
     assert refused.status_code == 403 and refused.json()["errors"][0]["code"] == "gm_only"
     assert clients["gm"].post(f"{url}/void/", {"text": " "}, format="json").json()["errors"][0]["code"] == (
@@ -213,10 +210,10 @@ def test_the_gm_annotates_a_roll_or_marks_it_void_and_it_stays_in_the_log_drawin
     assert noted["note"] == "the table agreed" and noted["dice"] == entry["dice"]
     again = clients["gm"].post(f"{url}/void/", {"text": "twice"}, format="json").json()["errors"][0]
     assert again["code"] == "roll_void_already"
-    missing = clients["gm"].post(f"{A}/battles/{battle.pk}/rolls/99/void/", {"text": "x"}, format="json")
+    missing = clients["gm"].post(f"{A}/{at(battle)}/rolls/99/void/", {"text": "x"}, format="json")
     assert missing.json()["errors"][0]["code"] == "roll_unknown"
     assert models.Battle.objects.get(pk=battle.pk).stream_state == state, "a mark draws nothing"
-    [seen] = clients["rival"].get(f"{A}/battles/{battle.pk}/rolls/").json()
+    [seen] = clients["rival"].get(f"{A}/{at(battle)}/rolls/").json()
     assert (seen["seq"], seen["dice"], seen["void_reason"]) == (
         entry["seq"],
         entry["dice"],
@@ -229,7 +226,7 @@ def test_a_side_advances_the_table_turn_by_one_logged_and_cannot_jump_ahead_to_a
 ):
     """§13: without the KP ledger the participants advance the table turn with a logged "table turn N
     begins"; a jump ahead would show a secret fire-support delay before the strike arrives (§8.2, §8.5.9)."""
-    url = f"{A}/battles/{battle.pk}/table-turn/"
+    url = f"{A}/{at(battle)}/table-turn/"
     jump = clients["player"].post(url, {"table_turn": 99}, format="json")
     assert jump.status_code == 409 and jump.json()["errors"][0]["code"] == "table_turn_not_next"
     assert models.Battle.objects.get(pk=battle.pk).table_turn == 0

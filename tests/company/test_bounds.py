@@ -13,6 +13,7 @@ from django.test import Client
 
 from campaign.bounds import INT_MAX
 from rules.company import models
+from tests.company.conftest import at
 
 A = "/api/campaigns/demo"
 
@@ -25,7 +26,7 @@ def login(user) -> Client:
 
 def _roll(clients, battle) -> int:
     roll = {"function": "roll", "inputs": {"expression": "1d20"}}
-    [entry] = clients["player"].post(f"{A}/battles/{battle.pk}/rolls/", roll, format="json").json()
+    [entry] = clients["player"].post(f"{A}/{at(battle)}/rolls/", roll, format="json").json()
     return entry["seq"]
 
 
@@ -38,8 +39,8 @@ def test_a_nul_in_a_company_text_is_refused_before_any_view_by_the_api(clients, 
     sent = [
         ("player", "companies/NOR/buy/", {"type": "JR", "name": "Ryhmä\x003", "group": 1, "region": "N4"}),
         ("gm", "companies/NOR/adjust-tp/", {"delta": 5, "reason": "prize\x00"}),
-        ("player", f"battles/{battle.pk}/rolls/", {"function": "roll", "inputs": {}, "purpose": "a\x00"}),
-        ("gm", f"battles/{battle.pk}/rolls/{seq}/note/", {"text": "noted\x00"}),
+        ("player", f"{at(battle)}/rolls/", {"function": "roll", "inputs": {}, "purpose": "a\x00"}),
+        ("gm", f"{at(battle)}/rolls/{seq}/note/", {"text": "noted\x00"}),
     ]
     for role, path, body in sent:
         response = clients[role].post(f"{A}/{path}", body, format="json")
@@ -54,8 +55,8 @@ def test_a_nul_in_a_company_text_is_refused_before_any_view_by_the_pages(clients
     sent = [
         (player, "/c/demo/kasarmi/NOR/act/", {"action": "buy", "type": "JR", "name": "R\x003", "group": "1"}),
         (gm, "/c/demo/kasarmi/NOR/gm/", {"form": "tp", "tp-delta": "5", "tp-reason": "prize\x00"}),
-        (player, f"/c/demo/battles/{battle.pk}/", {"function": "roll", "purpose": "a\x00"}),
-        (gm, f"/c/demo/battles/{battle.pk}/", {"roll_mark": "note", "seq": str(seq), "text": "noted\x00"}),
+        (player, f"/c/demo/{at(battle)}/", {"function": "roll", "purpose": "a\x00"}),
+        (gm, f"/c/demo/{at(battle)}/", {"roll_mark": "note", "seq": str(seq), "text": "noted\x00"}),
     ]
     for user, path, data in sent:
         assert login(user).post(path, data).status_code == 400, path
@@ -123,12 +124,12 @@ def test_an_attack_names_no_more_targets_than_the_battle_has_units(clients, batt
     u = company.units
     many = [{"unit": u["MG"].number}] * (len(battle.data["units"]) + 1)
     attack = {"function": "attack", "inputs": {"attacker": u["Ryhmä 1"].number, "targets": many}}
-    response = clients["player"].post(f"{A}/battles/{battle.pk}/rolls/", attack, format="json")
+    response = clients["player"].post(f"{A}/{at(battle)}/rolls/", attack, format="json")
     assert response.status_code == 400, response.content
     assert response.json()["errors"][0]["code"] == "too_many_targets"
     assert not models.DiceRoll.objects.exists(), "refused before any die, and nothing logged"
     attack["inputs"]["targets"] = many[:2]
-    assert clients["player"].post(f"{A}/battles/{battle.pk}/rolls/", attack, format="json").status_code == 201
+    assert clients["player"].post(f"{A}/{at(battle)}/rolls/", attack, format="json").status_code == 201
 
 
 # -- OPTIONS on every company endpoint -------------------------------------------------------------------

@@ -9,6 +9,7 @@ from django.test import Client
 
 from rules.company import models
 from rules.engine.company_d20.log import FUNCTIONS
+from tests.company.conftest import at
 from tests.company.forms_html import form_fields
 
 
@@ -26,7 +27,7 @@ def _dice_form(html: str, function: str) -> dict:
 
 
 def test_every_function_of_the_dice_service_has_its_form(battle, rival):
-    html = login(rival).get(f"/c/demo/battles/{battle.pk}/").content.decode()
+    html = login(rival).get(f"/c/demo/{at(battle)}/").content.decode()
     for function in [*FUNCTIONS, "scatter_decide"]:
         assert f'id="dice-{function}"' in html, function
 
@@ -47,14 +48,14 @@ def test_every_function_of_the_dice_service_has_its_form(battle, rival):
 )
 def test_a_roll_from_each_form_is_logged_with_who_asked(battle, company, rival, function, fields, output):
     client = login(rival)
-    html = client.get(f"/c/demo/battles/{battle.pk}/").content.decode()
+    html = client.get(f"/c/demo/{at(battle)}/").content.decode()
     data = _dice_form(html, function)
     names = {name: str(unit.number) for name, unit in company.units.items()}
     for key, value in fields.items():
         data[f"{function}-{key}"] = (
             [names.get(v, v) for v in value] if isinstance(value, list) else names.get(value, value)
         )
-    response = client.post(f"/c/demo/battles/{battle.pk}/", data, follow=True)
+    response = client.post(f"/c/demo/{at(battle)}/", data, follow=True)
     page = response.content.decode()
     assert 'class="error"' not in page, page[page.find('class="error"') - 200 :][:600]
     [roll] = models.DiceRoll.objects.filter(battle=battle)
@@ -68,22 +69,22 @@ def test_a_roll_from_each_form_is_logged_with_who_asked(battle, company, rival, 
 
 def test_a_refused_roll_draws_nothing_and_says_why(battle, company, rival):
     client = login(rival)
-    data = _dice_form(client.get(f"/c/demo/battles/{battle.pk}/").content.decode(), "roll")
+    data = _dice_form(client.get(f"/c/demo/{at(battle)}/").content.decode(), "roll")
     data["roll-expression"] = "1d7"
-    page = client.post(f"/c/demo/battles/{battle.pk}/", data, follow=True).content.decode()
+    page = client.post(f"/c/demo/{at(battle)}/", data, follow=True).content.decode()
     assert "is not a dice expression like 2d6+1" in page
     assert not models.DiceRoll.objects.exists()
 
 
 def test_the_forms_offer_own_units_with_their_bonuses_and_never_an_unseen_enemy(battle, company, player, gm):
     [snapshot] = models.ReconSnapshot.objects.filter(viewer="NOR", region="M1")
-    html = login(player).get(f"/c/demo/battles/{battle.pk}/").content.decode()
+    html = login(player).get(f"/c/demo/{at(battle)}/").content.decode()
     ryhma = company.units["Ryhmä 1"]
     assert f"#{ryhma.number} Ryhmä 1 (JR · TT 1 · M 2 · S 12 · H 2 · TI 1d6)" in html
     for number, level in snapshot.levels.items():
         name = snapshot.units[number]["name"]
         assert (f'value="{number}">#{number} {name}' in html) == (level == "observed"), (name, level)
-    gm_html = login(gm).get(f"/c/demo/battles/{battle.pk}/").content.decode()
+    gm_html = login(gm).get(f"/c/demo/{at(battle)}/").content.decode()
     chef = company.units["Chef"]
     assert f'value="{chef.number}">#{chef.number} Chef' in gm_html, "the GM names every unit"
 
@@ -91,7 +92,7 @@ def test_the_forms_offer_own_units_with_their_bonuses_and_never_an_unseen_enemy(
 def test_the_gm_marks_a_roll_void_on_the_page_and_every_side_sees_it_struck_through(
     battle, company, gm, rival
 ):
-    page = f"/c/demo/battles/{battle.pk}/"
+    page = f"/c/demo/{at(battle)}/"
     data = _dice_form(login(rival).get(page).content.decode(), "roll")
     login(rival).post(page, {**data, "roll-expression": "1d6"})
     assert models.DiceRoll.objects.filter(battle=battle, seq=1).exists()
@@ -105,7 +106,7 @@ def test_the_gm_marks_a_roll_void_on_the_page_and_every_side_sees_it_struck_thro
 
 
 def test_a_side_begins_the_next_table_turn_on_the_page_and_the_log_says_who(battle, company, rival):
-    page = f"/c/demo/battles/{battle.pk}/"
+    page = f"/c/demo/{at(battle)}/"
     assert 'class="table-turn"' in login(rival).get(page).content.decode()
     login(rival).post(page, {"table_turn_next": "1"})
     assert models.Battle.objects.get(pk=battle.pk).table_turn == 1

@@ -7,6 +7,7 @@ from __future__ import annotations
 from django.test import Client
 
 from rules.company import models
+from tests.company.conftest import at
 
 
 def login(user, language=None) -> Client:
@@ -18,11 +19,11 @@ def login(user, language=None) -> Client:
 
 
 def test_without_tracking_the_battle_page_has_no_ledger(battle, rival):
-    assert 'id="kp"' not in login(rival).get(f"/c/demo/battles/{battle.pk}/").content.decode()
+    assert 'id="kp"' not in login(rival).get(f"/c/demo/{at(battle)}/").content.decode()
 
 
 def test_a_side_starts_a_table_turn_and_spends_from_its_own_pool(tracked, battle, rival, player):
-    url = f"/c/demo/battles/{battle.pk}/"
+    url = f"/c/demo/{at(battle)}/"
     page = login(rival).post(url, {"kp": "turn_start"}, follow=True).content.decode()
     assert "Recorded in the KP ledger: table turn 1." in page and "company 5" in page
     page = (
@@ -44,7 +45,7 @@ def test_a_side_starts_a_table_turn_and_spends_from_its_own_pool(tracked, battle
 
 
 def test_the_gm_acts_for_a_side_and_an_outsider_cannot(tracked, battle, gm, outsider):
-    url = f"/c/demo/battles/{battle.pk}/"
+    url = f"/c/demo/{at(battle)}/"
     assert login(outsider).post(url, {"kp": "turn_start"}).status_code == 404
     page = login(gm).post(url, {"kp": "turn_start", "side": "EST"}, follow=True).content.decode()
     assert "table turn 1" in page

@@ -9,7 +9,7 @@ import pytest
 from django.test import Client
 
 from rules.company import models
-from tests.company.conftest import own_nation_and_gm, result_final
+from tests.company.conftest import at, own_nation_and_gm, result_final
 
 
 def login(user) -> Client:
@@ -94,25 +94,25 @@ def test_the_finnish_kasarmi_speaks_finnish_in_its_refusals(pages, company):
 
 @pytest.mark.parametrize("role, code", [("gm", 200), ("player", 200), ("rival", 200), ("outsider", 404)])
 def test_a_battle_page_is_its_sides_and_the_gms(pages, battle, role, code):
-    assert pages[role].get(f"/c/demo/battles/{battle.pk}/").status_code == code
+    assert pages[role].get(f"/c/demo/{at(battle)}/").status_code == code
 
 
 def test_a_roll_from_the_page_is_logged_and_shown_and_verified_when_final(pages, battle, company, gm):
     mg = company.units["MG"].number
     pages["rival"].post(
-        f"/c/demo/battles/{battle.pk}/",
+        f"/c/demo/{at(battle)}/",
         {"function": "morale", "unit": mg, "inputs": '{"reason": "indirect_fire"}'},
     )
     [roll] = models.DiceRoll.objects.filter(battle=battle)
     assert roll.requested_by.username == "rival" and roll.side == "EST" and roll.inputs["unit"] == mg
-    page = pages["player"].get(f"/c/demo/battles/{battle.pk}/").content.decode()
+    page = pages["player"].get(f"/c/demo/{at(battle)}/").content.decode()
     assert f"d20={roll.dice[0][1]}" in page
-    assert pages["player"].get(f"/c/demo/battles/{battle.pk}/verify/").status_code == 404, "not before final"
+    assert pages["player"].get(f"/c/demo/{at(battle)}/verify/").status_code == 404, "not before final"
     result_final(battle, {"units": [{"unit": int(u)} for u in battle.data["units"]]}, gm)
-    verify = pages["player"].get(f"/c/demo/battles/{battle.pk}/verify/").content.decode()
+    verify = pages["player"].get(f"/c/demo/{at(battle)}/verify/").content.decode()
     assert "1 roll replayed: every die and every result matches." in verify
     assert ":1:M1" in verify
-    report = pages["player"].get(f"/c/demo/battles/{battle.pk}/").content.decode()
+    report = pages["player"].get(f"/c/demo/{at(battle)}/").content.decode()
     assert "Battle report" in report and "0 + 0 = 0" in report
 
 
@@ -141,7 +141,7 @@ def test_each_player_gets_the_post_battle_mail_of_its_own_battles(
 
 
 def test_a_player_proposes_on_the_battle_page_the_rival_agrees_and_the_gm_confirms(pages, battle, company):
-    url = f"/c/demo/battles/{battle.pk}/"
+    url = f"/c/demo/{at(battle)}/"
     entry = json.dumps({"units": [{"unit": int(u), "vp": 1} for u in battle.data["units"]]})
     bad = (
         pages["player"].post(url, {"result": "save", "entry": '{"units": []}'}, follow=True).content.decode()
@@ -187,7 +187,7 @@ def test_the_kasarmi_and_the_battle_page_read_in_finnish(pages, battle, company)
     assert "TP-saldo: 30" in html
     assert "Ei korjattavaa, tai TP ei riitä." in html, "the Kasarmi is closed while the battles are fought"
     assert "Historia ja muutosloki" in html and "History and audit trail" not in html
-    page = client.get(f"/c/demo/battles/{battle.pk}/").content.decode()
+    page = client.get(f"/c/demo/{at(battle)}/").content.decode()
     assert "Noppaloki" in page and "Dice log" not in page
 
 
@@ -229,11 +229,11 @@ def test_a_new_battles_nations_and_the_gm_are_told_of_it_with_their_own_units_on
         turn_process(turn_id=turn.pk)
     by = {m.to[0]: m for m in mail.outbox}
     assert set(by) == {"gm@example.org", "player@example.org", "rival@example.org"}, "not the outsider"
-    battle = models.Battle.objects.get(turn=turn, archived=False)
+    battle = models.Battle.objects.get(turn=turn, table__archived=False)
     mine = by["player@example.org"]
     assert mine.subject == "[The Grenzwald Crisis] Turn 1: battles to fight — Kingdom of Nordmark"
     assert "Battle M1" in mine.body and "EST defends" in mine.body
-    assert f"/c/demo/battles/{battle.pk}/" in mine.body
+    assert f"/c/demo/{at(battle)}/" in mine.body
     assert "Ryhmä 1 (JR, TK" in mine.body, "the reader's own units in the battle"
     rivals = [u["name"] for u in battle.data["units"].values() if u["nation"] == "EST"]
     assert rivals and not any(name in mine.body for name in rivals), "no enemy unit in the mail"
@@ -255,11 +255,11 @@ def test_the_gms_battle_list_says_where_each_result_stands(pages, battle, compan
 
     assert "M1 (awaiting result)" in shown()
     entry = {"units": [{"unit": int(u)} for u in battle.data["units"]]}
-    clients["player"].put(f"{A}/battles/{battle.pk}/result/", entry, format="json")
+    clients["player"].put(f"{A}/{at(battle)}/result/", entry, format="json")
     assert "M1 (draft, approved by NOR)" in shown()
-    clients["rival"].post(f"{A}/battles/{battle.pk}/result/dispute/", {"comment": "MG lost 2"}, format="json")
+    clients["rival"].post(f"{A}/{at(battle)}/result/dispute/", {"comment": "MG lost 2"}, format="json")
     assert "M1 (disputed by EST)" in shown()
-    clients["gm"].post(f"{A}/battles/{battle.pk}/void/", {"reason": "not played"}, format="json")
+    clients["gm"].post(f"{A}/{at(battle)}/void/", {"reason": "not played"}, format="json")
     assert "M1 (void)" in shown()
 
 

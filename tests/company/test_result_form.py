@@ -10,6 +10,7 @@ import re
 import pytest
 from django.test import Client
 
+from tests.company.conftest import at
 from tests.company.forms_html import form_fields
 
 
@@ -21,7 +22,7 @@ def login(user) -> Client:
 
 @pytest.fixture
 def url(battle):
-    return f"/c/demo/battles/{battle.pk}/"
+    return f"/c/demo/{at(battle)}/"
 
 
 def _row(html: str, unit: int) -> str:

@@ -10,6 +10,7 @@ import pytest
 from campaign.models import Campaign
 from rules.company import models
 from rules.models import ResultVersion
+from tests.company.conftest import at
 
 A = "/api/campaigns/demo"
 
@@ -19,7 +20,7 @@ def entry_for(battle, **vp):
 
 
 def call(client, battle, path, data=None, method="post"):
-    return getattr(client, method)(f"{A}/battles/{battle.pk}/{path}", data or {}, format="json")
+    return getattr(client, method)(f"{A}/{at(battle)}/{path}", data or {}, format="json")
 
 
 def ruleset_set(company, **overrides):
@@ -216,7 +217,7 @@ def test_every_error_of_the_entry_comes_back_with_its_code_and_ref_and_nothing_i
 
 def test_the_errors_are_told_in_finnish_to_a_finnish_reader(clients, battle):
     response = clients["player"].put(
-        f"{A}/battles/{battle.pk}/result/", {"units": []}, format="json", HTTP_ACCEPT_LANGUAGE="fi"
+        f"{A}/{at(battle)}/result/", {"units": []}, format="json", HTTP_ACCEPT_LANGUAGE="fi"
     )
     messages = [e["message"] for e in response.json()["errors"]]
     assert messages and all("No entry for" not in m for m in messages)

@@ -39,7 +39,7 @@ def _mails(company, gm, player, rival, capture, *, notified: bool = False):
         user.save()
     turn = _turn_with_a_rejected_order(company)
     turn_process(turn_id=turn.pk)
-    battle = models.Battle.objects.get(turn=turn, archived=False, kind="normal")
+    battle = models.Battle.objects.get(turn=turn, table__archived=False, kind="normal")
     nor = {str(u.number) for u in company.units.values() if u.nation_id == company.nor.pk}
     entry = {"units": [{"unit": int(n), "vp": 5 if n in nor else 0} for n in battle.data["units"]]}
     mail.outbox.clear()

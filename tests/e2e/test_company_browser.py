@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.company.conftest import company  # noqa: F401 - the fixture
+from tests.company.conftest import at, company  # noqa: F401 - the fixture
 from tests.e2e.conftest import BROWSER_TEST, log_in, shot
 
 pytestmark = BROWSER_TEST
@@ -70,10 +70,10 @@ def test_a_company_turn_in_the_browser_from_the_kasarmi_to_the_report(browser, l
 
     turn = company.campaign.turns.get(number=1)
     turn_process(turn_id=turn.pk)
-    battle = models.Battle.objects.get(turn=turn, archived=False)
+    battle = models.Battle.objects.get(turn=turn, table__archived=False)
 
     # The shared results entry: the player proposes, the rival agrees, the GM confirms (COMPANY.md §5.2).
-    page.goto(f"{base}/c/demo/battles/{battle.pk}/")
+    page.goto(f"{base}/c/demo/{at(battle)}/")
     r1, r2 = u["Ryhmä 1"].number, u["Ryhmä 2"].number
     # The form (no JavaScript needed): a unit both pinned and retreating is refused beside its row (§5.3).
     page.check(f"#unit-{r1} input[value=pinned]")
@@ -94,18 +94,18 @@ def test_a_company_turn_in_the_browser_from_the_kasarmi_to_the_report(browser, l
     shot(page, "company_battle_proposed")
 
     rival = log_in(browser, base, "rival", violations=violations)
-    rival.goto(f"{base}/c/demo/battles/{battle.pk}/")
+    rival.goto(f"{base}/c/demo/{at(battle)}/")
     rival.click("text=Agree with version 1")
     rival.wait_for_selector("text=Version 1: agreed")
     shot(rival, "company_battle_agreed")
 
-    gm.goto(f"{base}/c/demo/battles/{battle.pk}/")
+    gm.goto(f"{base}/c/demo/{at(battle)}/")
     shot(gm, "company_battle_gm")
     gm.click("text=Confirm version 1")
     gm.wait_for_selector("#report")
     shot(gm, "company_battle_confirmed")
 
-    page.goto(f"{base}/c/demo/battles/{battle.pk}/")
+    page.goto(f"{base}/c/demo/{at(battle)}/")
     report = page.locator("#report").inner_text()
     assert "NOR" in report and "6 × 1 = 6" in report
     shot(page, "company_battle_report")
@@ -115,6 +115,6 @@ def test_a_company_turn_in_the_browser_from_the_kasarmi_to_the_report(browser, l
     card = page.locator(f"#unit-{u['Ryhmä 1'].number}").inner_text()
     assert f"XP {xp['Ryhmä 1']}" in card
     shot(page, "company_kasarmi_after")
-    page.goto(f"{base}/c/demo/battles/{battle.pk}/verify/")
+    page.goto(f"{base}/c/demo/{at(battle)}/verify/")
     assert "every die and every result matches" in page.content()
     assert violations == []

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.company.conftest import battle, company  # noqa: F401 - the fixtures
+from tests.company.conftest import at, battle, company  # noqa: F401 - the fixtures
 from tests.e2e.conftest import BROWSER_TEST, log_in, shot
 
 pytestmark = BROWSER_TEST
@@ -71,7 +71,7 @@ def test_the_dice_panel_logs_a_roll_on_the_battle_page(browser, live_server, com
     base, violations = live_server.url, []
     for width in (1280, 390):
         page = log_in(browser, base, "rival", width=width, violations=violations)
-        page.goto(f"{base}/c/demo/battles/{battle.pk}/")
+        page.goto(f"{base}/c/demo/{at(battle)}/")
         if width == 1280:
             page.click("#dice-morale summary")
             page.select_option("select[name=morale-unit]", str(company.units["MG"].number))

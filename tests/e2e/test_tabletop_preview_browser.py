@@ -48,7 +48,7 @@ def test_the_sheet_mail_as_a_mail_reader_shows_it(browser, live_server, tabletop
     from django.core import mail
 
     from campaign.lifecycle import language_set, time_zone_set
-    from rules.models import Battle
+    from rules.models import TableBattle
     from rules.tabletop.mails import battle_sheet_send
 
     for user in (player, karelian):
@@ -56,7 +56,7 @@ def test_the_sheet_mail_as_a_mail_reader_shows_it(browser, live_server, tabletop
         user.save(update_fields=["email"])
     language_set(user=karelian, language="fi")
     time_zone_set(user=karelian, time_zone="Europe/Helsinki")
-    battle = Battle.objects.get(turn=tabletop_turn, key="region:K1")
+    battle = TableBattle.objects.get(turn=tabletop_turn, key="region:K1")
     assert battle_sheet_send(battle_id=battle.pk, fingerprint=battle.fingerprint) == 2
     page = browser.new_page(viewport={"width": 800, "height": 900})
     for message in mail.outbox:

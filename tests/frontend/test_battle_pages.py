@@ -10,20 +10,26 @@ from django.urls import reverse
 from django.utils import timezone
 
 from campaign.models import Turn
-from rules.models import Battle, ResultVersion
+from rules.models import ResultVersion, TableBattle
+from tests.conftest import k1_id
+
+
+def sheet() -> str:
+    return reverse("frontend:battle", args=["demo", 1, k1_id()])
+
 
 LIST = reverse("frontend:battles", args=["demo", 1])
-SHEET = reverse("frontend:battle", args=["demo", 1, "region:K1"])
 
 
 @pytest.mark.parametrize(
     ("url", "statuses"),
     [
-        (LIST, {"gm": 200, "player": 200, "karelian": 200, "rival": 200, "outsider": 404}),
-        (SHEET, {"gm": 200, "player": 200, "karelian": 200, "rival": 404, "outsider": 404}),
+        (lambda: LIST, {"gm": 200, "player": 200, "karelian": 200, "rival": 200, "outsider": 404}),
+        (sheet, {"gm": 200, "player": 200, "karelian": 200, "rival": 404, "outsider": 404}),
     ],
 )
 def test_who_sees_the_battles_and_the_sheet(tabletop_battle, browsers, url, statuses) -> None:
+    url = url()
     for role, expected in statuses.items():
         assert browsers[role].get(url).status_code == expected, role
     response = browsers["anonymous"].get(url)
@@ -31,7 +37,7 @@ def test_who_sees_the_battles_and_the_sheet(tabletop_battle, browsers, url, stat
 
 
 def test_the_sheet_shows_both_forces_and_prints_alone(tabletop_battle, browsers) -> None:
-    page = browsers["karelian"].get(SHEET).content.decode()
+    page = browsers["karelian"].get(sheet()).content.decode()
     assert "Battle of Kaarnala" in page
     assert "battle_sheet.css" in page, "the print stylesheet"
     assert tabletop_battle.fingerprint in page, "the form sends the sheet's fingerprint"
@@ -57,7 +63,9 @@ def _form(battle, **changes):
 
 
 def test_a_refused_form_shows_every_error_with_its_code(tabletop_battle, browsers) -> None:
-    response = browsers["player"].post(SHEET, _form(tabletop_battle, **{"loss-NOR-JV": "1.5", "winner": ""}))
+    response = browsers["player"].post(
+        sheet(), _form(tabletop_battle, **{"loss-NOR-JV": "1.5", "winner": ""})
+    )
     assert response.status_code == 400
     page = response.content.decode()
     assert "decisive_on_draw" in page and "losses_not_whole:NOR:JV" in page
@@ -65,47 +73,47 @@ def test_a_refused_form_shows_every_error_with_its_code(tabletop_battle, browser
 
 
 def test_the_rival_cannot_post_to_a_battle_it_is_not_in(tabletop_battle, browsers) -> None:
-    assert browsers["rival"].post(SHEET, _form(tabletop_battle)).status_code == 404
+    assert browsers["rival"].post(sheet(), _form(tabletop_battle)).status_code == 404
     assert not ResultVersion.objects.exists()
 
 
 def test_propose_agree_confirm_through_the_pages_completes_the_turn(
     tabletop_battle, browsers, demo, django_capture_on_commit_callbacks
 ) -> None:
-    assert browsers["player"].post(SHEET, _form(tabletop_battle)).status_code == 302
+    assert browsers["player"].post(sheet(), _form(tabletop_battle)).status_code == 302
     version = ResultVersion.objects.get()
     assert version.state == ResultVersion.State.PROPOSED
-    assert browsers["player"].post(SHEET, {"action": "confirm", "version": 1}).status_code == 400
-    assert browsers["karelian"].post(SHEET, {"action": "dispute", "version": 1}).status_code == 400
-    assert browsers["karelian"].post(SHEET, {"action": "agree", "version": 1}).status_code == 302
+    assert browsers["player"].post(sheet(), {"action": "confirm", "version": 1}).status_code == 400
+    assert browsers["karelian"].post(sheet(), {"action": "dispute", "version": 1}).status_code == 400
+    assert browsers["karelian"].post(sheet(), {"action": "agree", "version": 1}).status_code == 302
     version.refresh_from_db()
     assert version.state == ResultVersion.State.AGREED
     with django_capture_on_commit_callbacks(execute=True):
-        assert browsers["gm"].post(SHEET, {"action": "confirm", "version": 1}).status_code == 302
+        assert browsers["gm"].post(sheet(), {"action": "confirm", "version": 1}).status_code == 302
     assert demo.turns.get(number=1).status == Turn.Status.RESOLVED
     assert demo.regions.get(code="K1").owner.code == "NOR"
 
 
 def test_the_gm_sees_the_auto_resolution_preview_and_players_do_not(tabletop_battle, browsers) -> None:
-    assert "Auto-resolution, if you choose it" in browsers["gm"].get(SHEET).content.decode()
-    assert "Auto-resolution, if you choose it" not in browsers["player"].get(SHEET).content.decode()
+    assert "Auto-resolution, if you choose it" in browsers["gm"].get(sheet()).content.decode()
+    assert "Auto-resolution, if you choose it" not in browsers["player"].get(sheet()).content.decode()
 
 
 def test_the_gm_moves_the_deadline_from_the_battle_page(tabletop_battle, browsers) -> None:
     """A8.2: the GM's controls on an open (or overdue) battle include extending its deadline; players have
     no such control."""
-    assert 'value="deadline"' in browsers["gm"].get(SHEET).content.decode()
-    assert 'value="deadline"' not in browsers["player"].get(SHEET).content.decode()
+    assert 'value="deadline"' in browsers["gm"].get(sheet()).content.decode()
+    assert 'value="deadline"' not in browsers["player"].get(sheet()).content.decode()
     moved = tabletop_battle.deadline + timedelta(days=2)
     response = browsers["gm"].post(
-        SHEET,
+        sheet(),
         {"action": "deadline", "deadline": f"{moved.astimezone(UTC):%Y-%m-%dT%H:%M}", "reason": "club night"},
     )
     assert response.status_code == 302
     tabletop_battle.refresh_from_db()
     assert tabletop_battle.deadline == moved.replace(second=0, microsecond=0)
     response = browsers["player"].post(
-        SHEET, {"action": "deadline", "deadline": "2030-01-01T10:00", "reason": "more time"}
+        sheet(), {"action": "deadline", "deadline": "2030-01-01T10:00", "reason": "more time"}
     )
     assert response.status_code == 400 and "gm_only" in response.content.decode()
 
@@ -113,7 +121,7 @@ def test_the_gm_moves_the_deadline_from_the_battle_page(tabletop_battle, browser
 def test_the_sheet_says_what_the_result_means_as_the_campaign_reads_a_win(tabletop_battle, browsers) -> None:
     """A5.1 from A7.0: by default only a decisive win takes the region; with conquest_needs_decisive false,
     every win does, and the sheet must not tell the table otherwise."""
-    page = browsers["karelian"].get(SHEET).content.decode()
+    page = browsers["karelian"].get(sheet()).content.decode()
     assert (
         "A decisive win by Kingdom of Nordmark takes Kaarnala and their survivors move in. Any other result "
         "leaves Kaarnala with Karelian Republic, and the attackers&#x27; survivors return to Isfjell."
@@ -121,7 +129,7 @@ def test_the_sheet_says_what_the_result_means_as_the_campaign_reads_a_win(tablet
     campaign = tabletop_battle.turn.campaign
     campaign.ruleset_overrides = {"tabletop": {"conquest_needs_decisive": False}}
     campaign.save(update_fields=["ruleset_overrides"])
-    page = browsers["karelian"].get(SHEET).content.decode()
+    page = browsers["karelian"].get(sheet()).content.decode()
     assert "A decisive win" not in page
     assert (
         "A win by Kingdom of Nordmark takes Kaarnala and their survivors move in. A draw or a win by "
@@ -133,7 +141,7 @@ def test_a_joint_attack_of_nations_at_war_says_a_control_battle_follows(demo, db
     """A5.1: "For a joint attack by nations at war with each other: If the attackers win decisively, Red
     and Green fight a control battle for X." NOR and EST are at war (no relation); NOR and WES allied."""
     from rules.engine.tabletop.settings import TabletopSettings
-    from rules.models import Battle
+    from rules.models import TableBattle
     from rules.tabletop.sheets import result_meaning
 
     def sheet(attackers):
@@ -146,7 +154,7 @@ def test_a_joint_attack_of_nations_at_war_says_a_control_battle_follows(demo, db
         }
 
     names = {n.code: n.name for n in demo.nations.all()}
-    joint = Battle(kind="joint", key="region:K1")
+    joint = TableBattle(kind="joint", key="region:K1")
     at_war = result_meaning(demo, joint, sheet(["NOR", "EST"]), TabletopSettings(), names)
     assert at_war[-1] == (
         "If the attackers take Kaarnala, Kingdom of Nordmark, Ostland Federation fight a control battle "
@@ -165,15 +173,17 @@ def test_the_gm_dashboard_lists_overdue_battles_with_their_actions(
 
     dashboard = reverse("frontend:gm", args=["demo"])
     assert 'id="overdue"' not in browsers["gm"].get(dashboard).content.decode(), "nothing is overdue yet"
-    Battle.objects.filter(pk=tabletop_battle.pk).update(deadline=timezone.now() - timedelta(minutes=1))
+    TableBattle.objects.filter(pk=tabletop_battle.pk).update(deadline=timezone.now() - timedelta(minutes=1))
     with django_capture_on_commit_callbacks(execute=True):
         assert battles_overdue() == 1
     page = browsers["gm"].get(dashboard).content.decode()
     assert 'id="overdue"' in page and "region:K1" in page
     assert 'value="deadline"' in page and 'value="auto_resolve"' in page
-    assert SHEET.replace(":", "%3A") in page or SHEET in page, "the battle's page: enter or confirm a result"
+    assert sheet().replace(":", "%3A") in page or sheet() in page, (
+        "the battle's page: enter or confirm a result"
+    )
     with django_capture_on_commit_callbacks(execute=True):
-        response = browsers["gm"].post(SHEET, {"action": "auto_resolve", "why": "no result"})
+        response = browsers["gm"].post(sheet(), {"action": "auto_resolve", "why": "no result"})
     assert response.status_code == 302
     assert 'id="overdue"' not in browsers["gm"].get(dashboard).content.decode()
 
@@ -196,11 +206,11 @@ def test_the_sheet_and_the_form_print_the_campaign_s_decisive_text_and_scenario_
     }
     campaign.save(update_fields=["ruleset_overrides"])
     turn_process(turn_id=tabletop_ordered.pk)
-    page = browsers["player"].get(SHEET).content.decode()
+    page = browsers["player"].get(sheet()).content.decode()
     assert page.count("Decisive: the enemy general fell.") == 2, "in what the result means and on the form"
     assert "Fort level 2 = a walled farm in the centre." in page
     assert "destroyed or routed" not in page, "the default text is replaced"
-    battle = Battle.objects.get(turn=tabletop_ordered, key="region:K1")
+    battle = TableBattle.objects.get(turn=tabletop_ordered, key="region:K1")
     text = battle_sheet_text(
         viewer=viewer_get(user=tabletop_cast["karelian"], campaign=campaign), battle=battle
     )
@@ -213,14 +223,14 @@ def test_the_result_form_checks_a_result_before_it_is_submitted(tabletop_battle,
     forces = tabletop_battle.sheet["forces"]
     wiped = {f"loss-KAR-{t}": str(n) for t, n in forces["KAR"].items()}
     data = {**_form(tabletop_battle), "loss-KAR-JV": "0", "loss-KAR-PA": "0", **wiped, "action": "check"}
-    page = browsers["player"].post(SHEET, data).content.decode()
+    page = browsers["player"].post(sheet(), data).content.decode()
     assert "defender_wiped_out:KAR" in page and "it loses the region whatever the result" in page
     assert not tabletop_battle.versions.exists(), "a check saves nothing"
     assert f'name="loss-KAR-JV" inputmode="numeric" size="3" value="{forces["KAR"]["JV"]}"' in page
     partial = {**_form(tabletop_battle), "loss-KAR-JV": "1", "loss-KAR-PA": "0", "action": "check"}
-    page = browsers["player"].post(SHEET, partial).content.decode()
+    page = browsers["player"].post(sheet(), partial).content.decode()
     assert "No errors and no warnings" in page
-    response = browsers["player"].post(SHEET, {**_form(tabletop_battle, winner=""), "action": "check"})
+    response = browsers["player"].post(sheet(), {**_form(tabletop_battle, winner=""), "action": "check"})
     assert response.status_code == 400 and "decisive_on_draw" in response.content.decode()
     assert not tabletop_battle.versions.exists()
 
@@ -234,11 +244,11 @@ def test_while_battles_are_pending_the_campaign_page_lists_them_and_the_map_mark
     home = reverse("frontend:campaign", args=["demo"])
     page = browsers["player"].get(home).content.decode()
     assert 'id="turn-battles"' in page and "region:K1" in page and "Enter the result." in page
-    assert 'data-battle="K1"' in page and f'href="{SHEET}"' in page, "the map's marker opens the sheet"
+    assert 'data-battle="K1"' in page and f'href="{sheet()}"' in page, "the map's marker opens the sheet"
     assert "Enter the result." in browsers["karelian"].get(home).content.decode()
     assert "Waiting for the players&#x27; result." in browsers["gm"].get(home).content.decode()
     assert "region:K1" not in browsers["rival"].get(home).content.decode(), "fog of war (A11.2)"
-    browsers["player"].post(SHEET, _form(tabletop_battle, **{"loss-KAR-PA": "0"}))
+    browsers["player"].post(sheet(), _form(tabletop_battle, **{"loss-KAR-PA": "0"}))
     assert "Agree or dispute version 1." in browsers["karelian"].get(home).content.decode()
     assert "Waiting for the other nations to answer." in browsers["player"].get(home).content.decode()
 
@@ -248,7 +258,7 @@ def test_the_sheet_names_each_nation_with_its_players(tabletop_battle, tabletop_
     from campaign.selectors import viewer_get
     from rules.tabletop.mails import battle_sheet_text
 
-    page = browsers["karelian"].get(SHEET).content.decode()
+    page = browsers["karelian"].get(sheet()).content.decode()
     assert "Kingdom of Nordmark (player)" in page and "Karelian Republic (karelian)" in page
     viewer = viewer_get(user=tabletop_cast["player"], campaign=tabletop_battle.turn.campaign)
     text = battle_sheet_text(viewer=viewer, battle=tabletop_battle)
@@ -259,7 +269,7 @@ def test_the_printed_sheet_has_blank_tallies_with_every_term_of_the_combat_resul
     tabletop_battle, browsers
 ) -> None:
     """A5.1: "a few blank close-combat round tallies (the terms of B3 for each side)"."""
-    page = browsers["player"].get(SHEET).content.decode()
+    page = browsers["player"].get(sheet()).content.decode()
     tallies = page.split('<table class="tally">')[1:]
     assert len(tallies) == 3
     for term in ("Wounds", "Overkill", "Charge", "Ranks", "Standards", "Battle standard", "Flank", "Rear"):
@@ -270,7 +280,7 @@ def test_the_printed_sheet_has_blank_tallies_with_every_term_of_the_combat_resul
 def test_a_saved_version_keeps_its_warnings_in_words(tabletop_battle, browsers) -> None:
     """A6.4: the warnings are kept with the result; its history shows each with its message."""
     wiped = {f"loss-KAR-{t}": str(n) for t, n in tabletop_battle.sheet["forces"]["KAR"].items()}
-    browsers["player"].post(SHEET, {**_form(tabletop_battle), "loss-KAR-PA": "0", **wiped})
+    browsers["player"].post(sheet(), {**_form(tabletop_battle), "loss-KAR-PA": "0", **wiped})
     assert tabletop_battle.versions.get().warnings == ["defender_wiped_out:KAR"]
-    page = browsers["karelian"].get(SHEET).content.decode()
+    page = browsers["karelian"].get(sheet()).content.decode()
     assert "defender_wiped_out:KAR — KAR has no ground units left in K1: it loses the region" in page

@@ -8,9 +8,23 @@ from django.urls import reverse
 from campaign.models import Turn
 from campaign.selectors import viewer_get
 from rules.engine.tabletop import derive_seed
-from rules.models import Battle, CombatRound
+from rules.models import CombatRound, TableBattle
 from rules.tabletop.battles import battle_result_save
 from rules.tabletop.rounds import close_combat_round_save
+from tests.conftest import k1_id
+
+
+def battle_page() -> str:
+    return reverse("frontend:battle", args=["demo", 1, k1_id()])
+
+
+def calculator() -> str:
+    return reverse("frontend:battle_part", args=["demo", 1, k1_id(), "round"])
+
+
+def api() -> str:
+    return f"/api/campaigns/demo/turns/1/battles/{k1_id()}/rounds/"
+
 
 ROUND = {
     "sides": [
@@ -19,9 +33,6 @@ ROUND = {
     ],
     "dice": {"seed": 123456},
 }
-PAGE = reverse("frontend:battle", args=["demo", 1, "region:K1"])
-CALCULATOR = reverse("frontend:battle_round", args=["demo", 1, "region:K1"])
-API = "/api/campaigns/demo/turns/1/battles/region:K1/rounds/"
 FORM = {
     "side-0-name": "Vikings",
     "side-0-unit-0-id": "axes",
@@ -45,7 +56,7 @@ FORM = {
 def test_a_player_of_the_battle_saves_a_round_from_the_calculator_and_it_is_listed(
     tabletop_battle, browsers
 ) -> None:
-    response = browsers["player"].post(CALCULATOR, FORM)
+    response = browsers["player"].post(calculator(), FORM)
 
     assert response.status_code == 302 and response["Location"].endswith("#rounds")
     [saved] = tabletop_battle.rounds.all()
@@ -53,7 +64,7 @@ def test_a_player_of_the_battle_saves_a_round_from_the_calculator_and_it_is_list
     assert saved.battle_sides == ["NOR", "KAR"] and saved.dice_mode == "entered"
     assert saved.output["dice"]["used"] == [3, 4], "the dice log"
     for role in ("player", "karelian", "gm"):
-        page = browsers[role].get(PAGE).content.decode()
+        page = browsers[role].get(battle_page()).content.decode()
         assert "Axes at the ford" in page and "Game turn 2" in page, role
 
 
@@ -62,10 +73,12 @@ def test_others_can_neither_save_nor_read_a_round_of_a_battle_not_theirs(
 ):
     close_combat_round_save(viewer=viewer_get(user=player, campaign=demo), battle=tabletop_battle, data=ROUND)
     for role in ("rival", "outsider"):
-        assert browsers[role].get(CALCULATOR).status_code == 404, role
-        assert browsers[role].post(CALCULATOR, FORM).status_code == 404, role
-        assert browsers[role].get(API).status_code == 404, role
-        assert browsers[role].post(API, {"round": ROUND}, content_type="application/json").status_code == 404
+        assert browsers[role].get(calculator()).status_code == 404, role
+        assert browsers[role].post(calculator(), FORM).status_code == 404, role
+        assert browsers[role].get(api()).status_code == 404, role
+        assert (
+            browsers[role].post(api(), {"round": ROUND}, content_type="application/json").status_code == 404
+        )
     assert tabletop_battle.rounds.count() == 1
 
 
@@ -73,7 +86,7 @@ def test_the_api_saves_a_seeded_round_with_the_battles_own_seed_never_the_client
     tabletop_battle, browsers, demo
 ):
     response = browsers["karelian"].post(
-        API, {"round": ROUND, "label": "Spears hold", "battle_sides": ["NOR", "KAR"]}, "application/json"
+        api(), {"round": ROUND, "label": "Spears hold", "battle_sides": ["NOR", "KAR"]}, "application/json"
     )
 
     assert response.status_code == 201, response.json()
@@ -84,17 +97,17 @@ def test_the_api_saves_a_seeded_round_with_the_battles_own_seed_never_the_client
         "used": response.json()["output"]["dice"]["used"],
     }
     assert response.json()["output"]["dice"]["seed"] == seed != 123456
-    listed = browsers["player"].get(API).json()
+    listed = browsers["player"].get(api()).json()
     assert [r["label"] for r in listed] == ["Spears hold"]
 
 
 def test_a_refused_round_names_every_error_in_english_and_finnish(tabletop_battle, browsers) -> None:
     bad = {"round": {**ROUND, "dice": {"rolls": [7]}}, "game_turn": 0, "battle_sides": ["EST", None]}
-    response = browsers["player"].post(API, bad, "application/json")
+    response = browsers["player"].post(api(), bad, "application/json")
     assert response.status_code == 400
     assert [e["code"] for e in response.json()["errors"]] == ["game_turn_not_whole", "battle_side_unknown"]
     response = browsers["player"].post(
-        API, {"round": {**ROUND, "dice": {"rolls": [7]}}}, "application/json", HTTP_ACCEPT_LANGUAGE="fi"
+        api(), {"round": {**ROUND, "dice": {"rolls": [7]}}}, "application/json", HTTP_ACCEPT_LANGUAGE="fi"
     )
     assert response.status_code == 400
     [error] = response.json()["errors"]
@@ -115,9 +128,9 @@ def test_after_publication_only_the_gm_adds_a_round_and_it_is_marked(
         battle_result_save(viewer=viewer_get(user=gm, campaign=demo), battle=tabletop_battle, result=result)
     assert demo.turns.get(number=1).status == Turn.Status.RESOLVED
 
-    refused = browsers["player"].post(API, {"round": ROUND}, "application/json")
+    refused = browsers["player"].post(api(), {"round": ROUND}, "application/json")
     assert refused.status_code == 400 and refused.json()["errors"][0]["code"] == "published"
-    added = browsers["gm"].post(API, {"round": ROUND, "label": "Told later"}, "application/json")
+    added = browsers["gm"].post(api(), {"round": ROUND, "label": "Told later"}, "application/json")
     assert added.status_code == 201 and added.json()["after_publication"] is True
 
     report = browsers["player"].get(reverse("frontend:turn", args=["demo", 1])).content.decode()
@@ -156,7 +169,7 @@ def test_the_gm_rolls_a_tabletop_turn_back_to_its_battles_or_orders_and_players_
     response = browsers["gm"].post(rollback, {"rollback-kind": "orders"})
     assert response.status_code == 302
     assert demo.turns.get(number=1).status == Turn.Status.OPEN
-    assert not Battle.objects.filter(turn__number=1, turn__campaign=demo).exists()
+    assert not TableBattle.objects.filter(turn__number=1, turn__campaign=demo).exists()
 
 
 def test_the_gm_reads_an_archived_result_that_was_not_carried_over_and_the_players_do_not(
@@ -177,10 +190,10 @@ def test_the_gm_reads_an_archived_result_that_was_not_carried_over_and_the_playe
     turn.orders.update(units={"JV": 1})  # other forces: the archived result does not fit the new sheet
     turn_process(turn_id=turn.pk)
 
-    page = browsers["gm"].get(PAGE).content.decode()
+    page = browsers["gm"].get(battle_page()).content.decode()
     assert "Rolled back with the turn&#x27;s orders" in page or "Rolled back with the turn's orders" in page
     assert "KAR wins" in page and "for reference only" in page
-    assert "for reference only" not in browsers["player"].get(PAGE).content.decode()
+    assert "for reference only" not in browsers["player"].get(battle_page()).content.decode()
 
 
 def test_a_round_is_corrected_by_its_author_until_confirmed_and_a_seeded_one_by_the_gm_with_its_seed(
@@ -189,29 +202,29 @@ def test_a_round_is_corrected_by_its_author_until_confirmed_and_a_seeded_one_by_
     from campaign.models import AuditEntry
 
     entered = {**ROUND, "dice": {"rolls": [3, 4]}}
-    browsers["player"].post(API, {"round": entered, "label": "First try"}, "application/json")
-    browsers["player"].post(API, {"round": ROUND, "label": "Rolled"}, "application/json")
+    browsers["player"].post(api(), {"round": entered, "label": "First try"}, "application/json")
+    browsers["player"].post(api(), {"round": ROUND, "label": "Rolled"}, "application/json")
     fixed = {"round": {**ROUND, "dice": {"rolls": [6, 6]}}, "reason": "misread the dice"}
 
-    assert browsers["karelian"].post(f"{API}1/", fixed, "application/json").json()["errors"][0]["code"] == (
+    assert browsers["karelian"].post(f"{api()}1/", fixed, "application/json").json()["errors"][0]["code"] == (
         "correct_not_permitted"
     ), "not its author"
-    no_reason = browsers["player"].post(f"{API}1/", {"round": entered}, "application/json")
+    no_reason = browsers["player"].post(f"{api()}1/", {"round": entered}, "application/json")
     assert no_reason.json()["errors"][0]["code"] == "reason_missing"
-    corrected = browsers["player"].post(f"{API}1/", fixed, "application/json")
+    corrected = browsers["player"].post(f"{api()}1/", fixed, "application/json")
     assert corrected.status_code == 200, corrected.json()
     assert corrected.json()["output"]["dice"]["used"] == [6, 6] and corrected.json()["replaced"] == 1
     [kept] = CombatRound.objects.get(battle=tabletop_battle, sequence=1).replaced
     assert kept["output"]["dice"]["used"] == [3, 4] and kept["reason"] == "misread the dice"
     assert AuditEntry.objects.filter(code="audit.round_corrected").count() == 1
 
-    seeded = browsers["player"].get(API).json()[1]
+    seeded = browsers["player"].get(api()).json()[1]
     assert (
-        browsers["player"].post(f"{API}2/", {"round": ROUND, "reason": "x"}, "application/json").status_code
+        browsers["player"].post(f"{api()}2/", {"round": ROUND, "reason": "x"}, "application/json").status_code
         == 400
     )
     again = browsers["gm"].post(
-        f"{API}2/", {"round": {**ROUND, "dice": {"seed": 1}}, "reason": "label"}, "application/json"
+        f"{api()}2/", {"round": {**ROUND, "dice": {"seed": 1}}, "reason": "label"}, "application/json"
     )
     assert again.status_code == 200
     assert again.json()["output"]["dice"] == seeded["output"]["dice"], "the same seed, the same dice"
@@ -223,7 +236,7 @@ def test_a_round_is_corrected_by_its_author_until_confirmed_and_a_seeded_one_by_
             battle=tabletop_battle,
             result={**result, "fingerprint": tabletop_battle.fingerprint},
         )
-    late = browsers["player"].post(f"{API}1/", fixed, "application/json")
+    late = browsers["player"].post(f"{api()}1/", fixed, "application/json")
     assert late.status_code == 400, "published: only the GM now"
 
 

@@ -12,7 +12,7 @@ from campaign.models import AuditEntry, Turn
 from campaign.selectors import viewer_get
 from rules.export import campaign_export, campaign_replay
 from rules.history import turn_result_diff, turn_rollback
-from rules.models import Battle, CombatRound, ResultAnswer, ResultVersion, TurnArchive
+from rules.models import CombatRound, ResultAnswer, ResultVersion, TableBattle, TurnArchive
 from rules.selectors import turn_result
 from rules.services import turn_process
 from rules.tabletop.battles import battle_reopen, battle_result_save
@@ -35,7 +35,7 @@ def tabletop_rows(campaign) -> dict:
     return {
         **world_rows(campaign),
         "battles": sorted(
-            Battle.objects.filter(turn__campaign=campaign).values_list(
+            TableBattle.objects.filter(turn__campaign=campaign).values_list(
                 "turn_id", "key", "kind", "position", "state", "sheet", "fingerprint", "nations", "deadline"
             )
         ),
@@ -65,7 +65,7 @@ def _viewer(user, campaign):
 def played(tabletop_turn, demo, gm, player, karelian, django_capture_on_commit_callbacks):
     """The pending turn with a saved round and the players' agreed result, confirmed by the GM; returns
     the rows as they stood just before the completion that the confirmation queued."""
-    battle = Battle.objects.get(turn=tabletop_turn, key="region:K1")
+    battle = TableBattle.objects.get(turn=tabletop_turn, key="region:K1")
     close_combat_round_save(viewer=_viewer(player, demo), battle=battle, data=ROUND, label="Axes at the ford")
     with django_capture_on_commit_callbacks(execute=False) as queued:
         battle_result_save(viewer=_viewer(gm, demo), battle=battle, result=tabletop_result(battle))
@@ -114,7 +114,7 @@ def test_back_to_battles_lets_the_gm_correct_a_battle_and_the_turn_completes_wit
     demo, gm, tabletop_turn, played, django_capture_on_commit_callbacks
 ):
     tabletop_rollback(turn_id=tabletop_turn.pk, by=gm, to="battles")
-    battle = Battle.objects.get(turn=tabletop_turn, key="region:K1")
+    battle = TableBattle.objects.get(turn=tabletop_turn, key="region:K1")
     battle_reopen(viewer=_viewer(gm, demo), battle=battle, reason="KAR lost only 1 JV")
     battle.refresh_from_db()
     corrected = tabletop_result(battle, losses={"NOR": {"JV": 1}, "KAR": {"JV": 1}})
@@ -137,7 +137,7 @@ def test_back_to_orders_restores_the_turn_before_processing_and_archives_its_bat
     turn = tabletop_ordered
     before = tabletop_rows(demo)
     turn_process(turn_id=turn.pk)
-    battle = Battle.objects.get(turn=turn, key="region:K1")
+    battle = TableBattle.objects.get(turn=turn, key="region:K1")
     close_combat_round_save(viewer=_viewer(karelian, demo), battle=battle, data=ROUND)
     with django_capture_on_commit_callbacks(execute=True):
         battle_result_save(viewer=_viewer(gm, demo), battle=battle, result=tabletop_result(battle))
@@ -199,8 +199,8 @@ def test_without_carry_over_a_battle_processed_again_opens_fresh(
 
     tabletop_turn.refresh_from_db()
     assert tabletop_turn.status == Turn.Status.BATTLES_PENDING
-    battle = Battle.objects.get(turn=tabletop_turn, key="region:K1")
-    assert battle.state == Battle.State.OPEN and not battle.versions.exists()
+    battle = TableBattle.objects.get(turn=tabletop_turn, key="region:K1")
+    assert battle.state == TableBattle.State.OPEN and not battle.versions.exists()
     assert not battle.rounds.exists(), "the archived rounds stay with the archived battle"
 
 
@@ -214,8 +214,8 @@ def test_a_battle_with_other_forces_does_not_carry_the_archived_result(
 
     turn_process(turn_id=tabletop_turn.pk)
 
-    battle = Battle.objects.get(turn=tabletop_turn, key="region:K1")
-    assert battle.state == Battle.State.OPEN and not battle.versions.exists()
+    battle = TableBattle.objects.get(turn=tabletop_turn, key="region:K1")
+    assert battle.state == TableBattle.State.OPEN and not battle.versions.exists()
 
 
 def test_the_rollbacks_are_the_gms_alone(demo, gm, player, karelian, outsider, tabletop_turn, played):

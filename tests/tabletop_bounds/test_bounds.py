@@ -17,11 +17,21 @@ from rules.engine.tabletop import close_combat_round
 from rules.models import CombatRound, ResultAnswer, ResultVersion
 from rules.tabletop.battles import battle_result_save
 from tests.api.conftest import client_for
-from tests.conftest import tabletop_result
+from tests.conftest import k1_id, tabletop_result
 
-BATTLE = "/api/campaigns/demo/turns/1/battles/region:K1"
-PAGE = reverse("frontend:battle", args=["demo", 1, "region:K1"])
-ROUND_PAGE = reverse("frontend:battle_round", args=["demo", 1, "region:K1"])
+
+def battle() -> str:
+    return f"/api/campaigns/demo/turns/1/battles/{k1_id()}"
+
+
+def battle_page() -> str:
+    return reverse("frontend:battle", args=["demo", 1, k1_id()])
+
+
+def round_page() -> str:
+    return reverse("frontend:battle_part", args=["demo", 1, k1_id(), "round"])
+
+
 CALCULATOR = "/api/calculator/close-combat/"
 CALCULATOR_PAGE = reverse("frontend:calculator")
 
@@ -64,9 +74,9 @@ def test_a_nul_in_a_results_notes_is_refused_by_the_form_and_the_api(tabletop_ba
         "loss-KAR-PA": "1",
         "notes": "we held\x00",
     }
-    assert _browser(player).post(PAGE, form).status_code == 400
+    assert _browser(player).post(battle_page(), form).status_code == 400
     result = tabletop_result(tabletop_battle, notes="we held\x00")
-    assert client_for(player).post(f"{BATTLE}/results/", result, format="json").status_code == 400
+    assert client_for(player).post(f"{battle()}/results/", result, format="json").status_code == 400
     assert not ResultVersion.objects.exists()
 
 
@@ -76,8 +86,8 @@ def test_a_nul_in_a_disputes_comment_is_refused_by_the_form_and_the_api(
     version = _proposed(tabletop_battle, tabletop_cast["player"])
     karelian = tabletop_cast["karelian"]
     form = {"action": "dispute", "version": str(version.number), "comment": "no\x00"}
-    assert _browser(karelian).post(PAGE, form).status_code == 400
-    url = f"{BATTLE}/results/{version.number}/dispute/"
+    assert _browser(karelian).post(battle_page(), form).status_code == 400
+    url = f"{battle()}/results/{version.number}/dispute/"
     assert client_for(karelian).post(url, {"comment": "no\x00"}, format="json").status_code == 400
     assert not ResultAnswer.objects.filter(answer="dispute").exists()
 
@@ -89,7 +99,7 @@ def test_a_result_refuses_a_key_it_does_not_know_and_a_value_past_its_bound(
     tabletop_battle, tabletop_cast
 ) -> None:
     api = client_for(tabletop_cast["player"])
-    url = f"{BATTLE}/results/"
+    url = f"{battle()}/results/"
 
     unknown = api.post(url, tabletop_result(tabletop_battle, comment="x" * 1_000_000), format="json")
     assert unknown.status_code == 400 and _codes(unknown) == [("unknown_field", "comment")]
@@ -109,10 +119,12 @@ def test_a_result_refuses_a_key_it_does_not_know_and_a_value_past_its_bound(
 def test_the_answers_and_the_gms_actions_refuse_keys_they_do_not_know(tabletop_battle, tabletop_cast) -> None:
     version = _proposed(tabletop_battle, tabletop_cast["player"])
     agree = client_for(tabletop_cast["karelian"]).post(
-        f"{BATTLE}/results/{version.number}/agree/", {"note": "x" * 10_000}, format="json"
+        f"{battle()}/results/{version.number}/agree/", {"note": "x" * 10_000}, format="json"
     )
     assert agree.status_code == 400 and _codes(agree) == [("unknown_field", "note")]
-    reopen = client_for(tabletop_cast["gm"]).post(f"{BATTLE}/reopen/", {"reason": "x" * 2001}, format="json")
+    reopen = client_for(tabletop_cast["gm"]).post(
+        f"{battle()}/reopen/", {"reason": "x" * 2001}, format="json"
+    )
     assert reopen.status_code == 400 and _codes(reopen) == [("max_length", "reason")]
 
 
@@ -123,7 +135,7 @@ def test_the_result_form_keeps_its_fields_within_their_bounds(tabletop_battle, t
         "score": "x" * 201,
         "loss-NOR-JV": "9" * 100,
     }
-    response = _browser(tabletop_cast["player"]).post(PAGE, form)
+    response = _browser(tabletop_cast["player"]).post(battle_page(), form)
     page = response.content.decode()
     assert response.status_code == 400
     assert "<code>score_too_long</code>" in page and "<code>loss-NOR-JV:max_length</code>" in page
@@ -151,7 +163,7 @@ def test_the_calculator_refuses_more_dice_than_the_round_can_roll_before_any_wor
 
 def test_a_round_saved_to_a_battle_is_bounded_as_the_calculator(tabletop_battle, tabletop_cast) -> None:
     api = client_for(tabletop_cast["player"])
-    url = f"{BATTLE}/rounds/"
+    url = f"{battle()}/rounds/"
     dice = api.post(url, {"round": {**ROUND, "dice": {"rolls": [3] * 100_000}}}, format="json")
     assert dice.status_code == 400 and _codes(dice) == [("too_many_entries", "round.dice.rolls")]
     label = api.post(url, {"round": ROUND, "label": "x" * 201}, format="json")
@@ -181,16 +193,16 @@ def test_a_list_of_units_with_an_item_that_is_not_an_id_is_not_a_list() -> None:
 @pytest.mark.parametrize(
     ("path", "field"),
     [
-        (f"{BATTLE}/results/", "winner"),
-        (f"{BATTLE}/results/1/agree/", "comment"),
-        (f"{BATTLE}/reopen/", "reason"),
-        (f"{BATTLE}/rounds/", "round"),
-        (f"{BATTLE}/rounds/1/", "reason"),
+        ("{battle}/results/", "winner"),
+        ("{battle}/results/1/agree/", "comment"),
+        ("{battle}/reopen/", "reason"),
+        ("{battle}/rounds/", "round"),
+        ("{battle}/rounds/1/", "reason"),
         ("/api/campaigns/demo/turns/1/battles-preview/", "hypotheses"),
         (CALCULATOR, "sides"),
     ],
 )
 def test_options_describes_the_body_of_every_tabletop_endpoint(tabletop_battle, gm, path, field) -> None:
-    response = client_for(gm).options(path)
+    response = client_for(gm).options(path.format(battle=battle()))
     assert response.status_code == 200, response.content
     assert field in response.json()["actions"]["POST"]

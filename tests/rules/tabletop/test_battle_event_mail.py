@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from campaign.lifecycle import language_set
 from campaign.selectors import viewer_get
-from rules.models import Battle
+from rules.models import TableBattle
 from rules.tabletop import battles
 from tests.rules.tabletop.test_battle_mail import cast, pending, processed  # noqa: F401  (fixtures)
 
@@ -19,7 +19,7 @@ PLAYERS = ["karelian@example.org", "player@example.org"]  # K1: NOR attacks KAR
 
 @pytest.fixture
 def k1(pending):  # noqa: F811
-    return Battle.objects.get(turn=pending, key="region:K1")
+    return TableBattle.objects.get(turn=pending, key="region:K1")
 
 
 @pytest.fixture
@@ -124,7 +124,7 @@ def test_a_version_made_stale_by_changed_forces_comes_with_the_old_and_the_new_s
     """As if the battle's forces had been others when the version was saved (A10.3)."""
     version, _ = _propose(run, player, k1)
     old = {**k1.sheet, "place": {**k1.sheet["place"], "notes": "OLD-SHEET-NOTE"}}
-    Battle.objects.filter(pk=k1.pk).update(fingerprint="0" * 64, sheet=old)
+    TableBattle.objects.filter(pk=k1.pk).update(fingerprint="0" * 64, sheet=old)
     version.fingerprint = "0" * 64
     version.save(update_fields=["fingerprint"])
 
@@ -147,7 +147,7 @@ def test_a_nation_that_only_supports_the_battle_is_told_nothing_of_its_results(
     k1, player, karelian, run
 ) -> None:
     """Fog of war (A5.4): a supporter sees its own support lines, never the battle's result or comments."""
-    Battle.objects.filter(pk=k1.pk).update(sheet={**k1.sheet, "support": [["EST", "E2", "IV", 1]]})
+    TableBattle.objects.filter(pk=k1.pk).update(sheet={**k1.sheet, "support": [["EST", "E2", "IV", 1]]})
     k1.refresh_from_db()
     version, sent = _propose(run, player, k1)
     disputed = run(

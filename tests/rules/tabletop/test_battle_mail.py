@@ -12,10 +12,11 @@ from django.utils import timezone
 from campaign.lifecycle import language_set, time_zone_set
 from campaign.models import Turn
 from campaign.selectors import viewer_get
-from rules.models import Battle
+from rules.models import TableBattle
 from rules.services import turn_process
 from rules.tabletop.battles import battle_deadline_move, battle_result_save, battles_overdue
 from rules.tabletop.mail import battle_sheets_queue, battles_remind
+from tests.conftest import k1_id
 
 # NOR attacks KAR's K1 from N3; EST attacks KAR's K4 from E2, out of NOR's sight.
 ORDERS = [
@@ -72,7 +73,7 @@ def test_it_mails_each_battle_s_sheet_to_the_players_of_its_nations_only(pending
         assert "region:K1" in body and "N3" in body and "JV 2" in body or "JV</th>" in body
         assert "K4" not in body and "E2" not in body, "EST's battle is none of NOR's business"
         assert "Ostland" not in body
-    assert "http://127.0.0.1:8000/c/demo/turns/1/battles/region:K1/" in text
+    assert f"http://127.0.0.1:8000/c/demo/turns/1/battles/{k1_id()}/" in text
     assert "Losses of NOR:" in text and "Losses of KAR:" in text, "the blank result box for the table"
     assert "new sheet" not in text, "the first sheet of a battle"
 
@@ -87,7 +88,7 @@ def test_the_sheet_is_mailed_once_however_often_the_turn_is_re_planned(
     pending, gm, player, django_capture_on_commit_callbacks
 ) -> None:
     sent = len(mail.outbox)
-    battle = Battle.objects.get(turn=pending, key="region:K4")
+    battle = TableBattle.objects.get(turn=pending, key="region:K4")
     viewer = viewer_get(user=gm, campaign=pending.campaign)
     result = {"winner": None, "losses": {"EST": {}, "KAR": {}}, "fingerprint": battle.fingerprint}
     with django_capture_on_commit_callbacks(execute=True):
@@ -114,7 +115,7 @@ def test_it_writes_the_sheet_in_the_reader_s_language(processed, karelian) -> No
 def test_the_deadline_is_in_the_reader_s_zone_and_utc_once(processed, player) -> None:
     time_zone_set(user=player, time_zone="Europe/Helsinki")
     turn = processed(ORDERS[:1])
-    deadline = Battle.objects.get(turn=turn, key="region:K1").deadline
+    deadline = TableBattle.objects.get(turn=turn, key="region:K1").deadline
     helsinki = _to("player@example.org")[0].body
     assert f"({deadline:%-d %b %Y, %H:%M} UTC)" in helsinki and ("EET" in helsinki or "EEST" in helsinki)
     in_utc = _to("karelian@example.org")[0].body
@@ -133,7 +134,7 @@ def test_it_reminds_the_battle_s_players_once_a_day_before_the_deadline(
     pending, gm, django_capture_on_commit_callbacks
 ) -> None:
     mail.outbox.clear()
-    battle = Battle.objects.get(turn=pending, key="region:K1")
+    battle = TableBattle.objects.get(turn=pending, key="region:K1")
     with django_capture_on_commit_callbacks(execute=True):
         assert battles_remind(now=_clock(battle.deadline - timedelta(hours=25))) == 0, "too early"
     assert mail.outbox == []
@@ -147,7 +148,7 @@ def test_it_reminds_the_battle_s_players_once_a_day_before_the_deadline(
     assert sorted(m.to[0] for m in mail.outbox) == ["karelian@example.org", "player@example.org"]
     for message in mail.outbox:
         assert message.subject.endswith("Battle of Kaarnala: result due in 23 hours"), message.subject
-        assert "No result yet." in message.body and "region:K1" in message.body
+        assert "No result yet." in message.body and f"/battles/{battle.pk}/" in message.body
         assert "K4" not in message.body and "E2" not in message.body
     sent = len(mail.outbox)
     with django_capture_on_commit_callbacks(execute=True):
@@ -159,7 +160,7 @@ def test_it_reminds_the_battle_s_players_once_a_day_before_the_deadline(
 def test_a_reminder_says_whose_answer_the_result_waits_for(
     pending, player, django_capture_on_commit_callbacks
 ) -> None:
-    battle = Battle.objects.get(turn=pending, key="region:K1")
+    battle = TableBattle.objects.get(turn=pending, key="region:K1")
     result = {
         "winner": "NOR",
         "decisive": True,
@@ -172,12 +173,12 @@ def test_a_reminder_says_whose_answer_the_result_waits_for(
     mail.outbox.clear()
     with django_capture_on_commit_callbacks(execute=True):
         battles_remind(now=_clock(battle.deadline - timedelta(hours=1)))
-    reminder = next(m for m in mail.outbox if "region:K1" in m.body)
+    reminder = next(m for m in mail.outbox if f"/battles/{battle.pk}/" in m.body)
     assert "Version 1: Proposed · waiting for the answer of KAR" in reminder.body
 
 
 def test_a_moved_deadline_is_reminded_anew(pending, gm, django_capture_on_commit_callbacks) -> None:
-    battle = Battle.objects.get(turn=pending, key="region:K1")
+    battle = TableBattle.objects.get(turn=pending, key="region:K1")
     at = battle.deadline - timedelta(hours=1)
     with django_capture_on_commit_callbacks(execute=True):
         battles_remind(now=_clock(at))
@@ -199,8 +200,8 @@ def test_a_moved_deadline_is_reminded_anew(pending, gm, django_capture_on_commit
 def test_no_reminder_for_a_battle_with_its_result_or_past_its_deadline(
     pending, gm, django_capture_on_commit_callbacks
 ) -> None:
-    k1 = Battle.objects.get(turn=pending, key="region:K1")
-    k4 = Battle.objects.get(turn=pending, key="region:K4")
+    k1 = TableBattle.objects.get(turn=pending, key="region:K1")
+    k4 = TableBattle.objects.get(turn=pending, key="region:K4")
     viewer = viewer_get(user=gm, campaign=pending.campaign)
     version = battle_result_save(
         viewer=viewer,
@@ -212,7 +213,7 @@ def test_no_reminder_for_a_battle_with_its_result_or_past_its_deadline(
     with django_capture_on_commit_callbacks(execute=True):
         assert battles_remind(now=_clock(k1.deadline + timedelta(minutes=1))) == 0, "past the deadline"
         assert battles_remind(now=_clock(k1.deadline - timedelta(hours=2))) == 1, "K1 only: K4 is resolved"
-    assert all("region:K4" not in m.body for m in mail.outbox)
+    assert mail.outbox and all(f"/battles/{k4.pk}/" not in m.body for m in mail.outbox)
 
 
 def test_a_campaign_without_reminders_sends_none(pending, django_capture_on_commit_callbacks) -> None:
@@ -222,7 +223,7 @@ def test_a_campaign_without_reminders_sends_none(pending, django_capture_on_comm
         "tabletop": {"reminder_hours_before": 0},
     }
     campaign.save()
-    battle = Battle.objects.get(turn=pending, key="region:K1")
+    battle = TableBattle.objects.get(turn=pending, key="region:K1")
     mail.outbox.clear()
     with django_capture_on_commit_callbacks(execute=True):
         assert battles_remind(now=_clock(battle.deadline - timedelta(minutes=5))) == 0
@@ -236,7 +237,7 @@ def test_at_the_deadline_the_players_and_the_gm_are_told_once(
     pending, django_capture_on_commit_callbacks
 ) -> None:
     mail.outbox.clear()
-    deadline = Battle.objects.get(turn=pending, key="region:K1").deadline
+    deadline = TableBattle.objects.get(turn=pending, key="region:K1").deadline
     with django_capture_on_commit_callbacks(execute=True):
         assert battles_overdue(now=_clock(deadline + timedelta(minutes=1))) == 2
         assert battles_overdue(now=_clock(deadline + timedelta(minutes=2))) == 0, "once per deadline"
@@ -255,7 +256,7 @@ def test_an_auto_resolved_battle_s_players_are_told_so(pending, django_capture_o
     campaign.ruleset_overrides = {"tabletop": {"on_missing_result": "auto_resolve"}}
     campaign.save()
     mail.outbox.clear()
-    deadline = Battle.objects.get(turn=pending, key="region:K1").deadline
+    deadline = TableBattle.objects.get(turn=pending, key="region:K1").deadline
     with django_capture_on_commit_callbacks(execute=True):
         battles_overdue(now=_clock(deadline + timedelta(minutes=1)))
     overdue = [m for m in mail.outbox if m.subject.endswith(": result overdue")]
@@ -267,7 +268,7 @@ def test_a_battle_whose_forces_changed_is_mailed_its_new_sheet_saying_so(
     pending, django_capture_on_commit_callbacks
 ) -> None:
     """The claim is per sheet: a battle mailed with other forces (another fingerprint) gets its new one."""
-    Battle.objects.filter(turn=pending, key="region:K1").update(sheet_mailed="0" * 64)
+    TableBattle.objects.filter(turn=pending, key="region:K1").update(sheet_mailed="0" * 64)
     mail.outbox.clear()
     with django_capture_on_commit_callbacks(execute=True):
         assert battle_sheets_queue(turn=pending) == 1
@@ -281,7 +282,7 @@ def test_the_sheet_mail_reads_a_win_as_the_campaign_does(pending) -> None:
     from campaign.models import Membership
     from rules.tabletop.mails import battle_sheet_text
 
-    battle = Battle.objects.get(turn=pending, key="region:K1")
+    battle = TableBattle.objects.get(turn=pending, key="region:K1")
     gm = Membership.objects.get(campaign=pending.campaign, role=Membership.Role.GM).user
     viewer = viewer_get(user=gm, campaign=pending.campaign)
     assert "A decisive win by Kingdom of Nordmark takes Kaarnala" in battle_sheet_text(
@@ -289,5 +290,5 @@ def test_the_sheet_mail_reads_a_win_as_the_campaign_does(pending) -> None:
     )
     pending.campaign.ruleset_overrides = {"tabletop": {"conquest_needs_decisive": False}}
     pending.campaign.save(update_fields=["ruleset_overrides"])
-    text = battle_sheet_text(viewer=viewer, battle=Battle.objects.get(pk=battle.pk))
+    text = battle_sheet_text(viewer=viewer, battle=TableBattle.objects.get(pk=battle.pk))
     assert "A win by Kingdom of Nordmark takes Kaarnala" in text and "decisive win" not in text

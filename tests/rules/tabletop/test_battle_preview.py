@@ -12,7 +12,7 @@ from django.test.utils import CaptureQueriesContext
 from campaign.models import Turn
 from campaign.selectors import viewer_get
 from rules.engine.messages import InputError
-from rules.models import Battle, ResultVersion
+from rules.models import ResultVersion, TableBattle
 from rules.services import turn_process
 from rules.tabletop.battles import battle_auto_preview, battle_result_save
 from rules.tabletop.preview import turn_battles_preview
@@ -37,7 +37,7 @@ def test_a_battle_without_a_typed_result_is_previewed_auto_resolved(tabletop_tur
     assert preview.complete and preview.auto == ("region:K1",)
     report = _report(preview, "region:K1")
     assert report["resolution"] == "auto_resolved"
-    alone = battle_auto_preview(battle=Battle.objects.get(turn=tabletop_turn, key="region:K1"))
+    alone = battle_auto_preview(battle=TableBattle.objects.get(turn=tabletop_turn, key="region:K1"))
     assert (report["kta"], report["winner"], report["losses"]) == (
         alone["kta"],
         alone["winner"],
@@ -59,7 +59,7 @@ def test_a_result_for_a_battle_of_no_such_key_is_refused_by_name(tabletop_turn, 
 
 def test_the_entries_so_far_decide_their_battles(tabletop_turn, gm, player, karelian) -> None:
     """A battle with a confirmed result keeps it in the preview; a hypothesis for it is refused."""
-    battle = Battle.objects.get(turn=tabletop_turn, key="region:K1")
+    battle = TableBattle.objects.get(turn=tabletop_turn, key="region:K1")
     draw = {"winner": None, "losses": {"NOR": {}, "KAR": {}}, "fingerprint": battle.fingerprint}
     # Confirmed but the turn kept waiting: the GM completes by hand (complete_automatically: false).
     campaign = tabletop_turn.campaign
@@ -113,10 +113,10 @@ def test_a_battle_that_opens_after_a_hypothetical_result_is_previewed_too(
     turn_process(turn_id=turn.pk)
     turn.refresh_from_db()
     assert turn.status == Turn.Status.BATTLES_PENDING, turn.error
-    [meeting] = [b.key for b in Battle.objects.filter(turn=turn, state="open")]
+    [meeting] = [b.key for b in TableBattle.objects.filter(turn=turn, state="open")]
     assert meeting.startswith("meeting:")
     win = {"winner": "NOR", "decisive": True, "losses": {"NOR": {}, "KAR": {"JV": 1}}}
     preview = turn_battles_preview(turn_id=turn.pk, by=gm, hypotheses={meeting: win})
     assert preview.complete, preview.state
     assert "region:K1" in preview.auto, "the battle that follows the meeting engagement, auto-resolved"
-    assert not Battle.objects.filter(turn=turn, key="region:K1").exists(), "nothing stored"
+    assert not TableBattle.objects.filter(turn=turn, key="region:K1").exists(), "nothing stored"

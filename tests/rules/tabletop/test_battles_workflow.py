@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from campaign.models import Turn
 from campaign.selectors import viewer_get
-from rules.models import Battle, ResultVersion
+from rules.models import ResultVersion, TableBattle
 from rules.tabletop import battles
 from tests.conftest import tabletop_result
 
@@ -42,8 +42,8 @@ def _codes(error: battles.BattleError) -> list[str]:
 
 def test_it_opens_the_battle_with_its_sheet_and_deadline(pending) -> None:
     assert pending.status == Turn.Status.BATTLES_PENDING
-    battle = Battle.objects.get(turn=pending, key="region:K1")
-    assert battle.state == Battle.State.OPEN
+    battle = TableBattle.objects.get(turn=pending, key="region:K1")
+    assert battle.state == TableBattle.State.OPEN
     assert battle.nations == ["NOR", "KAR"] or battle.nations == ["KAR", "NOR"]
     assert [side["id"] for side in battle.sheet["sides"]] == ["NOR", "KAR"]
     assert len(battle.fingerprint) == 64
@@ -53,7 +53,7 @@ def test_it_opens_the_battle_with_its_sheet_and_deadline(pending) -> None:
 def test_players_propose_and_agree_the_gm_confirms_and_the_turn_completes(
     pending, demo, player, karelian, gm, django_capture_on_commit_callbacks
 ) -> None:
-    battle = Battle.objects.get(turn=pending, key="region:K1")
+    battle = TableBattle.objects.get(turn=pending, key="region:K1")
     version = _entered(player, demo, battle)
     assert version.state == ResultVersion.State.PROPOSED
     battles.battle_result_agree(viewer=_viewer(karelian, demo), version=version)
@@ -70,27 +70,27 @@ def test_players_propose_and_agree_the_gm_confirms_and_the_turn_completes(
     assert demo.regions.get(code="K1").owner.code == "NOR"
     assert demo.turns.filter(number=2, status=Turn.Status.OPEN).exists()
     battle.refresh_from_db()
-    assert battle.state == Battle.State.RESOLVED
+    assert battle.state == TableBattle.State.RESOLVED
     report = pending.reports.get(region="K1")
     assert report.data["resolution"] == "entered" and report.conquest
 
 
 def test_a_player_of_a_nation_not_in_the_battle_may_not_propose(pending, demo, rival) -> None:
-    battle = Battle.objects.get(turn=pending, key="region:K1")
+    battle = TableBattle.objects.get(turn=pending, key="region:K1")
     with pytest.raises(battles.BattleError) as refused:
         _entered(rival, demo, battle)
     assert _codes(refused.value) == ["not_permitted"]
 
 
 def test_a_result_against_an_old_sheet_is_stale(pending, demo, player) -> None:
-    battle = Battle.objects.get(turn=pending, key="region:K1")
+    battle = TableBattle.objects.get(turn=pending, key="region:K1")
     with pytest.raises(battles.BattleError) as refused:
         _entered(player, demo, battle, fingerprint="0" * 64)
     assert _codes(refused.value) == ["stale_sheet"]
 
 
 def test_a_dispute_needs_a_comment_and_blocks_agreement(pending, demo, player, karelian) -> None:
-    battle = Battle.objects.get(turn=pending, key="region:K1")
+    battle = TableBattle.objects.get(turn=pending, key="region:K1")
     version = _entered(player, demo, battle)
     with pytest.raises(battles.BattleError) as refused:
         battles.battle_result_dispute(viewer=_viewer(karelian, demo), version=version, comment="  ")
@@ -106,7 +106,7 @@ def test_a_dispute_needs_a_comment_and_blocks_agreement(pending, demo, player, k
 
 
 def test_a_new_version_supersedes_and_clears_the_answers(pending, demo, player, karelian) -> None:
-    battle = Battle.objects.get(turn=pending, key="region:K1")
+    battle = TableBattle.objects.get(turn=pending, key="region:K1")
     first = _entered(player, demo, battle)
     battles.battle_result_dispute(viewer=_viewer(karelian, demo), version=first, comment="Wrong losses.")
     second = _entered(karelian, demo, battle, winner="KAR", decisive=False)
@@ -122,7 +122,7 @@ def test_a_new_version_supersedes_and_clears_the_answers(pending, demo, player, 
 def test_only_the_author_withdraws_and_the_gm_voids_with_a_reason(
     pending, demo, player, karelian, gm
 ) -> None:
-    battle = Battle.objects.get(turn=pending, key="region:K1")
+    battle = TableBattle.objects.get(turn=pending, key="region:K1")
     version = _entered(player, demo, battle)
     with pytest.raises(battles.BattleError):
         battles.battle_result_withdraw(viewer=_viewer(karelian, demo), version=version)
@@ -143,20 +143,20 @@ def test_the_gm_enters_a_result_confirmed_at_once_and_may_reopen_it(
     pending, demo, gm, django_capture_on_commit_callbacks
 ) -> None:
     _tabletop_set(demo, complete_automatically=False)
-    battle = Battle.objects.get(turn=pending, key="region:K1")
+    battle = TableBattle.objects.get(turn=pending, key="region:K1")
     version = _entered(gm, demo, battle)
     assert version.state == ResultVersion.State.CONFIRMED and version.origin == "gm"
     battle.refresh_from_db()
-    assert battle.state == Battle.State.RESOLVED
+    assert battle.state == TableBattle.State.RESOLVED
     battles.battle_reopen(viewer=_viewer(gm, demo), battle=battle, reason="the losses were mistyped")
     version.refresh_from_db()
     battle.refresh_from_db()
     assert version.state == ResultVersion.State.VOIDED
-    assert battle.state == Battle.State.OPEN
+    assert battle.state == TableBattle.State.OPEN
 
 
 def test_the_gm_auto_resolves_an_open_battle(pending, demo, gm, django_capture_on_commit_callbacks) -> None:
-    battle = Battle.objects.get(turn=pending, key="region:K1")
+    battle = TableBattle.objects.get(turn=pending, key="region:K1")
     with django_capture_on_commit_callbacks(execute=True):
         battles.battle_auto_resolve(viewer=_viewer(gm, demo), battle=battle, why="no result by the deadline")
     pending.refresh_from_db()
@@ -180,13 +180,13 @@ def test_orders_are_refused_while_the_turn_waits_for_its_battles(pending, player
 
 
 def test_at_the_deadline_gm_decides_marks_the_battle_overdue_once_and_changes_nothing(pending) -> None:
-    battle = Battle.objects.get(turn=pending, key="region:K1")
+    battle = TableBattle.objects.get(turn=pending, key="region:K1")
     later = battle.deadline + timedelta(minutes=1)
     assert battles.battles_overdue(now=lambda: battle.deadline - timedelta(minutes=1)) == 0
     assert battles.battles_overdue(now=lambda: later) == 1
     assert battles.battles_overdue(now=lambda: later) == 0, "once per battle and deadline"
     battle.refresh_from_db()
-    assert battle.overdue_at == later and battle.state == Battle.State.OPEN
+    assert battle.overdue_at == later and battle.state == TableBattle.State.OPEN
     assert not battle.versions.exists()
 
 
@@ -194,7 +194,7 @@ def test_at_the_deadline_gm_decides_marks_the_battle_overdue_once_and_changes_no
 def auto_resolving(pending, demo, player) -> ResultVersion:
     """The player's result of K1, proposed in a campaign whose battles auto-resolve at their deadline."""
     _tabletop_set(demo, on_missing_result="auto_resolve")
-    battle = Battle.objects.get(turn=pending, key="region:K1")
+    battle = TableBattle.objects.get(turn=pending, key="region:K1")
     return _entered(player, demo, battle)
 
 
@@ -229,7 +229,7 @@ def test_at_the_deadline_auto_resolve_archives_a_disputed_version_and_resolves(
 def test_the_gm_previews_exactly_the_auto_resolution_that_follows(
     pending, demo, gm, django_capture_on_commit_callbacks
 ) -> None:
-    battle = Battle.objects.get(turn=pending, key="region:K1")
+    battle = TableBattle.objects.get(turn=pending, key="region:K1")
     preview = battles.battle_auto_preview(battle=battle)
     assert not battle.versions.exists(), "a preview stores nothing"
     with django_capture_on_commit_callbacks(execute=True):
@@ -275,7 +275,7 @@ def test_after_the_deadline_players_still_enter_unless_the_campaign_says_not(
 ) -> None:
     """A6.2: players may save, agree and dispute after the deadline while players_may_enter_after_deadline
     (default true); with false they get deadline_passed, and the GM still enters."""
-    battle = Battle.objects.get(turn=pending, key="region:K1")
+    battle = TableBattle.objects.get(turn=pending, key="region:K1")
     late = battle.deadline + timedelta(minutes=1)
     version = _entered(player, demo, battle, now=lambda: late)
     assert version.state == ResultVersion.State.PROPOSED
@@ -296,7 +296,7 @@ def test_the_gm_moves_an_open_battle_s_deadline_and_the_audit_log_says_who_when_
 ) -> None:
     """A8.1: "The GM may move any battle's deadline (logged with who, when, why)"; the new deadline is met,
     or missed, anew."""
-    battle = Battle.objects.get(turn=pending, key="region:K1")
+    battle = TableBattle.objects.get(turn=pending, key="region:K1")
     before = battle.deadline
     later = battle.deadline + timedelta(days=1)
     assert battles.battles_overdue(now=lambda: later) == 1
@@ -334,7 +334,7 @@ def test_without_gm_confirms_agreed_the_agreement_of_every_nation_confirms_the_v
 ) -> None:
     """A6.2 item 4: with gm_confirms_agreed false an agreed version is confirmed at once."""
     _tabletop_set(demo, gm_confirms_agreed=False)
-    battle = Battle.objects.get(turn=pending, key="region:K1")
+    battle = TableBattle.objects.get(turn=pending, key="region:K1")
     version = _entered(player, demo, battle)
     assert version.state == ResultVersion.State.PROPOSED, "the other nation has not agreed yet"
     with django_capture_on_commit_callbacks(execute=True):
@@ -350,5 +350,5 @@ def test_a_battle_s_deadline_is_result_deadline_hours_after_it_opened(tabletop_o
 
     _tabletop_set(demo, result_deadline_hours=48)
     turn_process(turn_id=tabletop_ordered.pk)
-    battle = Battle.objects.get(turn=tabletop_ordered, key="region:K1")
+    battle = TableBattle.objects.get(turn=tabletop_ordered, key="region:K1")
     assert battle.deadline - battle.opened_at == timedelta(hours=48)

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from campaign.models import Turn
 from campaign.selectors import viewer_get
 from rules.export import campaign_export, campaign_replay
-from rules.models import Battle, CombatRound
+from rules.models import CombatRound, TableBattle
 from rules.selectors import turn_result
 from rules.services import turn_process
 from rules.tabletop.battles import battle_auto_resolve, battle_result_save
@@ -70,7 +70,9 @@ def _complete(campaign, gm, player, capture, *, result_of, choose) -> dict[str, 
         turn.refresh_from_db()
         if turn.status != Turn.Status.BATTLES_PENDING:
             return made
-        battle = choose(list(Battle.objects.filter(turn=turn, state=Battle.State.OPEN).order_by("position")))
+        battle = choose(
+            list(TableBattle.objects.filter(turn=turn, state=TableBattle.State.OPEN).order_by("position"))
+        )
         made[battle.key] = result = result_of(battle)
         if "NOR" in battle.nations:
             close_combat_round_save(
@@ -108,7 +110,7 @@ def test_a_turn_completed_from_entered_results_equals_its_replay_from_the_export
         orders_place(demo.turns.get(number=1), ORDERS)
         _complete_drawn(demo, gm, player, django_capture_on_commit_callbacks, data)
         assert demo.turns.get(number=1).status == Turn.Status.RESOLVED
-        keys = set(Battle.objects.filter(turn__campaign=demo).values_list("key", flat=True))
+        keys = set(TableBattle.objects.filter(turn__campaign=demo).values_list("key", flat=True))
         assert {"meeting:K1|N3", "region:K5", "control:M1:1"} <= keys, keys
         export = campaign_export(campaign=demo, by=gm)
         rounds = CombatRound.objects.filter(battle__turn__campaign=demo).count()

@@ -12,7 +12,7 @@ from django.urls import reverse
 
 from campaign.selectors import viewer_get
 from rules.engine.messages import CATALOGUE, Message
-from rules.models import Battle
+from rules.models import TableBattle
 from rules.tabletop import battles
 from tests.conftest import tabletop_result
 
@@ -26,7 +26,7 @@ def _viewer(user, campaign):
 @pytest.fixture
 def disputed(tabletop_turn, demo, player, karelian):
     """NOR's result of K1, disputed by KAR."""
-    battle = Battle.objects.get(turn=tabletop_turn, key="region:K1")
+    battle = TableBattle.objects.get(turn=tabletop_turn, key="region:K1")
     version = battles.battle_result_save(
         viewer=_viewer(player, demo), battle=battle, result=tabletop_result(battle)
     )
@@ -38,7 +38,7 @@ def _page(user, version, language: str) -> str:
     client = Client(headers={"accept-language": language})
     client.force_login(user)
     battle = version.battle
-    url = reverse("frontend:battle", args=[battle.turn.campaign.slug, battle.turn.number, battle.key])
+    url = reverse("frontend:battle", args=[battle.turn.campaign.slug, battle.turn.number, battle.pk])
     response = client.get(url)
     assert response.status_code == 200
     return response.content.decode()
