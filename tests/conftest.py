@@ -285,3 +285,17 @@ def celery_worker(django_db_setup, django_db_blocker, tmp_path_factory):
             process.kill()
             process.wait()
         log.close()
+
+
+@pytest.fixture
+def as_role(client, gm, player, rival, outsider):
+    """as_role("rival"): the test client logged in as that member of the cast ("anonymous": as nobody)."""
+    users = {"gm": gm, "player": player, "rival": rival, "outsider": outsider, "anonymous": None}
+
+    def login(role):
+        client.logout()
+        if users[role] is not None:
+            client.force_login(users[role])
+        return client
+
+    return login

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from django.test import Client
 from django.urls import reverse
 
 from campaign.generate import scenario_generate
@@ -29,31 +28,6 @@ def other_campaign(db):
 @pytest.fixture
 def other_gm(other_campaign):
     return other_campaign.memberships.get(role="gm").user
-
-
-@pytest.fixture
-def as_role(client, gm, player, rival, outsider):
-    """as_role("rival"): the test client logged in as that member of the cast ("anonymous": as nobody)."""
-    users = {"gm": gm, "player": player, "rival": rival, "outsider": outsider, "anonymous": None}
-
-    def login(role):
-        client.logout()
-        if users[role] is not None:
-            client.force_login(users[role])
-        return client
-
-    return login
-
-
-@pytest.fixture
-def browsers(tabletop_cast):
-    """browsers["karelian"]: a client of its own for each role of `tabletop_cast`, logged in as that user
-    ("anonymous": as nobody)."""
-    clients = {role: Client() for role in tabletop_cast}
-    for role, user in tabletop_cast.items():
-        if user is not None:
-            clients[role].force_login(user)
-    return clients
 
 
 @pytest.fixture

@@ -12,7 +12,7 @@ from campaign.lifecycle import language_set
 from campaign.selectors import viewer_get
 from rules.models import TableBattle
 from rules.tabletop import battles
-from tests.rules.tabletop.test_battle_mail import cast, pending, processed  # noqa: F401  (fixtures)
+from tests.tabletop.test_battle_mail import cast, pending, processed  # noqa: F401  (fixtures)
 
 PLAYERS = ["karelian@example.org", "player@example.org"]  # K1: NOR attacks KAR
 
