@@ -120,11 +120,15 @@ def dice_forms(
     sheet: Mapping[str, Any], ruleset: CompanyRuleset, *, gm: bool, viewer: str | None
 ) -> list[dict[str, Any]]:
     """The panel's forms, in the order of §8.5. `viewer` is the side rolled for (None: the GM, who rolls for
-    every side's units)."""
+    every side's units and may name any unit). A player's own units are its side's, with their stats; the
+    passive side and the targets are every unit of another side, by id, name and type (§4.5, §8.2:
+    `target_own_side`)."""
     own = [u for side in sheet["sides"] for u in side.get("units", []) if gm or side["nation"] == viewer]
-    seen = [o for c in (sheet.get("contacts") or {}).values() for o in c.get("observed", [])]
-    named = own if gm else own + [o for o in seen if all(o["id"] != u["id"] for u in own)]
-    units = {"own": [(u["id"], unit_label(u)) for u in own], "any": [(u["id"], unit_label(u)) for u in named]}
+    others = [u for side in sheet["sides"] for u in side["roster"] if gm or side["nation"] != viewer]
+    units = {
+        "own": [(u["id"], unit_label(u)) for u in own],
+        "any": [(u["id"], unit_label(u)) for u in others],
+    }
     forms = []
     for function, fields in _layout(ruleset).items():
         for field in fields:

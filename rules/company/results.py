@@ -84,7 +84,7 @@ class CompanyTable(flow.Table):
         return []
 
     def entry_confirms(self, viewer: Viewer, turn: Turn) -> bool:
-        return False  # the GM's entry is a version like a player's; the GM then confirms it (§5.2)
+        return viewer.is_gm  # a version the GM saves is confirmed at once (§5.2, as TABLETOP A6.2)
 
     def gm_confirms_agreed(self, turn: Turn) -> bool:
         return company_ruleset(turn.campaign).get("result.finalisation") != "all_sides"

@@ -106,11 +106,11 @@ def battle(company, gm):
 
 
 def result_final(battle, entry, gm):
-    """The GM enters a version and confirms it through the shared results entry (COMPANY.md §5.2)."""
+    """The GM enters a version through the shared results entry: confirmed at once (COMPANY.md §5.2)."""
     from campaign.selectors import viewer_get
-    from rules.company.results import company_result_act, company_result_save
+    from rules.company.results import company_result_save
 
     viewer = viewer_get(user=gm, campaign=battle.turn.campaign)
     version = company_result_save(viewer=viewer, battle=battle, entry=entry)
-    company_result_act(viewer=viewer, battle=battle, action="confirm", version=version)
+    assert version.state == "confirmed", "the GM's version is final as it is saved"
     return version

@@ -128,6 +128,24 @@ def test_a_player_rolls_only_for_its_own_units_and_only_the_gm_gives_a_bonus(cli
     assert not models.DiceRoll.objects.exists(), "a refused request draws and logs nothing"
 
 
+def test_an_attack_at_the_rollers_own_side_is_refused_and_the_gms_is_not(clients, battle, company):
+    """§8.2 as amended: EST attacking its own Chef is `target_own_side`, before any die (found in play)."""
+    u = company.units
+    own = {
+        "function": "attack",
+        "inputs": {"attacker": u["MG"].number, "targets": [{"unit": u["Chef"].number}]},
+    }
+    refused = clients["rival"].post(f"{A}/{at(battle)}/rolls/", own, format="json")
+    assert refused.status_code == 400
+    assert [(e["code"], e["ref"]) for e in refused.json()["errors"]] == [
+        ("target_own_side", u["Chef"].number)
+    ]
+    assert not models.DiceRoll.objects.exists()
+    aimed = {**own, "inputs": {**own["inputs"], "targets": [{"unit": u["Ryhmä 1"].number}]}}
+    assert status(clients["rival"], f"{A}/{at(battle)}/rolls/", "post", aimed) == 201
+    assert status(clients["gm"], f"{A}/{at(battle)}/rolls/", "post", own) == 201, "the GM names any unit"
+
+
 def test_when_final_the_seed_is_revealed_and_the_log_replays(clients, battle, company):
     u = company.units
     morale = {"function": "morale", "inputs": {"unit": u["MG"].number, "reason": "indirect_fire"}}

@@ -37,11 +37,11 @@ def test_every_function_of_the_dice_service_has_its_form(battle, rival):
     [
         ("roll", {"expression": "2d6+1"}, "total"),
         ("test", {"unit": "MG", "stat": "M", "dc": "12", "advantage": ["flank"]}, "success"),
-        ("opposed", {"active": "MG", "passive": "Chef"}, "winner"),
-        ("attack", {"attacker": "MG", "targets": ["Chef"], "cover": "forest"}, "targets"),
+        ("opposed", {"active": "MG", "passive": "Ryhmä 1"}, "winner"),
+        ("attack", {"attacker": "MG", "targets": ["Ryhmä 1"], "cover": "forest"}, "targets"),
         ("damage", {"weapon": "MG", "band": "heavy", "attacker_damaged": "1"}, "damage"),
         ("morale", {"unit": "MG", "reason": "first_damage", "state": "pinned"}, "result"),
-        ("recon", {"scout": "MG", "target": "Chef", "cover": "buildings"}, "level"),
+        ("recon", {"scout": "MG", "target": "Ryhmä 2", "cover": "buildings"}, "level"),
         ("fire_request", {"support": "organic_81", "caller": "Chef", "observer": "Chef"}, "result"),
         ("danger_close", {"strike_damage": "6", "units": ["MG", "Chef"]}, "units"),
     ],
@@ -62,7 +62,7 @@ def test_a_roll_from_each_form_is_logged_with_who_asked(battle, company, rival, 
     assert (roll.function, roll.side, roll.requested_by.username) == (function, "EST", "rival")
     assert output in roll.output
     if function == "attack":
-        assert roll.inputs["targets"] == [{"unit": company.units["Chef"].number, "cover": "forest"}]
+        assert roll.inputs["targets"] == [{"unit": company.units["Ryhmä 1"].number, "cover": "forest"}]
     if function == "damage":
         assert roll.inputs["attacker_damaged"] is True and len(roll.dice) == 2, "heavy: one extra die"
 
@@ -76,14 +76,20 @@ def test_a_refused_roll_draws_nothing_and_says_why(battle, company, rival):
     assert not models.DiceRoll.objects.exists()
 
 
-def test_the_forms_offer_own_units_with_their_bonuses_and_never_an_unseen_enemy(battle, company, player, gm):
-    [snapshot] = models.ReconSnapshot.objects.filter(viewer="NOR", region="M1")
+def test_the_forms_offer_own_units_with_their_bonuses_and_every_enemy_unit_as_a_target(
+    battle, company, player, gm
+):
+    """§4.5 as amended: from the battle's creation its participants see every unit of the battle by id, name
+    and type, so the dice panel offers each enemy unit as a target and a passive side (its stats only
+    through recon), and none of the roller's own (§8.2 `target_own_side`)."""
     html = login(player).get(f"/c/demo/{at(battle)}/").content.decode()
     ryhma = company.units["Ryhmä 1"]
     assert f"#{ryhma.number} Ryhmä 1 (JR · TT 1 · M 2 · S 12 · H 2 · TI 1d6)" in html
-    for number, level in snapshot.levels.items():
-        name = snapshot.units[number]["name"]
-        assert (f'value="{number}">#{number} {name}' in html) == (level == "observed"), (name, level)
+    attack = html[html.index('id="dice-attack"') :]
+    attack = attack[: attack.index("</form>")]
+    for number, unit in battle.data["units"].items():
+        offered = f'value="{number}"> #{number} {unit["name"]} ({unit["type"]})</label>' in attack
+        assert offered == (unit["nation"] == "EST"), (unit["name"], unit["nation"])
     gm_html = login(gm).get(f"/c/demo/{at(battle)}/").content.decode()
     chef = company.units["Chef"]
     assert f'value="{chef.number}">#{chef.number} Chef' in gm_html, "the GM names every unit"

@@ -62,7 +62,7 @@ def test_the_form_saves_the_same_entry_as_the_json(battle, company, player, gm, 
     }
     assert by_form.payload == expected
     # The same entry as JSON, through the advanced text, makes an equal version.
-    login(gm).post(url, {"result": "save", "entry": json.dumps(expected)})
+    login(player).post(url, {"result": "save", "entry": json.dumps(expected)})
     assert battle.versions.order_by("number").last().payload == by_form.payload
     # The next visit shows the current version in the form.
     again = form_fields(login(player).get(url).content.decode(), "result")

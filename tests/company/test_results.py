@@ -32,12 +32,14 @@ def ruleset_set(company, **overrides):
 @pytest.mark.parametrize(
     "role, code", [("gm", 201), ("player", 201), ("rival", 201), ("outsider", 404), ("anonymous", 401)]
 )
-def test_a_member_of_the_battles_nations_or_the_gm_proposes(clients, battle, role, code):
+def test_a_member_of_the_battles_nations_proposes_and_the_gms_version_is_final(clients, battle, role, code):
+    """§5.2 as amended: a version the GM saves is confirmed at once, as TABLETOP A6.2's."""
     response = call(clients[role], battle, "result/", entry_for(battle), method="put")
     assert response.status_code == code
     if code == 201:
         [version] = battle.versions.all()
-        assert version.state == "proposed" and version.author.username == role
+        assert version.state == ("confirmed" if role == "gm" else "proposed")
+        assert version.author.username == role
         agreed = list(version.answers.values_list("nation__code", flat=True))
         assert agreed == ({"player": ["NOR"], "rival": ["EST"]}.get(role, [])), "the saver's nation agrees"
 

@@ -110,7 +110,8 @@ def request_check(
     side: str | None,
     purpose: str | None,
 ) -> None:
-    """§8.2: own units belong to the requester's side; explicit bonuses and target S are the GM's, with a
+    """§8.2: own units belong to the requester's side, and the passive side of `opposed` and the targets of
+    `attack` and `recon` to another (`target_own_side`); explicit bonuses and target S are the GM's, with a
     reason.
 
     `side` None is the GM, who may roll for anyone."""
@@ -123,8 +124,11 @@ def request_check(
                 continue
             if unit_id not in snapshot:
                 raise refuse("unit_unknown", unit_id)
-            if side is not None and path in OWN_UNITS.get(function, ()) and snapshot[unit_id].nation != side:
+            own = path in OWN_UNITS.get(function, ())
+            if side is not None and own and snapshot[unit_id].nation != side:
                 raise refuse("not_your_unit", unit_id)
+            if side is not None and not own and snapshot[unit_id].nation == side:
+                raise refuse("target_own_side", unit_id)
     for path in GM_ONLY.get(function, ()):
         if _paths(inputs, path):
             if side is not None:

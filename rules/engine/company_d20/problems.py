@@ -69,6 +69,7 @@ TEMPLATES = {
     "no_units": gettext_noop("The order names no units."),
     "origin_not_owned": gettext_noop("You do not hold {region}."),
     "not_your_unit": gettext_noop("Unit {ref} is not in your company."),
+    "target_own_side": gettext_noop("Unit {ref} is on your own side: name a unit of another side."),
     "unit_not_active": gettext_noop("{name} was destroyed."),
     "wrong_origin": gettext_noop("{name} stands in {region}, not in {origin}."),
     "unit_has_order": gettext_noop("{name} already has an order this turn."),

@@ -17,14 +17,19 @@ from .ruleset import CompanyRuleset
 def battle_sheet(
     battle: Battle, state: CampaignState, ruleset: CompanyRuleset, *, viewer: str | None
 ) -> dict:
-    """The sheet (§4.5): kind, regions and terrain, the sides and their roles, the viewer's own units with
-    every stat; another side's units only through the viewer's recon contacts. `viewer` None is the GM."""
+    """The sheet (§4.5): kind, regions and terrain, the sides and their roles, every unit of the battle by id,
+    name and type (`roster`: the table shows the miniatures), the viewer's own units with every stat
+    (`units`); another side's stats only through the viewer's recon contacts. `viewer` None is the GM."""
     regions = battle.key.split("|") if battle.kind == "meeting" else [battle.region or battle.key]
     contacts = {} if viewer is None else contacts_view(state, viewer, ruleset)
     sides = []
     for nation in battle.sides:
         role = "defender" if nation == battle.defender else "attacker"
-        side: dict[str, Any] = {"nation": nation, "role": role}
+        side: dict[str, Any] = {
+            "nation": nation,
+            "role": role,
+            "roster": [{"id": u.id, "name": u.name, "type": u.type} for u in battle.side_units(nation)],
+        }
         if viewer is None or viewer == nation:
             side["units"] = [
                 {**unit_view(u, ruleset), "origin": battle.origins.get(u.id)}

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from rules.engine.company_d20 import company_ruleset_build
 from rules.engine.company_d20.dice import (
     battle_stream,
@@ -77,11 +79,30 @@ def test_a_refused_request_draws_nothing_and_logs_nothing() -> None:
     assert made[0].side is None
 
 
-def test_the_passive_side_and_targets_may_be_any_unit_of_the_battle() -> None:
+def test_the_passive_side_and_targets_may_be_any_unit_of_another_side() -> None:
     made, _ = _roll(stream_open("s:1:A"), [], "attack", {"attacker": 2, "targets": [{"unit": 11}]})
     assert made[0].output["targets"][0]["id"] == 11
     problem, _ = _roll(stream_open("s:1:A"), [], "attack", {"attacker": 11, "targets": [{"unit": 2}]})
     assert problem.code == "not_your_unit"
+
+
+@pytest.mark.parametrize(
+    ("function", "inputs"),
+    [
+        ("attack", {"attacker": 2, "targets": [{"unit": 11}, {"unit": 1}]}),
+        ("recon", {"scout": 2, "target": {"unit": 1}}),
+        ("opposed", {"active": {"unit": 2, "stat": "TT"}, "passive": {"unit": 1, "stat": "TT"}}),
+    ],
+)
+def test_a_player_aims_at_no_unit_of_its_own_side_and_the_gm_at_any(function, inputs) -> None:
+    """§8.2 as amended: an attack, recon or opposed roll aimed at the requester's own side is refused with
+    `target_own_side` before any die; the GM may name any unit."""
+    stream = stream_open("s:1:A")
+    problem, after = _roll(stream, [], function, inputs)
+    assert isinstance(problem, Problem) and (problem.code, problem.ref) == ("target_own_side", 1)
+    assert after == stream
+    made, _ = _roll(stream, [], function, inputs, side=None)
+    assert not isinstance(made, Problem) and made[0].function == function
 
 
 def test_a_fire_support_delay_is_secret_until_the_strike_arrives_or_the_battle_is_final() -> None:

@@ -27,7 +27,9 @@ def _battle_and_state():
     return battle, state
 
 
-def test_a_player_sees_their_own_units_whole_and_the_enemy_only_through_their_contacts() -> None:
+def test_a_player_sees_their_own_units_whole_and_the_enemys_stats_only_through_their_contacts() -> None:
+    """§4.5 as amended: every unit of the battle by id, name and type (the table shows the miniatures); an
+    enemy's stats only at the level of the viewer's recon contacts."""
     battle, state = _battle_and_state()
 
     sheet = battle_sheet(battle, state, RULESET, viewer="BLUE")
@@ -35,7 +37,14 @@ def test_a_player_sees_their_own_units_whole_and_the_enemy_only_through_their_co
     blue, red = sheet["sides"]
     assert (blue["role"], [u["id"] for u in blue["units"]]) == ("attacker", [1])
     assert blue["units"][0]["tt"] == 1 and blue["units"][0]["origin"] == "A"
-    assert red == {"nation": "RED", "role": "defender"}  # no ids, no count
+    assert red == {
+        "nation": "RED",
+        "role": "defender",
+        "roster": [
+            {"id": 11, "name": "Moto 11", "type": "MOT"},
+            {"id": 12, "name": "Moto 12", "type": "MOT"},
+        ],
+    }, "who is on the table, and nothing of their stats"
     assert sheet["contacts"]["B"]["known"] == [{"type": "MOT"}]
     assert sheet["regions"] == [{"id": "B", "terrain": "rough"}]
     assert battle_sheet(battle, state, RULESET, viewer="RED")["contacts"] == {}
