@@ -20,6 +20,7 @@ app_name = "api"
 # it, each system's own routes.
 battle_urls = [
     path("", table_api.TableBattleDetail.as_view(), name="battle-detail"),
+    path("deadline/", table_api.TableBattleDeadline.as_view(), name="battle-deadline"),
     *system_api_urls("battle"),
 ]
 

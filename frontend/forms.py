@@ -189,6 +189,12 @@ class DeadlineForm(forms.Form):
         return value.replace(tzinfo=UTC) if value.tzinfo is None else value
 
 
+class BattleDeadlineForm(DeadlineForm):
+    """The GM's new result deadline for a battle fought at the table, with the reason the audit log keeps."""
+
+    reason = forms.CharField(label=gettext_lazy("Reason"), max_length=2000)
+
+
 class WeatherForm(forms.Form):
     weather = forms.ChoiceField(
         label=gettext_lazy("Weather everywhere"), choices=_choices(Turn.Weather.choices, "weather")

@@ -78,6 +78,8 @@ class TableBattles:
     visible: Callable[[Any, Any], bool] | None = None
     parts: tuple[tuple[str, Callable[[Any, Any, Any], Any]], ...] = ()
     links: Callable[[Any, Any], list[tuple[str, str]]] | None = None
+    # Whether the GM may auto-resolve one (tabletop, A8.4): the dashboard's overdue battles offer it.
+    auto_resolves: bool = False
 
 
 @dataclass(frozen=True)

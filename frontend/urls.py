@@ -19,6 +19,7 @@ app_name = "frontend"
 # c/<slug>/turns/<number>/battles/<battle>/: a battle fought at the table, of any table system.
 battle_urls = [
     path("", battles.battle_page, name="battle"),
+    path("deadline/", battles.battle_deadline_post, name="battle_deadline"),
     path("<slug:part>/", battles.battle_part, name="battle_part"),
 ]
 

@@ -18,6 +18,19 @@ from campaign.models import Turn
 
 
 @dataclass(frozen=True)
+class Deadlines:
+    """A table system's result deadlines (rules.table_deadlines): `hours(campaign)` from a battle's opening
+    to its deadline, `reminder_hours(campaign)` before it that its players are reminded (0: never);
+    `remind(battle_id)` queues the reminder; `overdue(battle, moment)`, inside the claim's transaction,
+    does what the deadline does (tells its players and the GM; decides it where the system says so)."""
+
+    hours: Callable[[Any], int]
+    reminder_hours: Callable[[Any], int]
+    remind: Callable[[int], None]
+    overdue: Callable[[Any, Any], None]
+
+
+@dataclass(frozen=True)
 class SystemShell:
     # The system's own turn in the database, run in processing's transaction instead of the engine's:
     # (turn=, was=, now=), `was` the status the turn was claimed from (company_d20, COMPANY.md §4.3).
@@ -45,6 +58,8 @@ class SystemShell:
     # does, as words for the command's line, and the step, () -> how many it did (tabletop: battles past
     # their deadline, A8.1-A8.3, and their reminders).
     tick: tuple[tuple[str, Callable[[], int]], ...] = ()
+    # Its battles fought at the table have result deadlines (Deadlines).
+    deadlines: Deadlines | None = None
 
 
 _SHELLS: dict[str, SystemShell] = {}
@@ -64,5 +79,9 @@ def system_shell(name: str) -> SystemShell:
 
 
 def systems_tick() -> list[tuple[str, int]]:
-    """Every registered system's minute steps, run: (what, how many) each."""
-    return [(what, step()) for shell in list(_SHELLS.values()) for what, step in shell.tick]
+    """The minute steps of every table battle (its deadline's reminder and its passing,
+    rules.table_deadlines) and every registered system's own, run: (what, how many) each."""
+    from rules.table_deadlines import TICK  # it asks this registry for each system's deadlines
+
+    steps = [*TICK, *(step for shell in list(_SHELLS.values()) for step in shell.tick)]
+    return [(what, step()) for what, step in steps]

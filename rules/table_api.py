@@ -9,18 +9,26 @@ address each system routes its own actions (frontend.systems.ApiUrls.battle), ta
 from __future__ import annotations
 
 import json
+from datetime import datetime
 from typing import Any
 
 from django.http import Http404
+from django.utils.dateparse import parse_datetime
 from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers
+from rest_framework.permissions import IsAuthenticated
 from rest_framework.renderers import BaseRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.settings import api_settings
 
+from campaign.api import IsGM
+from campaign.api_errors import invalid
+from campaign.bounds import Shape, body
 from frontend.systems import battle_visible, pages_of
 from rules.api import TurnScoped
 from rules.models import ResultVersion, TableBattle
+from rules.table_deadlines import battle_deadline_move
 
 BATTLE = OpenApiParameter("battle", int, OpenApiParameter.PATH, description="The battle's id (its `id`).")
 
@@ -105,3 +113,39 @@ class TableBattleDetail(TableBattleScoped):
             raise Http404("no such battle")
         as_text = request.accepted_renderer.format == TextRenderer.format
         return Response(table.detail(self.viewer, found, as_text=as_text))
+
+
+class DeadlineShape(Shape):
+    """A battle's new result deadline: ISO 8601 with its offset, and the GM's reason (the audit log's)."""
+
+    deadline = serializers.CharField(max_length=64)
+    reason = serializers.CharField(max_length=2000, required=False, allow_blank=True, trim_whitespace=False)
+
+
+def deadline_given(given: dict[str, Any]) -> datetime:
+    """The deadline of a body, as a time; `deadline_format` where it is none (or the form of one, 25:00)."""
+    try:
+        moved = parse_datetime(str(given.get("deadline") or ""))
+    except ValueError:
+        moved = None
+    if moved is None:
+        raise invalid("deadline", "deadline_format")
+    return moved
+
+
+class TableBattleDeadline(TableBattleScoped):
+    """The GM sets or moves an open battle's result deadline while the turn waits for its battles (TABLETOP
+    A8.1, COMPANY §5.2): met, or missed, and reminded anew; logged with the reason."""
+
+    permission_classes = [IsAuthenticated, IsGM]
+    serializer_class = DeadlineShape
+
+    @extend_schema(request=DeadlineShape, responses=dict, operation_id="battle_deadline", parameters=[BATTLE])
+    def post(self, request: Request, slug: str, number: int, battle: int) -> Response:
+        found = self.table_battle_get()
+        given = body(request, DeadlineShape)
+        battle_deadline_move(
+            viewer=self.viewer, battle=found, deadline=deadline_given(given), reason=given.get("reason", "")
+        )
+        found.refresh_from_db()
+        return Response(table_battle_summary(found))

@@ -5,19 +5,26 @@ system."""
 
 from __future__ import annotations
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
-from django.views.decorators.http import require_http_methods
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST
 
 from campaign.models import Turn
 from campaign.selectors import Viewer
+from frontend.forms import BattleDeadlineForm
 from frontend.systems import TableBattles, battle_visible, pages_of
+from frontend.terms import said
 from frontend.views.common import topbar, viewer_for
 from rules.models import ResultVersion, TableBattle
+from rules.results_flow import BattleError
 from rules.table_api import table_battles_visible
+from rules.table_deadlines import battle_deadline_move
 
 
 def _turn(viewer: Viewer, number: int) -> Turn:
@@ -82,6 +89,36 @@ def battle_part(request: HttpRequest, slug: str, number: int, battle: int, part:
     if view is None:
         raise Http404("no such page")
     return view(request, viewer, found)
+
+
+@login_required
+@require_POST
+def battle_deadline_post(request: HttpRequest, slug: str, number: int, battle: int) -> HttpResponse:
+    """The GM sets or moves a battle's result deadline (TABLETOP A8.1, COMPANY §5.2), from its page or the
+    dashboard's overdue battles: back where it was asked, the refusal said there."""
+    viewer, found, _table = _battle(request, slug, number, battle)
+    back = request.POST.get("next", "")
+    if not url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}):
+        back = reverse("frontend:battle", args=[slug, number, found.pk])
+    form = BattleDeadlineForm(request.POST)
+    if not form.is_valid():
+        for errors in form.errors.values():
+            for error in errors:
+                messages.error(request, error)
+        return redirect(back)
+    try:
+        battle_deadline_move(
+            viewer=viewer,
+            battle=found,
+            deadline=form.cleaned_data["deadline"],
+            reason=form.cleaned_data["reason"],
+        )
+    except BattleError as refused:
+        for error in refused.errors:
+            messages.error(request, said(error.message))
+    else:
+        messages.success(request, _("The battle's deadline is moved."))
+    return redirect(back)
 
 
 @login_required

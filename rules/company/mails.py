@@ -26,6 +26,7 @@ from frontend.mail.turns import mail_send, member_message, members_mailed, reade
 from frontend.terms import said, word
 from rules.company import models
 from rules.company.page_data import battle_url, report_rows
+from rules.company.results import current_version
 from rules.company.services import company_ruleset
 from rules.engine.messages import Message
 
@@ -71,6 +72,41 @@ def _battle_told(battle: models.Battle, slug: str, reader: str | None) -> dict:
         "units": [f"#{u['id']} {u['name']} ({u['type']}, TK {u['tk']}/{u['tk_max']})" for u in units],
         "url": site_url(battle_url(battle)),
     }
+
+
+def company_battle_due_send(*, battle_id: int, overdue: bool) -> int:
+    """§5.2 "Deadlines": a battle's result due soon (its players reminded), or overdue (its players and the
+    GM told that the GM now extends it, enters, confirms or voids it: a company battle is never resolved
+    by itself). Nothing once the battle is final, void or its turn rolled back."""
+    found = models.Battle.objects.select_related("table", "turn__campaign").filter(table_id=battle_id)
+    battle = found.first()
+    if battle is None or battle.status != models.Battle.Status.OPEN or battle.archived:
+        return 0
+    if battle.table.deadline is None or battle.turn.status != Turn.Status.BATTLES_PENDING:
+        return 0
+    turn, campaign = battle.turn, battle.turn.campaign
+    current = current_version(battle)
+    messages = []
+    for membership in members_mailed(campaign, players_only=not overdue):
+        nation = membership.nation
+        code = nation.code if nation else None
+        if code is not None and code not in battle.data["sides"]:
+            continue
+        with translation.override(language_of(user=membership.user)):
+            if overdue:
+                title = _("[%(campaign)s] Turn %(number)s: the result of battle %(key)s is overdue")
+            else:
+                title = _("[%(campaign)s] Turn %(number)s: the result of battle %(key)s is due soon")
+            subject = title % {"campaign": campaign.name, "number": turn.number, "key": battle.key}
+            context = {
+                "battle": _battle_told(battle, campaign.slug, code),
+                "deadline": battle.table.deadline,
+                "overdue": overdue,
+                "current": current,
+                "is_gm": code is None,
+            }
+        messages.append(member_message(membership, turn, subject, "company/email/battle_due", context))
+    return mail_send(messages)
 
 
 def company_results_send(*, turn_id: int) -> int:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.utils import timezone
@@ -37,6 +37,7 @@ from rules.models import ResultVersion, TableBattle
 
 SEND_COMPANY_RESULTS = "frontend.tasks.send_company_results"  # queued by name: the mail is the interface's
 SEND_COMPANY_BATTLES = "frontend.tasks.send_company_battles"
+SEND_COMPANY_BATTLE_DUE = "rules.company.tasks.send_company_battle_due"  # a result due soon, or overdue
 
 
 def company_turn_advance(*, turn: Turn, was: str, now: Callable[[], datetime] = timezone.now) -> None:
@@ -96,12 +97,17 @@ def company_turn_process(*, turn: Turn, now: Callable[[], datetime] = timezone.n
     _units_write(campaign=campaign, nations=nations, units=processed.state.units)
     _recon_write(campaign=campaign, snapshots=processed.state.snapshots)
     events_append(campaign=campaign, turn=turn.number, events=processed.events, actor=None, by_engine=True)
+    opened, ruleset = now(), company_ruleset(campaign)
     for position_, battle in enumerate(processed.battles, start=1):
         identity = {"turn": turn, "position": position_, "key": battle.key, "kind": battle.kind}
+        fought = battle.kind != "unopposed"
         table = TableBattle.objects.create(
             **identity,
-            state=TableBattle.State.RESOLVED if battle.kind == "unopposed" else TableBattle.State.OPEN,
+            state=TableBattle.State.OPEN if fought else TableBattle.State.RESOLVED,
             nations=list(battle.sides),
+            # §5.2 "Deadlines": due `result.deadline_hours` after the battle is created.
+            opened_at=opened if fought else None,
+            deadline=opened + timedelta(hours=ruleset.get("result.deadline_hours")) if fought else None,
         )
         row = models.Battle.objects.create(**identity, table=table, data=battle_data(battle))
         row.nations.set([nations[n] for n in battle.sides])
@@ -254,3 +260,14 @@ def company_world_restore(*, turn: Turn) -> None:
     ).update(archived_by=turn)
     TableBattle.objects.filter(turn=turn).update(archived=True)
     snapshot.delete()
+
+
+def company_battle_remind(battle_id: int) -> None:
+    """Queue the reminder of a battle whose reminder's claim the caller holds (rules.table_deadlines)."""
+    task_queue(SEND_COMPANY_BATTLE_DUE, battle_id, False, robust=True)
+
+
+def company_battle_overdue(battle: TableBattle, moment: datetime) -> None:
+    """§5.2: at its deadline a battle without a final result is overdue: its players and the GM are told,
+    and the GM dashboard lists it. It is never resolved by itself."""
+    task_queue(SEND_COMPANY_BATTLE_DUE, battle.pk, True, robust=True)

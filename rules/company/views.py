@@ -313,6 +313,9 @@ def battle_render(
         "rolls": rolls_of(viewer=viewer, battle=battle),
         # Without the KP ledger the participants advance the table turn here (§13).
         "table_turn_form": battle.status == "open" and not company_ruleset(campaign).get("kp.tracking"),
+        # §5.2: the GM sets or moves its deadline while the turn waits for its battles.
+        "deadline_form": viewer.is_gm and battle.turn.status == Turn.Status.BATTLES_PENDING,
+        "overdue": battle.table.overdue_at is not None,
         "final": final,
         "stream": battle_stream_text(battle) if final else None,
         "entry_template": raw

@@ -9,7 +9,6 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import Http404
-from django.utils.dateparse import parse_datetime
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.permissions import IsAuthenticated
@@ -18,17 +17,16 @@ from rest_framework.response import Response
 from rest_framework.settings import api_settings
 
 from campaign.api import IsGM
-from campaign.api_errors import invalid
 from campaign.bounds import body
 from campaign.selectors import Viewer
 from rules.engine.tabletop import SYSTEM
 from rules.models import ResultVersion, TableBattle
 from rules.selectors import battle_sheet_for
-from rules.table_api import TableBattleScoped, TextRenderer, table_battle_summary
+from rules.table_api import TableBattleScoped, TextRenderer, deadline_given, table_battle_summary
+from rules.table_deadlines import battle_deadline_move
 from rules.tabletop.archive import version_fields
 from rules.tabletop.battles import (
     battle_auto_resolve,
-    battle_deadline_move,
     battle_reopen,
     battle_result_agree,
     battle_result_confirm,
@@ -154,8 +152,8 @@ class BattleResultAction(BattleScoped):
         return Response(version_data(found))
 
 
-# The GM's actions on a battle, by the name in its path.
-GM_ACTIONS = ("auto-resolve", "reopen", "deadline")
+# The GM's actions on a battle, by the name in its path (its deadline: rules.table_api.TableBattleDeadline).
+GM_ACTIONS = ("auto-resolve", "reopen")
 
 
 class BattleGMAction(BattleScoped):
@@ -173,15 +171,12 @@ class BattleGMAction(BattleScoped):
             battle_auto_resolve(viewer=self.viewer, battle=battle, why=_text(given, "why"))
         elif action == "reopen":
             battle_reopen(viewer=self.viewer, battle=battle, reason=_text(given, "reason"))
-        elif action == "deadline":
-            try:
-                moved = parse_datetime(_text(given, "deadline"))
-            except ValueError:  # the form of a time, but not a time (25:00)
-                moved = None
-            if moved is None:
-                raise invalid("deadline", "deadline_format")
+        elif action == "deadline":  # at the battle's address, every table battle's (rules.table_api)
             battle_deadline_move(
-                viewer=self.viewer, battle=battle, deadline=moved, reason=_text(given, "reason")
+                viewer=self.viewer,
+                battle=battle,
+                deadline=deadline_given(given),
+                reason=_text(given, "reason"),
             )
         else:
             raise Http404("no such action")

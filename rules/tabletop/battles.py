@@ -6,8 +6,8 @@ battle_result_save(by=, battle=, result=, now=)       a player's version, or the
 battle_result_check(viewer=, battle=, result=)        the form's check before saving: warnings, or errors
 battle_result_withdraw / _agree / _dispute            the players' answers to the current version (A6.2)
 battle_result_confirm / _void                         the GM's decisions on the current version
-battle_auto_resolve / battle_reopen / battle_deadline_move   the GM on a battle
-battles_overdue(now=)                                 the beat: deadlines passed, once each (A8.1-A8.3)
+battle_auto_resolve / battle_reopen                   the GM on a battle (its deadline: rules.table_deadlines)
+battle_overdue(battle, moment)                        a deadline passed (A8.2, A8.3), as the beat claims it
 
 The workflow of versions, answers and decisions is the one company battles use too (rules.results_flow);
 here is tabletop's `Table` for it. Every check of a result is the engine's (rules.engine.tabletop.results,
@@ -18,20 +18,17 @@ turn (A9.4).
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
 
-from campaign.gm.access import audit_write
 from campaign.models import Turn
 from campaign.queue import turn_queue
 from campaign.selectors import Viewer
 from rules import results_flow as flow
-from rules.engine.messages import Message
 from rules.engine.tabletop import BattlesPending, Complete, plan
 from rules.engine.tabletop.results import Entrant, result_check
 from rules.engine.tabletop.settings import TabletopRuleset
@@ -40,8 +37,6 @@ from rules.results_flow import BattleError
 from rules.selectors import turn_load
 from rules.tabletop.archive import battles_carry
 from rules.tabletop.mail import battle_event_queue, battle_overdue_queue, battle_sheets_queue
-
-logger = logging.getLogger(__name__)
 
 Clock = Callable[[], datetime]
 
@@ -315,40 +310,6 @@ def battle_reopen(*, viewer: Viewer, battle: TableBattle, reason: str, now: Cloc
     flow.entry_reopen(_Tabletop(battle), viewer=viewer, reason=reason, now=now())
 
 
-def battle_deadline_move(
-    *, viewer: Viewer, battle: TableBattle, deadline: datetime, reason: str, now: Clock = timezone.now
-) -> None:
-    """The GM moves an open battle's deadline (A8.1, A8.2: "extend the deadline"), logged with who, when and
-    why in the campaign's audit log."""
-    if not viewer.is_gm:
-        raise flow.refuse("gm_only")
-    reason = (reason or "").strip()
-    if not reason:
-        raise flow.refuse("reason_missing")
-    moment = now()
-    if timezone.is_naive(deadline) or deadline <= moment:
-        raise flow.refuse("deadline_not_future")
-    with transaction.atomic():
-        turn = _locked(battle)
-        battle.refresh_from_db()
-        if battle.state != TableBattle.State.OPEN or turn.status != Turn.Status.BATTLES_PENDING:
-            raise flow.refuse("deadline_not_open", place=battle.key.partition(":")[2])
-        before = battle.deadline
-        # A new deadline is met, or missed, anew, and reminded anew (A8.1).
-        battle.deadline, battle.overdue_at, battle.reminded_at = deadline, None, None
-        battle.save(update_fields=["deadline", "overdue_at", "reminded_at"])
-        summary = Message(
-            "audit.battle_deadline",
-            {
-                "number": turn.number,
-                "key": battle.key,
-                "before": f"{before.astimezone(UTC):%Y-%m-%d %H:%M}" if before else "—",
-                "after": f"{deadline.astimezone(UTC):%Y-%m-%d %H:%M}",
-            },
-        )
-        audit_write(viewer.user, turn.campaign, "battle_deadline", summary, reason, lambda: moment)
-
-
 def battle_auto_preview(*, battle: TableBattle) -> dict[str, Any] | None:
     """The GM's preview of an open battle's auto-resolution (A10.1): the derived seed makes it the report
     that auto-resolving would give, while the GM's inputs stay as they are. Nothing is stored."""
@@ -360,40 +321,13 @@ def battle_auto_preview(*, battle: TableBattle) -> dict[str, Any] | None:
     return next((r for r in reports if r.get("key") == battle.key and "kta" in r), None)
 
 
-def battles_overdue(*, now: Clock = timezone.now) -> int:
-    """Beat (A8.1): each open battle whose deadline has passed becomes overdue exactly once per deadline,
-    however many beats run; with `on_missing_result: auto_resolve` it is decided at once (A8.3)."""
-    moment = now()
-    due = TableBattle.objects.filter(
-        state=TableBattle.State.OPEN,
-        deadline__lte=moment,
-        overdue_at__isnull=True,
-        turn__status=Turn.Status.BATTLES_PENDING,
-    ).values_list("pk", "deadline")
-    claimed = 0
-    for pk, deadline in list(due):
-        try:
-            claimed += _overdue_claim(pk, deadline, moment)
-        except Exception:
-            # The claim went with the decision: the next beat tries this battle again; the others go on.
-            logger.exception("battle %s: its deadline's decision failed; the next beat tries again", pk)
-    return claimed
-
-
-def _overdue_claim(pk: int, deadline: datetime, moment: datetime) -> bool:
-    """Claim one battle's deadline and act on it in one transaction, so that a claim is never left without
-    its decision: False when another beat got there first."""
-    with transaction.atomic():
-        won = TableBattle.objects.filter(pk=pk, deadline=deadline, overdue_at__isnull=True).update(
-            overdue_at=moment
-        )
-        if won != 1:
-            return False
-        battle = TableBattle.objects.select_related("turn__campaign").get(pk=pk)
-        if battle.turn.campaign.ruleset().tabletop.on_missing_result == "auto_resolve":
-            _deadline_decide(battle, moment)
-        battle_overdue_queue(battle_id=pk)  # its players and the GM are told (A8.2, A11.3), on commit
-    return True
+def battle_overdue(battle: TableBattle, moment: datetime) -> None:
+    """Its deadline passed (rules.table_deadlines has claimed it, once per deadline): with
+    `on_missing_result: auto_resolve` it is decided at once (A8.3); its players and the GM are told (A8.2,
+    A11.3), once the claim commits."""
+    if battle.turn.campaign.ruleset().tabletop.on_missing_result == "auto_resolve":
+        _deadline_decide(battle, moment)
+    battle_overdue_queue(battle_id=battle.pk)
 
 
 def _deadline_decide(battle: TableBattle, now: datetime) -> None:

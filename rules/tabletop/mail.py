@@ -3,26 +3,25 @@ renders and sends it (rules.tabletop.mails, by the tasks of rules.tabletop.tasks
 
 battle_sheets_queue(turn=)   each open battle whose sheet its players have not been mailed: the sheet,
                              once per sheet (a battle whose forces change is mailed its new sheet)
-battles_remind(now=)         beat: each open battle within `tabletop.reminder_hours_before` of its
-                             deadline, while it has no confirmed result: a reminder, once per deadline
-battle_overdue_queue(battle_id=)   the deadline passed (rules.tabletop.battles.battles_overdue has claimed it,
-                             once per deadline): the battle's players and the GM are told (A8.2)
+battle_reminder_queue(battle_id)   each open battle within `tabletop.reminder_hours_before` of its deadline,
+                             while it has no confirmed result (rules.table_deadlines claims it, once per
+                             deadline): a reminder
+battle_overdue_queue(battle_id=)   the deadline passed (rules.table_deadlines has claimed it, once per
+                             deadline): the battle's players and the GM are told (A8.2)
 battle_event_queue(battle_id=, event=, ...)   a change in the battle's results (A11.3, EVENTS), queued by
                              the change's own transaction, so once per change and only if it commits
 
 Each mail is claimed first with a conditional update ("if num_updated != 1, another process got there
 first"), so two beats, or a beat and a re-plan, queue it once; the task is queued when the claim commits.
-A moved deadline clears the reminder's claim (rules.tabletop.battles), so the new deadline is reminded anew.
+A moved deadline clears the reminder's claim (rules.table_deadlines), so the new deadline is reminded anew.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import datetime, timedelta
+from datetime import datetime
 
-from django.db import transaction
 from django.db.models import F
-from django.utils import timezone
 
 from campaign.models import Turn
 from campaign.queue import task_queue
@@ -58,38 +57,9 @@ def battle_sheets_queue(*, turn: Turn) -> int:
     return queued
 
 
-def battles_remind(*, now: Clock = timezone.now) -> int:
-    """Queue the reminder of every open battle within its campaign's reminder time of its deadline, once.
-
-    Run every minute by Celery beat. "24 hours before" is 24 real hours, computed in UTC; a campaign whose
-    `reminder_hours_before` is 0 sends none. A battle with a confirmed result is resolved, not open.
-    """
-    moment = now()
-    candidates = TableBattle.objects.filter(
-        state=TableBattle.State.OPEN,
-        reminded_at__isnull=True,
-        deadline__gt=moment,
-        turn__status=Turn.Status.BATTLES_PENDING,
-    ).select_related("turn__campaign")
-    hours: dict[int, int] = {}
-    due = []
-    for battle in candidates:
-        campaign = battle.turn.campaign
-        if campaign.pk not in hours:
-            hours[campaign.pk] = campaign.ruleset().tabletop.reminder_hours_before
-        before = hours[campaign.pk]
-        if before and moment >= battle.deadline - timedelta(hours=before):
-            due.append((battle.pk, battle.deadline))
-    queued = 0
-    with transaction.atomic():
-        for pk, deadline in due:
-            claimed = TableBattle.objects.filter(pk=pk, deadline=deadline, reminded_at__isnull=True).update(
-                reminded_at=moment
-            )
-            if claimed == 1:
-                task_queue(SEND_BATTLE_REMINDER, pk, robust=True)
-                queued += 1
-    return queued
+def battle_reminder_queue(battle_id: int) -> None:
+    """Queue the reminder of a battle whose reminder's claim the caller holds (rules.table_deadlines)."""
+    task_queue(SEND_BATTLE_REMINDER, battle_id, robust=True)
 
 
 def battle_overdue_queue(*, battle_id: int) -> None:

@@ -65,6 +65,7 @@ pages_register(
             visible=_visible,
             parts=(("round", battle_round_page),),
             links=_list_links,
+            auto_resolves=True,
         ),
         api_urls=ApiUrls(
             turn=tuple(api_urls.turn_urls),

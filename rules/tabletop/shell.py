@@ -11,10 +11,10 @@ from typing import Any
 from campaign.models import Turn
 from rules.engine.tabletop import SYSTEM
 from rules.models import ResultVersion
-from rules.system_shells import SystemShell, shell_register
+from rules.system_shells import Deadlines, SystemShell, shell_register
 from rules.tabletop.archive import battle_rounds_export, battles_archive
-from rules.tabletop.battles import battles_overdue, battles_record
-from rules.tabletop.mail import battles_remind
+from rules.tabletop.battles import battle_overdue, battles_record
+from rules.tabletop.mail import battle_reminder_queue
 from rules.tabletop.replay import battles_replay
 
 
@@ -49,6 +49,12 @@ shell_register(
         rollback_keep=battles_archive,
         export_fields=_export_fields,
         battles_replay=_battles_replay,
-        tick=(("battle reminder(s) queued", battles_remind), ("battle(s) overdue", battles_overdue)),
+        # A8.1: due `result_deadline_hours` after it opens, reminded `reminder_hours_before` it.
+        deadlines=Deadlines(
+            hours=lambda campaign: campaign.ruleset().tabletop.result_deadline_hours,
+            reminder_hours=lambda campaign: campaign.ruleset().tabletop.reminder_hours_before,
+            remind=battle_reminder_queue,
+            overdue=battle_overdue,
+        ),
     ),
 )

@@ -20,6 +20,7 @@ from frontend.views.common import topbar
 from rules.models import ResultVersion, TableBattle
 from rules.results_flow import refuse
 from rules.selectors import battle_sheet_for
+from rules.table_deadlines import battle_deadline_move
 from rules.tabletop import battles as services
 from rules.tabletop.archive import archived_for_reference
 from rules.tabletop.cards import rounds_grouped
@@ -48,7 +49,7 @@ def _act(
     elif action == "deadline":
         if not deadline.is_valid():
             raise refuse("deadline_not_future")
-        services.battle_deadline_move(
+        battle_deadline_move(
             viewer=viewer, battle=battle, deadline=deadline.cleaned_data["deadline"], reason=given["reason"]
         )
     elif version is not None and action == "agree":

@@ -14,8 +14,9 @@ from campaign.models import Turn
 from campaign.selectors import viewer_get
 from rules.models import TableBattle
 from rules.services import turn_process
-from rules.tabletop.battles import battle_deadline_move, battle_result_save, battles_overdue
-from rules.tabletop.mail import battle_sheets_queue, battles_remind
+from rules.table_deadlines import battle_deadline_move, battles_overdue, battles_remind
+from rules.tabletop.battles import battle_result_save
+from rules.tabletop.mail import battle_sheets_queue
 from tests.conftest import k1_id
 
 # NOR attacks KAR's K1 from N3; EST attacks KAR's K4 from E2, out of NOR's sight.

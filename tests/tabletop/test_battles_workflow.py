@@ -9,7 +9,9 @@ from django.utils import timezone
 
 from campaign.models import Turn
 from campaign.selectors import viewer_get
+from rules import table_deadlines
 from rules.models import ResultVersion, TableBattle
+from rules.table_deadlines import battle_deadline_move as move
 from rules.tabletop import battles
 from tests.conftest import tabletop_result
 
@@ -182,9 +184,9 @@ def test_orders_are_refused_while_the_turn_waits_for_its_battles(pending, player
 def test_at_the_deadline_gm_decides_marks_the_battle_overdue_once_and_changes_nothing(pending) -> None:
     battle = TableBattle.objects.get(turn=pending, key="region:K1")
     later = battle.deadline + timedelta(minutes=1)
-    assert battles.battles_overdue(now=lambda: battle.deadline - timedelta(minutes=1)) == 0
-    assert battles.battles_overdue(now=lambda: later) == 1
-    assert battles.battles_overdue(now=lambda: later) == 0, "once per battle and deadline"
+    assert table_deadlines.battles_overdue(now=lambda: battle.deadline - timedelta(minutes=1)) == 0
+    assert table_deadlines.battles_overdue(now=lambda: later) == 1
+    assert table_deadlines.battles_overdue(now=lambda: later) == 0, "once per battle and deadline"
     battle.refresh_from_db()
     assert battle.overdue_at == later and battle.state == TableBattle.State.OPEN
     assert not battle.versions.exists()
@@ -204,7 +206,7 @@ def test_at_the_deadline_auto_resolve_confirms_an_agreed_version(
     version, battle = auto_resolving, auto_resolving.battle
     battles.battle_result_agree(viewer=_viewer(karelian, demo), version=version)
     with django_capture_on_commit_callbacks(execute=True):
-        assert battles.battles_overdue(now=lambda: battle.deadline + timedelta(seconds=1)) == 1
+        assert table_deadlines.battles_overdue(now=lambda: battle.deadline + timedelta(seconds=1)) == 1
     version.refresh_from_db()
     assert version.state == ResultVersion.State.CONFIRMED
     assert str(version.reason_message()) == "confirmed at the deadline"
@@ -217,7 +219,7 @@ def test_at_the_deadline_auto_resolve_archives_a_disputed_version_and_resolves(
     version, battle = auto_resolving, auto_resolving.battle
     battles.battle_result_dispute(viewer=_viewer(karelian, demo), version=version, comment="No.")
     with django_capture_on_commit_callbacks(execute=True):
-        battles.battles_overdue(now=lambda: battle.deadline + timedelta(seconds=1))
+        table_deadlines.battles_overdue(now=lambda: battle.deadline + timedelta(seconds=1))
     version.refresh_from_db()
     assert version.state == ResultVersion.State.SUPERSEDED
     entry = battle.versions.get(state=ResultVersion.State.CONFIRMED)
@@ -256,7 +258,7 @@ def test_a_deadline_whose_decision_fails_is_not_claimed_and_the_next_beat_decide
     later = lambda: battle.deadline + timedelta(seconds=1)  # noqa: E731
     monkeypatch.setattr(battles, "_deadline_decide", crash)
     with django_capture_on_commit_callbacks(execute=True) as mails:
-        assert battles.battles_overdue(now=later) == 0
+        assert table_deadlines.battles_overdue(now=later) == 0
     assert not mails, "no overdue mail for a decision that did not happen"
     battle.refresh_from_db()
     version.refresh_from_db()
@@ -264,7 +266,7 @@ def test_a_deadline_whose_decision_fails_is_not_claimed_and_the_next_beat_decide
 
     monkeypatch.setattr(battles, "_deadline_decide", decide)
     with django_capture_on_commit_callbacks(execute=True):
-        assert battles.battles_overdue(now=later) == 1
+        assert table_deadlines.battles_overdue(now=later) == 1
     version.refresh_from_db()
     assert version.state == ResultVersion.State.CONFIRMED
     assert Turn.objects.get(pk=pending.pk).status == Turn.Status.RESOLVED
@@ -299,21 +301,19 @@ def test_the_gm_moves_an_open_battle_s_deadline_and_the_audit_log_says_who_when_
     battle = TableBattle.objects.get(turn=pending, key="region:K1")
     before = battle.deadline
     later = battle.deadline + timedelta(days=1)
-    assert battles.battles_overdue(now=lambda: later) == 1
+    assert table_deadlines.battles_overdue(now=lambda: later) == 1
     with pytest.raises(battles.BattleError) as refused:
-        battles.battle_deadline_move(viewer=_viewer(player, demo), battle=battle, deadline=later, reason="x")
+        move(viewer=_viewer(player, demo), battle=battle, deadline=later, reason="x")
     assert _codes(refused.value) == ["gm_only"]
     with pytest.raises(battles.BattleError) as refused:
-        battles.battle_deadline_move(viewer=_viewer(gm, demo), battle=battle, deadline=later, reason=" ")
+        move(viewer=_viewer(gm, demo), battle=battle, deadline=later, reason=" ")
     assert _codes(refused.value) == ["reason_missing"]
     with pytest.raises(battles.BattleError) as refused:
-        battles.battle_deadline_move(
-            viewer=_viewer(gm, demo), battle=battle, deadline=later, reason="late", now=lambda: later
-        )
+        move(viewer=_viewer(gm, demo), battle=battle, deadline=later, reason="late", now=lambda: later)
     assert _codes(refused.value) == ["deadline_not_future"]
 
     moved = later + timedelta(days=3)
-    battles.battle_deadline_move(
+    move(
         viewer=_viewer(gm, demo), battle=battle, deadline=moved, reason="Club night moved", now=lambda: later
     )
     battle.refresh_from_db()
@@ -325,8 +325,8 @@ def test_the_gm_moves_an_open_battle_s_deadline_and_the_audit_log_says_who_when_
         f"turn 1, battle region:K1: {before.astimezone(UTC):%Y-%m-%d %H:%M} → "
         f"{moved.astimezone(UTC):%Y-%m-%d %H:%M} UTC"
     )
-    assert battles.battles_overdue(now=lambda: moved - timedelta(minutes=1)) == 0
-    assert battles.battles_overdue(now=lambda: moved + timedelta(minutes=1)) == 1, "missed anew"
+    assert table_deadlines.battles_overdue(now=lambda: moved - timedelta(minutes=1)) == 0
+    assert table_deadlines.battles_overdue(now=lambda: moved + timedelta(minutes=1)) == 1, "missed anew"
 
 
 def test_without_gm_confirms_agreed_the_agreement_of_every_nation_confirms_the_version(

@@ -108,6 +108,12 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
     return dashboard_render(request, viewer, turn, forms_of(viewer, turn))
 
 
+def _auto_resolves(viewer: Viewer) -> bool:
+    """Whether the campaign's table battles may be auto-resolved (tabletop's, A8.4): the overdue offer it."""
+    table = pages_of(viewer.campaign.battle_system).table_battles
+    return table is not None and table.auto_resolves
+
+
 def dashboard_render(
     request: HttpRequest, viewer: Viewer, turn: Turn | None, forms: dict[str, Any], status: int = 200
 ) -> HttpResponse:
@@ -117,6 +123,7 @@ def dashboard_render(
         "last": turn_last_resolved(campaign=viewer.campaign),
         "previewed": turn_previewed(turn=turn),
         "overdue_battles": battles_overdue_of(turn=turn, now=timezone.now()),
+        "auto_resolves": _auto_resolves(viewer),
         "failure": lifecycle.turn_failure(turn=turn),
         **gm_dashboard_load(campaign=viewer.campaign, turn=turn),
         **forms,

@@ -133,6 +133,22 @@ SETTINGS = settings_declare(
             "all_sides (when every side has approved it)."
         ),
     ),
+    whole(
+        "result.deadline_hours",
+        minimum=1,
+        maximum=8760,
+        section="§5.2",
+        help=gettext_noop("Hours from the moment a battle opens to the deadline for its result."),
+    ),
+    whole(
+        "result.reminder_hours_before",
+        minimum=0,
+        maximum=8760,
+        section="§5.2",
+        help=gettext_noop(
+            "Hours before a battle's deadline that its players are reminded while it has no confirmed result."
+        ),
+    ),
     choice(
         "result.tie_winner",
         choices=("defender", "none"),
