@@ -83,6 +83,11 @@ def test_propose_agree_confirm_through_the_pages_completes_the_turn(
     assert browsers["player"].post(sheet(), _form(tabletop_battle)).status_code == 302
     version = ResultVersion.objects.get()
     assert version.state == ResultVersion.State.PROPOSED
+    # Its author's nation agrees by saving it: offered only its withdrawal; the other nation answers.
+    mine = browsers["player"].get(sheet()).content.decode()
+    assert 'value="withdraw"' in mine and 'value="agree"' not in mine and 'value="dispute"' not in mine
+    theirs = browsers["karelian"].get(sheet()).content.decode()
+    assert 'value="agree"' in theirs and 'value="dispute"' in theirs and 'value="withdraw"' not in theirs
     assert browsers["player"].post(sheet(), {"action": "confirm", "version": 1}).status_code == 400
     assert browsers["karelian"].post(sheet(), {"action": "dispute", "version": 1}).status_code == 400
     assert browsers["karelian"].post(sheet(), {"action": "agree", "version": 1}).status_code == 302
