@@ -55,6 +55,8 @@ OPEN = frozenset(
         "dice.tests",
         "fire_support.types",
         "kp.actions",
+        # §12: keyed by the reasons of morale.dc, any of which an override may name (checked in _tables)
+        "morale.fail_state",
     )
 )
 

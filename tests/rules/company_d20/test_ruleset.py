@@ -89,6 +89,14 @@ def test_a_bad_value_is_refused_naming_its_key(overrides, key) -> None:
     assert str(refused.value).startswith(f"{key}:"), refused.value
 
 
+def test_a_mapping_keyed_by_a_rules_names_takes_any_of_them_in_an_override() -> None:
+    """§12 as amended: `morale.fail_state` is keyed by the reasons of `morale.dc`; an override may name any
+    of them, not only the default's `motti`; another name is refused naming its key (above)."""
+    overrides = {"morale": {"fail_state": {"motti": "retreating", "neighbour_destroyed": "retreating"}}}
+    ruleset = company_ruleset_build(overrides)
+    assert ruleset.get("morale.fail_state") == {"motti": "retreating", "neighbour_destroyed": "retreating"}
+
+
 def test_the_campaign_ruleset_builder_selects_company_d20_by_battle_system() -> None:
     ruleset = ruleset_build({"battle_system": "company_d20", "xp": {"per_vp": 2}})
 
