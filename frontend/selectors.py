@@ -222,13 +222,15 @@ def settlements_of(*, turn: Turn) -> list[dict[str, Any]]:
 
 def turns_resolved(*, viewer: Viewer) -> list[Turn]:
     """The campaign's past turns with their counts of battles and conquests: all of them for the GM; for a
-    player only those its nation fought in or supported (how busy the others were is theirs to know)."""
+    player the battles its nation fought in or supported (how busy the others were is theirs to know) and
+    the regions its nation took (not every conquest of a battle it fought in: the other side's too)."""
     mine = Q() if viewer.is_gm else Q(reports__reportnation__nation=viewer.nation)
+    taken = Q() if viewer.is_gm else Q(reports__data__owner_after=viewer.nation.code)
     return list(
         Turn.objects.filter(campaign=viewer.campaign, status=Turn.Status.RESOLVED)
         .annotate(
             battles=Count("reports", filter=mine, distinct=True),
-            conquests=Count("reports", filter=mine & Q(reports__conquest=True), distinct=True),
+            conquests=Count("reports", filter=mine & taken & Q(reports__conquest=True), distinct=True),
         )
         .defer("result")
         .order_by("-number")

@@ -242,6 +242,27 @@ def test_it_counts_in_the_turn_list_only_the_battles_a_player_may_read(
     assert counts == {"player": (2, 1), "rival": (0, 0), "gm": (2, 1)}
 
 
+def test_a_players_conquests_are_the_regions_its_nation_took_not_every_conquest_it_fought_in(
+    client, demo, turn1, player, karelian, place_orders
+):
+    """Found in play: NOR attacks K1 from N3 and loses the meeting engagement; KAR continues into N3 and
+    takes it. NOR fought in that conquest but made none: its turn list said 1."""
+    from rules.services import turn_process
+
+    place_orders(
+        turn1, [("NOR", "attack", "N3", "K1", {"JV": 2}), ("KAR", "attack", "K1", "N3", {"JV": 3, "PA": 1})]
+    )
+    assert turn_process(turn_id=turn1.pk).status == "resolved"
+    assert demo.regions.get(code="N3").owner.code == "KAR", "the story of the finding"
+    url = reverse("frontend:turns", args=["demo"])
+    counts = {}
+    for who in (player, karelian):
+        client.force_login(who)
+        turn = client.get(url).context["turns"][0]
+        counts[who.username] = turn.conquests
+    assert counts == {"player": 0, "karelian": 1}
+
+
 # NOR and its ally WES both take the empty M2 with 7 ground units each: §7.2 draws the holder by lot.
 TIED_JOINT_ATTACK = [
     ("NOR", "attack", "N5", "M2", {"JV": 4, "PA": 3}),
