@@ -48,8 +48,9 @@ def _no_links(viewer: Viewer, turn: Turn | None) -> list[tuple[str, str]]:
     return []
 
 
-def topbar(viewer: Viewer, turn: Turn | None) -> dict[str, Any]:
-    """Campaign name, turn, time left to the deadline, the viewer's nation and colour."""
+def topbar(viewer: Viewer, turn: Turn | None, *, battle: Any = None) -> dict[str, Any]:
+    """Campaign name, turn, time left to the deadline, the viewer's nation and colour. On a battle's page
+    (`battle`, a table battle open for its result), the deadline is its result's, not the turn's."""
     nation = viewer.nation
     system = system_get(viewer.campaign.battle_system)
     bar: dict[str, Any] = {
@@ -63,9 +64,13 @@ def topbar(viewer: Viewer, turn: Turn | None) -> dict[str, Any]:
         # The campaign's own system's rules, where it has them.
         "rules_url": reverse("frontend:system_rules", args=[system.name]) if system.rules else "",
     }
+    due = battle.deadline if battle is not None and battle.state == "open" else None
+    if due is not None:
+        bar["battle_due"] = True
     if turn is not None:
-        left = turn.deadline - timezone.now()
-        bar["deadline"] = turn.deadline
+        deadline = due or turn.deadline
+        left = deadline - timezone.now()
+        bar["deadline"] = deadline
         bar["deadline_passed"] = left.total_seconds() <= 0
         bar["time_left"] = time_left_words(left)
     return bar

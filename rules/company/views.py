@@ -299,7 +299,7 @@ def battle_render(
     else:
         shown = {"units": [{"unit": int(u)} for u in battle.data["units"]], "sides": {}}
     context = {
-        "bar": topbar(viewer, turn_current(campaign=campaign)),
+        "bar": topbar(viewer, turn_current(campaign=campaign), battle=battle.table),
         "battle": battle,
         "sheet": sheet,
         "own_units": own,

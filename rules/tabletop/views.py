@@ -114,7 +114,7 @@ def battle_page(request: HttpRequest, viewer: Viewer, battle: TableBattle) -> Ht
         "rounds": rounds_grouped(rounds_visible(viewer=viewer, battle=battle), names) if full else [],
         "may_save_round": round_permitted(viewer=viewer, battle=battle),
         "calculator_url": calculator,
-        "bar": topbar(viewer, turn),
+        "bar": topbar(viewer, turn, battle=battle),
         "turn": turn,
         "battle": battle,
         "sheet": sheet,

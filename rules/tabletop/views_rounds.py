@@ -43,7 +43,7 @@ def battle_round_page(request: HttpRequest, viewer: Viewer, battle: TableBattle)
     about, sides = RoundAboutForm(request.POST), BattleSidesForm(request.POST, prefix="battle_side")
     page = reverse("frontend:battle", args=[viewer.campaign.slug, turn.number, battle.pk])
     context: dict[str, Any] = {
-        "bar": topbar(viewer, turn),
+        "bar": topbar(viewer, turn, battle=battle),
         "sides": _labelled(bound.shown()),
         "units": rows,
         "more": min(rows + 2, MAX_ROWS),

@@ -287,3 +287,15 @@ def test_a_saved_version_keeps_its_warnings_in_words(tabletop_battle, browsers) 
     assert tabletop_battle.versions.get().warnings == ["defender_wiped_out:KAR"]
     page = browsers["karelian"].get(sheet()).content.decode()
     assert "defender_wiped_out:KAR — KAR has no ground units left in K1: it loses the region" in page
+
+
+def test_a_battle_pages_top_bar_shows_its_results_deadline_not_the_turns(tabletop_battle, browsers) -> None:
+    """Issue on table play: on a battle's page what is due is its result, by its own deadline."""
+    due = (timezone.now() + timedelta(hours=30)).replace(second=0, microsecond=0)
+    TableBattle.objects.filter(pk=tabletop_battle.pk).update(deadline=due)
+    page = browsers["player"].get(sheet()).content.decode()
+    bar = page[page.index('class="deadline') : page.index("</span>", page.index('class="deadline'))]
+    assert "result due" in page and f'datetime="{due.isoformat()}"' in page, bar
+    assert "1 d 6 h left" in bar or "1 d 5 h left" in bar, bar
+    listed = browsers["player"].get(reverse("frontend:battles", args=["demo", 1])).content.decode()
+    assert "result due" not in listed, "elsewhere the turn's deadline"
