@@ -97,6 +97,13 @@ def test_a_battle_page_is_its_sides_and_the_gms(pages, battle, role, code):
     assert pages[role].get(f"/c/demo/{at(battle)}/").status_code == code
 
 
+def test_the_battle_page_says_its_kind_state_terrain_and_roles_in_words(pages, battle):
+    """Issue on reports: words, never codes (`normal`, `open`, `proposed` were shown as stored)."""
+    page = pages["player"].get(f"/c/demo/{at(battle)}/").content.decode()
+    assert "Battle M1 (normal battle), turn 1" in page and "Status: Open" in page
+    assert "NOR · attacker" in page and "EST · defender" in page and "M1: rough" in page
+
+
 def test_a_roll_from_the_page_is_logged_and_shown_and_verified_when_final(pages, battle, company, gm):
     mg = company.units["MG"].number
     pages["rival"].post(

@@ -87,7 +87,7 @@ def test_a_company_turn_in_the_browser_from_the_kasarmi_to_the_report(browser, l
     page.uncheck(f"#unit-{r1} input[value=retreating]")
     page.fill(f"input[name=u-{r2}-vp]", "2")
     page.click("#entry-form button[type=submit]")
-    page.wait_for_selector("text=Version 1: proposed")
+    page.wait_for_selector("text=Version 1: Proposed")
     [version] = battle.versions.all()
     assert [r["vp"] for r in version.payload["units"] if r["unit"] in (r1, r2)] == [4, 2]
     _shots_at_widths(page, "battle_form_saved")
@@ -96,7 +96,7 @@ def test_a_company_turn_in_the_browser_from_the_kasarmi_to_the_report(browser, l
     rival = log_in(browser, base, "rival", violations=violations)
     rival.goto(f"{base}/c/demo/{at(battle)}/")
     rival.click("text=Agree with version 1")
-    rival.wait_for_selector("text=Version 1: agreed")
+    rival.wait_for_selector("text=Version 1: Agreed")
     shot(rival, "company_battle_agreed")
 
     gm.goto(f"{base}/c/demo/{at(battle)}/")
