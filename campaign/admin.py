@@ -1,4 +1,5 @@
-from django.contrib import admin
+from django.contrib import admin, messages
+from django.utils.translation import gettext as _
 
 from campaign.models import Border, Campaign, GMModifier, Membership, Nation, Region, Relation, Stack, Turn
 
@@ -14,6 +15,26 @@ class CampaignAdmin(admin.ModelAdmin):
     list_filter = ["status"]
     prepopulated_fields = {"slug": ["name"]}
     inlines = [NationInline]
+
+    def has_add_permission(self, request) -> bool:
+        # A campaign is its map, nations, borders, units, relations, game master and first turn, checked
+        # together by the scenario importer (campaign.services.scenario_import). A bare row added here had
+        # none of them: its creator met a 404 and, once made its GM by hand, a dashboard with nothing to do.
+        # So the admin adds none, and says where campaigns are made (changelist_view).
+        return False
+
+    def changelist_view(self, request, extra_context=None):
+        if request.method == "GET":
+            self.message_user(
+                request,
+                _(
+                    "Campaigns are not added here: a campaign needs its map, nations and first turn, checked "
+                    "together. Make one from a scenario file with “python manage.py import_scenario FILE "
+                    "--campaign SLUG”, then give it its game master under Memberships."
+                ),
+                messages.INFO,
+            )
+        return super().changelist_view(request, extra_context)
 
 
 @admin.register(Nation)

@@ -6,7 +6,8 @@
 `code` is stable (the spec's), `message` is in the reader's language, `ref` is what the spec says the error
 refers to (`N:T`, a unit id, a ruleset key), `field` the input at fault; `ref` is null where there is none,
 and `field` and `params` are left out. The status is the error's kind: 400 invalid input, 403 refused, 404 not
-visible, 409 in conflict with the current state; 503 (with Retry-After) when the server cannot do it now.
+visible, 409 in conflict with the current state, 410 gone for good (an invitation link used, expired or
+revoked); 503 (with Retry-After) when the server cannot do it now.
 
 One exception handler makes it, Zulip's way: a service or an engine raises a `Refusal` (rules.engine.messages)
 and the view does not catch it; DRF's own exceptions (a body that does not parse, a serializer's checks, a
@@ -30,6 +31,7 @@ STATUS = {
     ErrorKind.REFUSED: 403,
     ErrorKind.NOT_VISIBLE: 404,
     ErrorKind.CONFLICT: 409,
+    ErrorKind.GONE: 410,
     ErrorKind.UNAVAILABLE: 503,
 }
 # How long a client should wait before it asks again, where the server's fault is one that passes.

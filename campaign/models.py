@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from datetime import timedelta
+from datetime import datetime, timedelta
 from functools import lru_cache
 from zoneinfo import available_timezones
 
@@ -404,6 +404,63 @@ class AuditEntry(models.Model):
         if not self.code:
             return self.summary
         return Message.from_dict({"code": self.code, "params": self.params})
+
+
+class Invitation(models.Model):
+    """A link that lets whoever opens it first play a nation of the campaign (campaign.invitations): single
+    use, expiring, revocable by the GM.
+
+    The token itself is kept, not a hash of it: the GM's dashboard shows the open links to copy again, as
+    long as they are open (a hash could only be shown once). It is 256 random bits (`secrets.token_urlsafe`),
+    looked up through its unique index; a used, expired or revoked one lets no one in."""
+
+    class State(models.TextChoices):
+        OPEN = "open"
+        USED = "used"
+        EXPIRED = "expired"
+        REVOKED = "revoked"
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="invitations")
+    nation = models.ForeignKey(Nation, on_delete=models.CASCADE, related_name="invitations")
+    token = models.CharField(max_length=64, unique=True)
+    # Where the GM had it mailed, if anywhere: shown beside the link, never used to let anyone in.
+    email = models.EmailField(blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    created_at = models.DateTimeField()
+    expires_at = models.DateTimeField()
+    used_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    used_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["campaign", "-created_at", "-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(expires_at__gt=F("created_at")), name="invitation_expires_after_made"
+            ),
+            # A link is used or revoked, never both: revoking takes only an open one.
+            models.CheckConstraint(
+                condition=Q(used_at__isnull=True) | Q(revoked_at__isnull=True),
+                name="invitation_used_or_revoked",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"invitation {self.pk} to {self.nation.code} in {self.campaign.slug}"
+
+    def state(self, now: datetime) -> str:
+        """Open, used, expired or revoked, at `now`; used and revoked before expired."""
+        if self.used_at is not None:
+            return self.State.USED
+        if self.revoked_at is not None:
+            return self.State.REVOKED
+        if self.expires_at <= now:
+            return self.State.EXPIRED
+        return self.State.OPEN
 
 
 class Profile(models.Model):

@@ -114,12 +114,16 @@ def scenario_import(
     return campaign
 
 
-def membership_set(*, campaign: Campaign, username: str, password: str, nation: Nation | None) -> Membership:
-    """Create or reset a user and make them a player of `nation`, or the GM when `nation` is None."""
+def membership_set(
+    *, campaign: Campaign, username: str, password: str | None, nation: Nation | None
+) -> Membership:
+    """Create or reset a user and make them a player of `nation`, or the GM when `nation` is None. A password
+    of None leaves the user's as it is (a new user's then opens nothing until one is set)."""
     user_model = get_user_model()
     user, _ = user_model.objects.get_or_create(username=username)
-    user.set_password(password)
-    user.save()
+    if password is not None:
+        user.set_password(password)
+        user.save()
     role = Membership.Role.GM if nation is None else Membership.Role.PLAYER
     membership, _ = Membership.objects.update_or_create(
         user=user, campaign=campaign, defaults={"role": role, "nation": nation}

@@ -7,6 +7,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularSwaggerSplitView
 
 from campaign import api as campaign_api
+from campaign import api_invitations
 from config.api_auth import TokenView
 from frontend.systems import system_api_urls
 from orders import api as orders_api
@@ -48,6 +49,10 @@ campaign_urls = [
     path("orders/<int:pk>/", orders_api.OrderDetail.as_view(), name="order-detail"),
     path("turns/", campaign_api.TurnList.as_view(), name="turn-list"),
     path("turns/<int:number>/", include(turn_urls)),
+    path("invitations/", api_invitations.InvitationList.as_view(), name="invitation-list"),
+    path(
+        "invitations/<int:pk>/revoke/", api_invitations.InvitationRevoke.as_view(), name="invitation-revoke"
+    ),
     *system_api_urls("campaign"),
 ]
 
@@ -63,6 +68,11 @@ urlpatterns = [
     ),
     path("campaigns/", campaign_api.CampaignList.as_view(), name="campaign-list"),
     path("campaigns/<slug:slug>/", include(campaign_urls)),
+    path(
+        "invitations/<slug:token>/accept/",
+        api_invitations.InvitationAccept.as_view(),
+        name="invitation-accept",
+    ),
     *system_api_urls("site"),
     path("systems/", systems_api.SystemList.as_view(), name="system-list"),
     path("systems/<slug:name>/", systems_api.SystemDetail.as_view(), name="system-detail"),

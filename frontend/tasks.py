@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
+from frontend.mail.accounts import invitation_mail_send
 from frontend.mail.turns import turn_reminders_send, turn_results_send
 
 
@@ -23,3 +24,9 @@ def send_turn_reminders(turn_id: int) -> int:
 def send_turn_results(turn_id: int) -> int:
     """Queued once a resolved turn commits; a failure here leaves the turn resolved."""
     return turn_results_send(turn_id=turn_id)
+
+
+@shared_task
+def send_invitation(invitation_id: int) -> int:
+    """An invitation link to the address the GM gave, queued once the link is made (campaign.invitations)."""
+    return invitation_mail_send(invitation_id=invitation_id)

@@ -7,12 +7,23 @@ from frontend.systems import system_urls
 from frontend.views import (
     accounts,
     battles,
+    join,
     language,
     player,
     settings,
     turns,
 )
-from frontend.views.gm import clock, dashboard, diplomacy, inputs, processing, result, roster, system
+from frontend.views.gm import (
+    clock,
+    dashboard,
+    diplomacy,
+    inputs,
+    invitations,
+    processing,
+    result,
+    roster,
+    system,
+)
 
 app_name = "frontend"
 
@@ -58,6 +69,10 @@ gm_urls = [
     path("extend/", clock.extend_post, name="gm_extend"),
     path("lifecycle/", clock.lifecycle_post, name="gm_lifecycle"),
     path("assign/", roster.assign_post, name="gm_assign"),
+    path("invitations/", invitations.invitation_post, name="gm_invite"),
+    path(
+        "invitations/<int:invitation_id>/revoke/", invitations.invitation_revoke_post, name="gm_invite_revoke"
+    ),
     path("export.json", result.export_download, name="gm_export"),
     path("turns/<int:number>/", include(gm_turn_urls)),
 ]
@@ -79,6 +94,8 @@ urlpatterns = [
     path("accounts/login/", accounts.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(next_page="frontend:login"), name="logout"),
     *accounts.password_urls,
+    *accounts.signup_urls,
+    path("join/<str:token>/", join.join_page, name="join"),
     path("", player.campaign_list, name="home"),
     path("rules/", turns.rules_page, name="rules"),
     path("rules/<slug:system>/", turns.rules_page, name="system_rules"),

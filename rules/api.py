@@ -8,7 +8,7 @@ their nation fought in or supported; the GM reads them all. Never the turn's who
 from __future__ import annotations
 
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_view
-from rest_framework import generics, status
+from rest_framework import generics, serializers, status
 from rest_framework.metadata import SimpleMetadata
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
@@ -16,9 +16,11 @@ from rest_framework.response import Response
 from rest_framework.reverse import reverse
 
 from campaign.api import NUMBER, SLUG, CampaignScoped, IsGM
+from campaign.bounds import Shape, body
+from campaign.gm.processing import COUNT_MISSED_DEFAULT, turn_process_request
 from campaign.messages import status_word
 from campaign.models import Turn
-from campaign.queue import turn_queue, turn_retry
+from campaign.queue import turn_retry
 from campaign.selectors import reports_visible
 from campaign.serializers import TurnQueuedSerializer, TurnStatusSerializer
 from rules.engine.messages import InputError
@@ -49,18 +51,18 @@ def _queued(request: Request, slug: str, turn: Turn) -> Response:
     return Response(data, status=status.HTTP_202_ACCEPTED, headers={"Location": status_url})
 
 
-def _queueing(conflict: str):
-    """The schema of a GM action that queues the turn: no body; 202 with its status, 409 (`conflict`), or 503
-    when the broker does not answer (campaign.queue.BrokerAway)."""
-    return extend_schema(
-        parameters=[SLUG, NUMBER],
-        request=None,
-        responses={
-            202: TurnQueuedSerializer,
-            409: OpenApiResponse(description=conflict),
-            503: OpenApiResponse(description="The task queue does not answer: not queued; try again later."),
-        },
-    )
+def _queueing(conflict: str, request: type[serializers.Serializer] | None = None):
+    """The schema of a GM action that queues the turn: its body (`request`, else none); 202 with its
+    status, 409 (`conflict`), 400 for a bad body, or 503 when the broker does not answer
+    (campaign.queue.BrokerAway)."""
+    responses = {
+        202: TurnQueuedSerializer,
+        409: OpenApiResponse(description=conflict),
+        503: OpenApiResponse(description="The task queue does not answer: not queued; try again later."),
+    }
+    if request is not None:
+        responses[400] = OpenApiResponse(description="A field of the body is not what it should be.")
+    return extend_schema(parameters=[SLUG, NUMBER], request=request, responses=responses)
 
 
 class _TurnQueueing(TurnScoped):
@@ -71,9 +73,26 @@ class _TurnQueueing(TurnScoped):
     metadata_class = _NoBody
 
 
-@_queueing("The turn is not open.")
-class TurnProcess(_TurnQueueing):
-    """GM: queue the turn's processing. 202 with the URL of its status; 409 when the turn is not open."""
+class ProcessShape(Shape):
+    """What the GM may say when processing the turn: the question the GM's page asks, with its default."""
+
+    count_missed = serializers.BooleanField(
+        required=False,
+        default=COUNT_MISSED_DEFAULT,
+        help_text="Before the deadline: whether nations with a player and no orders count this turn as "
+        "missed (bringing civil disorder nearer). Past the deadline it counts whatever this says.",
+    )
+
+
+@_queueing("The turn is not open.", request=ProcessShape)
+class TurnProcess(TurnScoped):
+    """GM: queue the turn's processing. 202 with the URL of its status; 409 when the turn is not open.
+
+    The body is optional: `count_missed`, as the GM's page asks it (campaign.gm.processing)."""
+
+    permission_classes = [IsAuthenticated, IsGM]
+    queryset = Turn.objects.none()
+    serializer_class = ProcessShape
 
     def post(self, request: Request, slug: str, number: int) -> Response:
         turn = self.turn_get()
@@ -81,7 +100,8 @@ class TurnProcess(_TurnQueueing):
             raise InputError.of(
                 "turn", "process_not_open", number=turn.number, status=status_word(turn.status)
             )
-        turn_queue(turn_id=turn.pk)
+        count_missed = body(request, ProcessShape)["count_missed"]
+        turn_process_request(by=request.user, turn=turn, count_missed=count_missed)
         return _queued(request, slug, turn)
 
 

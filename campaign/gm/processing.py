@@ -13,6 +13,11 @@ from campaign.gm.access import Clock, User, audit_write, gm_check, open_check
 from campaign.models import Turn
 from rules.engine.messages import Message
 
+# The one default answer to "count nations without orders as having missed the turn?" when the GM processes
+# the open turn early: the GM's page checks its box by it, the API's process endpoint takes it when the body
+# says nothing (rules.api.ProcessShape). No: they had time left. Past the deadline it counts whatever is said.
+COUNT_MISSED_DEFAULT = False
+
 
 def turn_early(*, turn: Turn, now: Clock = timezone.now) -> bool:
     """Whether processing the turn now is early: before its deadline, or while the campaign is paused."""
@@ -28,10 +33,10 @@ def turn_missed_counting_set(*, turn: Turn, count_missed: bool, now: Clock = tim
 
 
 def turn_process_request(
-    *, by: User, turn: Turn, count_missed: bool = False, now: Clock = timezone.now
+    *, by: User, turn: Turn, count_missed: bool = COUNT_MISSED_DEFAULT, now: Clock = timezone.now
 ) -> bool:
     """Queue the turn for processing now, before its deadline if need be; True when nations without orders
-    will count it as missed.
+    will count it as missed. The GM's page and the API's process endpoint both come here.
 
     Early by the GM's hand it is no missed turn for them unless the GM says so (`count_missed`): they had
     time left. Past the deadline it is, as when the deadline queues it.

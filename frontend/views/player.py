@@ -17,9 +17,10 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 
 from campaign.models import Turn
-from campaign.selectors import Viewer, campaigns_of, turn_current
+from campaign.selectors import Viewer, turn_current
 from frontend.forms import OrderForm, OrderPrefill, TurnStamp, order_initial
 from frontend.gm_selectors import turn_last_resolved
+from frontend.home import home_rows
 from frontend.map_svg import map_svg
 from frontend.map_table import map_table_rows
 from frontend.order_targets import targets_compact, targets_judged, targets_legal
@@ -27,7 +28,6 @@ from frontend.roster import roster_rows
 from frontend.selectors import (
     MapData,
     adjacency_of,
-    campaign_rows,
     color_safe,
     map_load,
     nations_of,
@@ -39,6 +39,7 @@ from frontend.selectors import (
 from frontend.situation import after_turn, legend_rows, weather_words
 from frontend.systems import pages_of
 from frontend.terms import WORDS, said, unit_dice, unit_heading
+from frontend.views.accounts import email_unconfirmed
 from frontend.views.common import topbar, viewer_and_turn, viewer_for
 from orders.models import Order
 from orders.selectors import order_number, orders_of
@@ -50,9 +51,10 @@ from rules.engine.validation import KIND_ROLES, units_left
 
 @login_required
 def campaign_list(request: HttpRequest) -> HttpResponse:
-    campaigns = list(campaigns_of(user=request.user))
-    rows = campaign_rows(campaigns=campaigns, user=request.user)
-    return render(request, "frontend/campaign_list.html", {"campaigns": campaigns, "rows": rows})
+    """The home page, "My campaigns" (frontend.home): each with the user's seat, its turn and what waits on
+    the user; and, while the account has no confirmed address, the reminder that no mail reaches it."""
+    context = {"rows": home_rows(user=request.user), "unconfirmed": email_unconfirmed(request)}
+    return render(request, "frontend/campaign_list.html", context)
 
 
 @login_required

@@ -102,13 +102,15 @@ def _revived(value: Any) -> Any:
 class ErrorKind(StrEnum):
     """What a refusal says of the request, which the API answers with its HTTP status (BATTLE_SYSTEMS.md,
     results entry): the input is wrong (400), the action is not the reader's (403), what it names is not
-    there for the reader (404), or it conflicts with the current state (409: a closed turn, a stale
-    version), or cannot be done now for a fault of the server's own (503: the task queue does not answer)."""
+    there for the reader (404), or was there and is gone for good (410: an invitation link used, expired or
+    revoked), or it conflicts with the current state (409: a closed turn, a stale version), or cannot be done
+    now for a fault of the server's own (503: the task queue does not answer)."""
 
     INVALID = "invalid"
     REFUSED = "refused"
     NOT_VISIBLE = "not_visible"
     CONFLICT = "conflict"
+    GONE = "gone"
     UNAVAILABLE = "unavailable"
 
 
@@ -118,6 +120,7 @@ KINDS: dict[str, ErrorKind] = {}
 PRECEDENCE = (
     ErrorKind.NOT_VISIBLE,
     ErrorKind.REFUSED,
+    ErrorKind.GONE,
     ErrorKind.CONFLICT,
     ErrorKind.INVALID,
     ErrorKind.UNAVAILABLE,

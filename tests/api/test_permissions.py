@@ -69,7 +69,28 @@ MATRIX = [
     ("post", f"{A}/turns/1/process/", None, (409, 403, 403, 404, 401, 404)),
     ("post", f"{A}/turns/1/retry/", None, (409, 403, 403, 404, 401, 404)),
     ("post", f"{B}/turns/1/process/", None, (404, 404, 404, 404, 401, 202)),
+    # Invitations (issue 27): the GM's to make, list and revoke; anyone signed in accepts one, unless they
+    # have a seat in the campaign already (409). SUD has no player in either campaign.
+    ("get", f"{A}/invitations/", None, GM_ONLY),
+    ("get", f"{B}/invitations/", None, (404, 404, 404, 404, 401, 200)),
+    ("post", f"{A}/invitations/", {"nation": "SUD"}, (201, 403, 403, 404, 401, 404)),
+    ("post", f"{B}/invitations/", {"nation": "SUD"}, (404, 404, 404, 404, 401, 201)),
+    ("post", f"{A}/invitations/{{invite}}/revoke/", None, (200, 403, 403, 404, 401, 404)),
+    # Another campaign's link, through this campaign's URL.
+    ("post", f"{B}/invitations/{{invite}}/revoke/", None, (404, 404, 404, 404, 401, 404)),
+    ("post", "/api/invitations/{invite_token}/accept/", None, (409, 409, 409, 200, 401, 200)),
 ]
+
+
+@pytest.fixture
+def invite(world, gm):
+    """An open link to play SUD in the demo; the accept throttle's counts (in the cache) start afresh."""
+    from django.core.cache import cache
+
+    from campaign.invitations import invitation_create
+
+    cache.clear()
+    return invitation_create(by=gm, campaign=world.campaign, nation=world.campaign.nations.get(code="SUD"))
 
 
 def snapshot() -> tuple:
@@ -90,8 +111,12 @@ def battle_of(turn, nation_code: str, without: str) -> int:
 @pytest.mark.parametrize(
     ("method", "path", "body", "statuses"), MATRIX, ids=[f"{m} {p}" for m, p, *_ in MATRIX]
 )
-def test_it_answers_each_role_as_the_matrix_says(world, clients, method, path, body, statuses) -> None:
+def test_it_answers_each_role_as_the_matrix_says(
+    world, clients, invite, method, path, body, statuses
+) -> None:
     url = path.format(
+        invite=invite.pk,
+        invite_token=invite.token,
         own=world.own_order.pk,
         rival=world.rival_order.pk,
         other_order=world.other_order.pk,

@@ -1,11 +1,14 @@
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.hashers import make_password
 from django.core.management.base import BaseCommand
 from django.db import transaction
+from django.db.models import Prefetch
 
-from campaign.models import Campaign
+from campaign.models import Campaign, Nation
 from campaign.scenario import scenario_read
 from campaign.services import membership_set, scenario_import
 from rules.company.demo import SLUG as COMPANY_SLUG
@@ -32,6 +35,8 @@ SAMPO_SLUG = "sampo"
 SAMPO_ORDERS = (("KAL", "ambush", "V2", "P2", {}),)
 TABLETOP_SLUG = "tabletop"
 TABLETOP_NAME = "The Grenzwald Crisis at the table"
+# The demo campaigns, in the order the login page lists them.
+DEMO_SLUGS = (DEMO_SLUG, TABLETOP_SLUG, SAMPO_SLUG, COMPANY_SLUG)
 TABLETOP_ORDERS = [
     ("KAR", "attack", "K4", "E2", {"JV": 4, "PA": 2}),
     ("EST", "attack", "E2", "K4", {"JV": 3, "PA": 3}),
@@ -42,14 +47,22 @@ TABLETOP_ORDERS = [
 ]
 
 
-def demo_logins() -> list[tuple[str, str, str]]:
-    """(who, user name, password) of the demo accounts; empty when the demo is not loaded."""
-    campaign = Campaign.objects.filter(slug=DEMO_SLUG).first()
-    if campaign is None:
-        return []
-    logins = [("game master", *GM)]
-    logins += [(n.name, n.code.lower(), PLAYER_PASSWORD) for n in campaign.nations.order_by("position")]
-    return logins
+def demo_logins() -> list[dict[str, Any]]:
+    """Each demo campaign loaded, in DEMO_SLUGS' order: {"campaign", "logins"}, the logins as
+    (who, user name, password), who being None for the game master; empty when no demo is loaded."""
+    order = {slug: place for place, slug in enumerate(DEMO_SLUGS)}
+    nations = Prefetch("nations", queryset=Nation.objects.order_by("position"))
+    campaigns = sorted(
+        Campaign.objects.filter(slug__in=DEMO_SLUGS).prefetch_related(nations), key=lambda c: order[c.slug]
+    )
+    return [
+        {
+            "campaign": campaign,
+            "logins": [(None, *GM)]
+            + [(n.name, n.code.lower(), PLAYER_PASSWORD) for n in campaign.nations.all()],
+        }
+        for campaign in campaigns
+    ]
 
 
 class Command(BaseCommand):
@@ -64,16 +77,23 @@ class Command(BaseCommand):
     def handle(self, *args, **options):
         if options["reset"]:
             self._delete()
+        loaded = []  # the campaigns loaded now, whose accounts get the demo's passwords
         campaign = Campaign.objects.filter(slug=DEMO_SLUG).first()
         if campaign is None:
             campaign = self._load()
+            loaded.append(campaign)
         company = Campaign.objects.filter(slug=COMPANY_SLUG).first()
         if company is None:
             company = self._company_load()
+            loaded.append(company)
         self.stdout.write(f"Demo company campaign {company.name!r} (slug {company.slug}), same logins.")
         if not Campaign.objects.filter(slug=TABLETOP_SLUG).exists():
-            _tabletop_load()
-        sampo = Campaign.objects.filter(slug=SAMPO_SLUG).first() or _sampo_load()
+            loaded.append(_tabletop_load())
+        sampo = Campaign.objects.filter(slug=SAMPO_SLUG).first()
+        if sampo is None:
+            sampo = _sampo_load()
+            loaded.append(sampo)
+        _passwords_set(loaded)
         self.stdout.write(f"Demo campaign {campaign.name!r} (slug {campaign.slug}). Logins:")
         self.stdout.write(f"  game master: {GM[0]} / {GM[1]}   (also admin at /admin/)")
         for nation in campaign.nations.all():
@@ -86,11 +106,9 @@ class Command(BaseCommand):
     def _company_load(self) -> Campaign:
         """The company campaign (COMPANY.md) on the same map, played by the same accounts."""
         company = company_demo_create(scenario=scenario_read(DEMO_FILE))
-        membership_set(campaign=company, username=GM[0], password=GM[1], nation=None)
+        membership_set(campaign=company, username=GM[0], password=None, nation=None)
         for nation in company.nations.all():
-            membership_set(
-                campaign=company, username=nation.code.lower(), password=PLAYER_PASSWORD, nation=nation
-            )
+            membership_set(campaign=company, username=nation.code.lower(), password=None, nation=nation)
         return company
 
     def _delete(self) -> None:
@@ -113,18 +131,31 @@ class Command(BaseCommand):
         from orders.services import OrderDraft, order_submit
 
         campaign = scenario_import(scenario=scenario_read(DEMO_FILE), slug=DEMO_SLUG)
-        membership_set(campaign=campaign, username=GM[0], password=GM[1], nation=None)
+        membership_set(campaign=campaign, username=GM[0], password=None, nation=None)
         get_user_model().objects.filter(username=GM[0]).update(is_staff=True, is_superuser=True)
         users = {}
         for nation in campaign.nations.all():
             users[nation.code] = membership_set(
-                campaign=campaign, username=nation.code.lower(), password=PLAYER_PASSWORD, nation=nation
+                campaign=campaign, username=nation.code.lower(), password=None, nation=nation
             ).user
         turn = campaign.turns.get(number=1)
         for nation, kind, origin, target, units in FIRST_ORDERS:
             draft = OrderDraft(kind=kind, origin=origin, target=target, units=units)
             order_submit(user=users[nation], turn=turn, draft=draft)
         return campaign
+
+
+def _passwords_set(campaigns: list[Campaign]) -> None:
+    """The demo's passwords on the accounts of the campaigns just loaded (their memberships were made with
+    None: the user's password as it was), each password hashed once. PBKDF2 is slow on purpose, and
+    hashing per account and campaign (21 times) was most of the demo's load under `make run`; the accounts
+    share one salt, harmless for passwords printed on the console."""
+    if not campaigns:
+        return
+    users = get_user_model().objects
+    users.filter(username=GM[0]).update(password=make_password(GM[1]))
+    players = {nation.code.lower() for campaign in campaigns for nation in campaign.nations.all()}
+    users.filter(username__in=players).update(password=make_password(PLAYER_PASSWORD))
 
 
 def _tabletop_load() -> Campaign:
@@ -137,11 +168,9 @@ def _tabletop_load() -> Campaign:
         scenario, ruleset_overrides={**scenario.ruleset_overrides, "battle_system": "tabletop"}
     )
     campaign = scenario_import(scenario=scenario, slug=TABLETOP_SLUG, name=TABLETOP_NAME)
-    membership_set(campaign=campaign, username=GM[0], password=GM[1], nation=None)
+    membership_set(campaign=campaign, username=GM[0], password=None, nation=None)
     for nation in campaign.nations.all():
-        membership_set(
-            campaign=campaign, username=nation.code.lower(), password=PLAYER_PASSWORD, nation=nation
-        )
+        membership_set(campaign=campaign, username=nation.code.lower(), password=None, nation=nation)
     turn = campaign.turns.get(number=1)
     orders = [
         {"nation": nation, "kind": kind, "origin": origin, "target": target, "units": units}
@@ -157,11 +186,9 @@ def _sampo_load() -> Campaign:
     from orders.services import OrderDraft, order_submit
 
     campaign = scenario_import(scenario=scenario_read(SAMPO_FILE), slug=SAMPO_SLUG)
-    membership_set(campaign=campaign, username=GM[0], password=GM[1], nation=None)
+    membership_set(campaign=campaign, username=GM[0], password=None, nation=None)
     users = {
-        n.code: membership_set(
-            campaign=campaign, username=n.code.lower(), password=PLAYER_PASSWORD, nation=n
-        ).user
+        n.code: membership_set(campaign=campaign, username=n.code.lower(), password=None, nation=n).user
         for n in campaign.nations.all()
     }
     turn = campaign.turns.get(number=1)

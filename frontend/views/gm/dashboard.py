@@ -44,6 +44,7 @@ from frontend.gm_selectors import (
     turn_last_resolved,
     turn_previewed,
 )
+from frontend.invitations import invitations_panel
 from frontend.selectors import battles_overdue_of, gm_dashboard_load
 from frontend.systems import pages_of
 from frontend.views.common import gm_for, topbar
@@ -117,6 +118,7 @@ def _auto_resolves(viewer: Viewer) -> bool:
 def dashboard_render(
     request: HttpRequest, viewer: Viewer, turn: Turn | None, forms: dict[str, Any], status: int = 200
 ) -> HttpResponse:
+    loaded = gm_dashboard_load(campaign=viewer.campaign, turn=turn)
     context = {
         "bar": topbar(viewer, turn),
         "turn": turn,
@@ -125,7 +127,9 @@ def dashboard_render(
         "overdue_battles": battles_overdue_of(turn=turn, now=timezone.now()),
         "auto_resolves": _auto_resolves(viewer),
         "failure": lifecycle.turn_failure(turn=turn),
-        **gm_dashboard_load(campaign=viewer.campaign, turn=turn),
+        **loaded,
+        # The invitations panel (frontend.invitations); a refused link's form is `invite_form`.
+        "invitations": invitations_panel(viewer, loaded["nations"], bound=forms.get("invite_form")),
         **forms,
     }
     return render(request, "frontend/gm_dashboard.html", context, status=status)

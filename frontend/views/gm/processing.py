@@ -56,6 +56,7 @@ def process_or_retry(request: HttpRequest, viewer: Viewer, turn: Turn) -> HttpRe
             # Ask first: who has given no orders, and whether that is a missed turn for them.
             context = {"bar": topbar(viewer, turn), "turn": turn, "missing": missing}
             context["early"] = processing.turn_early(turn=turn)
+            context["count_missed"] = processing.COUNT_MISSED_DEFAULT  # the API's default too
             return render(request, "frontend/gm_process_confirm.html", context)
         try:
             counted = processing.turn_process_request(
