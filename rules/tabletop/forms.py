@@ -15,6 +15,7 @@ from typing import Any
 
 from django import forms
 from django.http import QueryDict
+from django.utils.translation import gettext_lazy as _
 
 from campaign.bounds import INT_MAX, ITEMS_MAX, TEXT_MAX
 from campaign.messages import said
@@ -123,6 +124,15 @@ class ResultForm(forms.Form):
     comment = _text(COMMENT_LIMIT)
     reason = _text(_REASON_MAX)
     why = _text(_REASON_MAX)
+
+    def clean(self) -> dict[str, Any]:
+        """A result is saved or checked with its winner chosen, a draw included (`winner` empty): the form
+        chooses none by itself (issue on table play: it chose the draw)."""
+        data = super().clean()
+        if data.get("action") in ("save", "check") and "winner" not in self.data:
+            chosen = forms.ValidationError(_("Choose the winner, or a draw."), code="required")
+            self.add_error("winner", chosen)
+        return data
 
     def result(self, losses: LossesForm) -> dict[str, Any]:
         """A6.1's result: a base-10 integer becomes a number, other text is passed on."""

@@ -62,6 +62,21 @@ def _form(battle, **changes):
     return {**data, **changes}
 
 
+def test_the_form_chooses_no_winner_by_itself(tabletop_battle, browsers) -> None:
+    """Issue on table play: the winner defaulted to "draw", so a result saved without a choice was a draw.
+    No radio is checked; a result sent without a winner is refused, and choosing the draw is a choice."""
+    page = browsers["player"].get(sheet()).content.decode()
+    assert 'name="winner"' in page and "checked" not in page[page.index('name="winner"') :][:600]
+    form = _form(tabletop_battle)
+    del form["winner"]
+    refused = browsers["player"].post(sheet(), form)
+    assert refused.status_code == 400 and "winner:required" in refused.content.decode()
+    assert "Choose the winner, or a draw." in refused.content.decode()
+    assert not ResultVersion.objects.exists()
+    drawn = browsers["player"].post(sheet(), _form(tabletop_battle, winner="", decisive=""))
+    assert drawn.status_code == 302 and ResultVersion.objects.get().payload["winner"] is None
+
+
 def test_a_refused_form_shows_every_error_with_its_code(tabletop_battle, browsers) -> None:
     response = browsers["player"].post(
         sheet(), _form(tabletop_battle, **{"loss-NOR-JV": "1.5", "winner": ""})
