@@ -81,7 +81,10 @@ def battle_page(request: HttpRequest, viewer: Viewer, battle: TableBattle) -> Ht
     checked = None
     form = ResultForm(request.POST)
     types = tuple(sorted({t for n in sheet.get("forces", {}).values() for t in n} | set(GROUND_TYPES)))
-    losses = LossesForm(request.POST, prefix="loss", nations=list(sheet.get("nations", [])), types=types)
+    # The loss rows in the order of the sides, as the sheet shows them (issue on table play), then any other.
+    in_sides = [n for side in sheet.get("sides", []) for n in side.get("nations", [])]
+    nations = list(dict.fromkeys([*in_sides, *sheet.get("nations", [])]))
+    losses = LossesForm(request.POST, prefix="loss", nations=nations, types=types)
     if request.method == "POST" and not (form.is_valid() and losses.is_valid()):
         if "action" in form.errors:
             raise Http404("no such action")

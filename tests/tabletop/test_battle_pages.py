@@ -314,3 +314,23 @@ def test_a_battle_pages_top_bar_shows_its_results_deadline_not_the_turns(tableto
     assert "1 d 6 h left" in bar or "1 d 5 h left" in bar, bar
     listed = browsers["player"].get(reverse("frontend:battles", args=["demo", 1])).content.decode()
     assert "result due" not in listed, "elsewhere the turn's deadline"
+
+
+def test_the_loss_rows_follow_the_order_of_the_sides(demo, player, rival, karelian, place_orders) -> None:
+    """Issue on table play: EST attacks KAR's K4, and KAR comes before EST in the campaign's nations; the
+    sheet shows the attacker first, so its loss row comes first too."""
+    from django.test import Client
+
+    from rules.services import turn_process
+
+    demo.battle_system = "tabletop"
+    demo.save(update_fields=["battle_system"])
+    turn = demo.turns.get(number=1)
+    place_orders(turn, [("EST", "attack", "E2", "K4", {"JV": 3, "PA": 3})])
+    turn_process(turn_id=turn.pk)
+    battle = TableBattle.objects.get(turn=turn, key="region:K4")
+    assert battle.nations == ["KAR", "EST"], "the campaign's order"
+    client = Client()
+    client.force_login(rival)
+    page = client.get(reverse("frontend:battle", args=["demo", 1, battle.pk])).content.decode()
+    assert page.index('name="loss-EST-JV"') < page.index('name="loss-KAR-JV"')
