@@ -24,9 +24,11 @@ from rules.tabletop.views_rounds import battle_round_page
 
 
 def _links(viewer: Any, turn: Any) -> list[tuple[str, str]]:
+    """The turn's battles, and the close-combat calculator (Part B): linked in tabletop campaigns only."""
+    calculator = (_("Combat calculator"), reverse("frontend:calculator"))
     if turn is None:
-        return []
-    return [(_("Battles"), reverse("frontend:battles", args=[viewer.campaign.slug, turn.number]))]
+        return [calculator]
+    return [(_("Battles"), reverse("frontend:battles", args=[viewer.campaign.slug, turn.number])), calculator]
 
 
 def _list_links(viewer: Any, turn: Any) -> list[tuple[str, str]]:

@@ -90,3 +90,17 @@ def test_it_sends_anyone_not_logged_in_to_the_login_page(as_role) -> None:
     response = as_role("anonymous").get(URL)
 
     assert response.status_code == 302 and "/accounts/login/" in response["Location"]
+
+
+def test_the_calculator_is_linked_in_tabletop_campaigns_only(demo, player, client) -> None:
+    """Issue on table play: a campaign whose battles never use the round calculator does not link it;
+    outside any campaign it is the site's tool."""
+    from django.urls import reverse
+
+    calculator = f'href="{reverse("frontend:calculator")}"'
+    client.force_login(player)
+    assert calculator not in client.get(reverse("frontend:campaign", args=["demo"])).content.decode()
+    demo.battle_system = "tabletop"
+    demo.save(update_fields=["battle_system"])
+    assert calculator in client.get(reverse("frontend:campaign", args=["demo"])).content.decode()
+    assert calculator in client.get(reverse("frontend:settings")).content.decode()
