@@ -19,12 +19,11 @@ from campaign.models import Turn
 
 @dataclass(frozen=True)
 class Deadlines:
-    """A table system's result deadlines (rules.table_deadlines): `hours(campaign)` from a battle's opening
-    to its deadline, `reminder_hours(campaign)` before it that its players are reminded (0: never);
-    `remind(battle_id)` queues the reminder; `overdue(battle, moment)`, inside the claim's transaction,
-    does what the deadline does (tells its players and the GM; decides it where the system says so)."""
+    """A table system's result deadlines (rules.table_deadlines), each set by the system as its battle opens:
+    `reminder_hours(campaign)` before it that its players are reminded (0: never); `remind(battle_id)`
+    queues the reminder; `overdue(battle, moment)`, inside the claim's transaction, does what the deadline
+    does (tells its players and the GM; decides it where the system says so)."""
 
-    hours: Callable[[Any], int]
     reminder_hours: Callable[[Any], int]
     remind: Callable[[int], None]
     overdue: Callable[[Any, Any], None]

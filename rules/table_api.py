@@ -46,9 +46,14 @@ class TextRenderer(BaseRenderer):
         return text.encode(self.charset)
 
 
+def table_battle_result(battle: TableBattle) -> ResultVersion | None:
+    """The battle's version that counts now: the current one, or its confirmed entry."""
+    return battle.versions.filter(state__in=ResultVersion.LIVE).order_by("number").last()
+
+
 def table_battle_summary(battle: TableBattle) -> dict[str, Any]:
     """What every table battle says of itself: where it stands, its nations, its current result."""
-    current = battle.versions.filter(state__in=ResultVersion.LIVE).order_by("number").last()
+    current = table_battle_result(battle)
     return {
         "id": battle.pk,
         "key": battle.key,

@@ -38,12 +38,6 @@ def _deadlines(campaign: Campaign) -> Deadlines | None:
     return system_shell(campaign.battle_system).deadlines
 
 
-def deadline_of(*, campaign: Campaign, opened: datetime) -> datetime | None:
-    """A battle opened at `opened` is due its system's `hours` later (None: the system sets none)."""
-    deadlines = _deadlines(campaign)
-    return None if deadlines is None else opened + timedelta(hours=deadlines.hours(campaign))
-
-
 def _open() -> dict:
     """The battles whose deadline still counts: open, of a turn that waits for its battles."""
     return {

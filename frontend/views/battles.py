@@ -21,9 +21,9 @@ from frontend.forms import BattleDeadlineForm
 from frontend.systems import TableBattles, battle_visible, pages_of
 from frontend.terms import said
 from frontend.views.common import topbar, viewer_for
-from rules.models import ResultVersion, TableBattle
+from rules.models import TableBattle
 from rules.results_flow import BattleError
-from rules.table_api import table_battles_visible
+from rules.table_api import table_battle_result, table_battles_visible
 from rules.table_deadlines import battle_deadline_move
 
 
@@ -43,7 +43,7 @@ def battle_list(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         rows.append(
             {
                 "battle": battle,
-                "result": battle.versions.filter(state__in=ResultVersion.LIVE).order_by("number").last(),
+                "result": table_battle_result(battle),
                 "overdue": battle.state == TableBattle.State.OPEN
                 and battle.deadline is not None
                 and battle.deadline < now,

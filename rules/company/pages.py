@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.http import Http404
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
@@ -16,9 +15,8 @@ from rules.company import api_urls
 from rules.company.api import battle_detail
 from rules.company.page_data import company_map
 from rules.company.results import company_turn_complete_by_gm
-from rules.company.selectors import battle_visible
 from rules.company.urls import urlpatterns
-from rules.company.views import battle_page, company_preview_page, verify_page
+from rules.company.views import battle_of_table, battle_page, company_preview_page, verify_page
 from rules.engine.company_d20 import SYSTEM
 
 
@@ -37,10 +35,7 @@ def _orders_panel(viewer: Any) -> dict[str, Any]:
 
 def _battle_detail(viewer: Any, table: Any, *, as_text: bool = False) -> dict[str, Any]:
     """A battle through the API at its address (§11.3); its text is its JSON."""
-    battle = battle_visible(viewer=viewer, pk=table.company.pk)
-    if battle is None:
-        raise Http404("no such battle")
-    return battle_detail(viewer, battle)
+    return battle_detail(viewer, battle_of_table(viewer, table))
 
 
 pages_register(

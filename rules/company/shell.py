@@ -23,7 +23,6 @@ shell_register(
         snapshot_exists=company_snapshot_exists,
         world_restore=company_world_restore,
         deadlines=Deadlines(
-            hours=lambda campaign: company_ruleset(campaign).get("result.deadline_hours"),
             reminder_hours=lambda campaign: company_ruleset(campaign).get("result.reminder_hours_before"),
             remind=company_battle_remind,
             overdue=company_battle_overdue,

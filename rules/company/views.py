@@ -210,7 +210,7 @@ def orders_post(request: HttpRequest, slug: str, nation: str) -> HttpResponse:
     return redirect(back)
 
 
-def _battle_of(viewer: Viewer, table: TableBattle) -> Battle:
+def battle_of_table(viewer: Viewer, table: TableBattle) -> Battle:
     """The company battle of a table battle, for a viewer who fought in it or the GM; else a 404."""
     battle = battle_visible(viewer=viewer, pk=table.company.pk)
     if battle is None:
@@ -220,7 +220,7 @@ def _battle_of(viewer: Viewer, table: TableBattle) -> Battle:
 
 def battle_page(request: HttpRequest, viewer: Viewer, table: TableBattle) -> HttpResponse:
     """A battle's page at its address: its units, dice, KP ledger and result, and their forms (§11.2)."""
-    battle = _battle_of(viewer, table)
+    battle = battle_of_table(viewer, table)
     if request.method == "POST" and "result" in request.POST:
         return _result_post(request, viewer, battle)
     if request.method == "POST" and "kp" in request.POST:
@@ -409,7 +409,7 @@ def _result_save(request: HttpRequest, viewer, battle, *, raw: str | None) -> Ht
 
 def verify_page(request: HttpRequest, viewer: Viewer, table: TableBattle) -> HttpResponse:
     """A final battle's dice, checked against its revealed seed (§8.3): a part of its page."""
-    battle = _battle_of(viewer, table)
+    battle = battle_of_table(viewer, table)
     if not seed_revealed(battle=battle):
         raise Http404("no such battle, or not final yet")
     context = {

@@ -49,9 +49,9 @@ shell_register(
         rollback_keep=battles_archive,
         export_fields=_export_fields,
         battles_replay=_battles_replay,
-        # A8.1: due `result_deadline_hours` after it opens, reminded `reminder_hours_before` it.
+        # A8.1: due `result_deadline_hours` after it opens (set by battles_record), reminded
+        # `reminder_hours_before` it.
         deadlines=Deadlines(
-            hours=lambda campaign: campaign.ruleset().tabletop.result_deadline_hours,
             reminder_hours=lambda campaign: campaign.ruleset().tabletop.reminder_hours_before,
             remind=battle_reminder_queue,
             overdue=battle_overdue,
